@@ -1,0 +1,512 @@
+"""The game state: legal moves, applying a move, the events it scores, end-of-game scoring, the winner.
+
+Everything here is generic: hexes are integers, tiles are (kind id, value) pairs, and every number,
+name and tie-break comes from the compiled Ruleset.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .compiler import AreaRule, CardDef, MajorityRule, Ruleset, ScoreTrigger, TouchRule
+from .errors import IllegalMove, RebirthError
+from .expr import Ctx
+
+EMPTY = -1
+NEUTRAL = -2
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened: points scored (possibly 0), a landmark changing hands, a card drawn."""
+
+    index: int | None  # move index; None for end-of-game scoring, -1 for setup
+    player: int
+    points: int
+    category: str
+    ids: tuple[str, ...]
+    text: str
+
+
+@dataclass
+class Setup:
+    """What a game starts from (S-U1..S-U4): per-player set-aside tiles and supply order, decks."""
+
+    set_aside: list[list[tuple[int, int]]]
+    supply: list[list[tuple[int, int]]]  # draw order, first tile first
+    decks: dict[str, list[str]] = field(default_factory=dict)  # top card first
+    scores: list[int] | None = None  # scenario: starting track points
+    held: list[list[str]] | None = None  # scenario: cards already in hand
+
+
+def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
+    """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled."""
+    rng = random.Random(seed)
+    tiles = colour_tiles(rs, n_players)
+    set_aside, supply = [], []
+    for _ in range(n_players):
+        mine = list(tiles)
+        rng.shuffle(mine)
+        set_aside.append(mine[:rs.set_aside])
+        supply.append(mine[rs.set_aside:])
+    decks = {}
+    for name in sorted(rs.decks):
+        cards = [c.name for c in rs.decks[name]]
+        rng.shuffle(cards)
+        decks[name] = cards
+    return Setup(set_aside, supply, decks)
+
+
+def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:
+    """One colour's tiles for this player count: the mix less what is returned (S-C2, S-U3)."""
+    tiles = list(rs.mix)
+    for tc in rs.returns.get(n_players, []):
+        kid = rs.tile_kinds.index(tc.kind)
+        for _ in range(tc.count):
+            for i, (k, v) in enumerate(tiles):
+                if k == kid and (tc.value is None or v == tc.value):
+                    del tiles[i]
+                    break
+    return tiles
+
+
+class Game:
+    """A game in progress. Player indices are seats, clockwise; hexes are board indices."""
+
+    def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:
+        t = rs.t
+        self.rs = rs
+        self.t = t
+        self.players = list(players)
+        self.n_players = n = len(players)
+        self.scenario = scenario
+        lo, hi = rs.players
+        if not scenario and not lo <= n <= hi:
+            raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} (S-U1)")
+        nh = t.n
+        self.owner = [EMPTY] * nh
+        self.tkind = [-1] * nh
+        self.tval = [0] * nh
+        self.placed_hexes: list[int] = []
+        self.parent = list(range(nh))
+        self.gsize = [1] * nh
+        self.area_free = [len(hs) for hs in t.area_hexes]
+        self.area_inf = [[0] * n for _ in t.area_hexes]
+        self.area_first: dict[int, int] = {}
+        self.area_done = [False] * len(t.area_hexes)
+        nl = len(t.landmark_hex)
+        self.lm_owner = [-1] * nl
+        self.lm_adj: list[tuple[int, ...]] = [() for _ in range(nh)]
+        adj: list[list[int]] = [[] for _ in range(nh)]
+        for i, h in enumerate(t.landmark_hex):
+            for m in t.neighbours[h]:
+                adj[m].append(i)
+        self.lm_adj = [tuple(a) for a in adj]
+        self.metric_of = {}
+        self.lm_count: list[list[list[int]]] = [[] for _ in range(nl)]
+        for rule in rs.majorities:
+            for i in rule.landmarks:
+                self.lm_count[i] = [[0] * n for _ in rule.metrics]
+                self.metric_of[i] = rule
+        self.touched: list[set[int]] = [set() for _ in range(n)]
+        # free hexes per hex kind, swap-remove lists for O(1) updates
+        takeable = set().union(*rs.primary.values(), *rs.fallback.values()) if rs.primary else set()
+        self.free: dict[str, list[int]] = {k: [] for k in takeable}
+        self.free_pos = [-1] * nh
+        for h in range(nh):
+            k = t.hex_kind[h]
+            if k in self.free:
+                self.free_pos[h] = len(self.free[k])
+                self.free[k].append(h)
+        self.scores = [dict.fromkeys(rs.categories, 0) for _ in range(n)]
+        self.track = [0] * n
+        if setup.scores:
+            self.track = list(setup.scores)
+        self.start_scores = list(self.track)
+        self.events: list[Event] = []
+        self.hand: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self.supply: list[list[tuple[int, int]]] = [list(reversed(s)) for s in setup.supply] if setup.supply else [
+            [] for _ in range(n)]
+        self.set_aside = [list(s) for s in setup.set_aside] if setup.set_aside else [[] for _ in range(n)]
+        self.decks = {k: list(v) for k, v in setup.decks.items()}
+        for name, cards in rs.decks.items():
+            self.decks.setdefault(name, [c.name for c in cards])
+        self.cards = {c.name: c for cards in rs.decks.values() for c in cards}
+        self.held: list[list[str]] = [list(h) for h in setup.held] if setup.held else [[] for _ in range(n)]
+        self.turn = 0
+        self.move_index = 0
+        self.passed: list[int] = [0] * n
+        if not scenario:
+            for p in range(n):
+                for _ in range(rs.hand):
+                    if self.supply[p]:
+                        self.hand[p].append(self.supply[p].pop())
+        neutral = rs.neutral.get(n)
+        if neutral is not None:
+            tagged = [h for h in range(nh) if neutral.tag in t.hex_tags[h]][: neutral.count]
+            for h in tagged:
+                self._occupy(h, NEUTRAL, -1, 0)
+
+    # ----- queries ----------------------------------------------------------------------------
+    def find(self, h: int) -> int:
+        """Union-find root, with path halving."""
+        parent = self.parent
+        while parent[h] != h:
+            parent[h] = parent[parent[h]]
+            h = parent[h]
+        return h
+
+    def group_of(self, h: int) -> list[int]:
+        """The hexes of the group containing h (S-F1)."""
+        if h < 0 or self.owner[h] < 0 or self.tkind[h] not in self.rs.group_kinds:
+            return []
+        p, k = self.owner[h], self.tkind[h]
+        seen, todo = {h}, [h]
+        nb = self.t.neighbours
+        while todo:
+            x = todo.pop()
+            for m in nb[x]:
+                if m not in seen and self.owner[m] == p and self.tkind[m] == k:
+                    seen.add(m)
+                    todo.append(m)
+        return sorted(seen)
+
+    def groups_of(self, p: int, kinds: frozenset[int]) -> list[list[int]]:
+        """All of a player's groups of the given kinds."""
+        out, seen = [], set()
+        for h in self.placed_hexes:
+            if h not in seen and self.owner[h] == p and self.tkind[h] in kinds and self.tkind[h] in self.rs.group_kinds:
+                g = self.group_of(h)
+                seen.update(g)
+                out.append(g)
+        return out
+
+    def current(self) -> int:
+        """The seat to move (normal games)."""
+        return self.turn
+
+    def is_over(self) -> bool:
+        """S-T2: every hand and supply is empty."""
+        return all(not h for h in self.hand) and all(not s for s in self.supply)
+
+    def legal_hexes(self, kind: int) -> tuple[list[int], bool]:
+        """The hexes a tile of this kind may go on, and whether they are fallback hexes (S-P2..S-P4)."""
+        free = self.free
+        out = [h for k in self.rs.primary.get(kind, ()) for h in free.get(k, ())]
+        if out:
+            return out, False
+        out = [h for k in self.rs.fallback.get(kind, ()) for h in free.get(k, ())]
+        return out, bool(out)
+
+    def total(self, p: int) -> int:
+        """The player's track score."""
+        return self.track[p]
+
+    # ----- moves ------------------------------------------------------------------------------
+    def player_index(self, name: str, index: int | None = None) -> int:
+        """Seat of a player name."""
+        try:
+            return self.players.index(name)
+        except ValueError:
+            raise IllegalMove(f"unknown player {name!r} (players: {', '.join(self.players)})",
+                              _cite(self.rs.turn_ids, "the turn rule"), index) from None
+
+    def play(self, p: int, tile: tuple[int, int], h: int | None, index: int | None = None,
+             choices: dict[str, Any] | None = None) -> list[Event]:
+        """Validate and apply one move; return the events it caused. Nothing changes if it is refused."""
+        rs = self.rs
+        first_event = len(self.events)
+        if not self.scenario:
+            if self.is_over():
+                raise IllegalMove("the game is over: every tile has been placed", _cite(rs.turn_ids, "the end-of-game rule"), index)
+            if p != self.turn:
+                raise IllegalMove(f"it is {self.players[self.turn]}'s turn, not {self.players[p]}'s",
+                                  _cite(rs.turn_ids, "the turn rule"), index)
+            if tile not in self.hand[p]:
+                held = ", ".join(rs.tile_name(*x) for x in self.hand[p]) or "nothing"
+                raise IllegalMove(f"{self.players[p]} holds {held}, not {rs.tile_name(*tile)}",
+                                  _cite(rs.turn_ids, "the turn rule"), index)
+        kind, value = tile
+        if h is None:
+            legal, _ = self.legal_hexes(kind)
+            if not rs.pass_allowed:
+                raise IllegalMove("this ruleset has no pass rule: the tile must be placed", "no pass rule", index)
+            if legal:
+                q, r = self.t.coords[legal[0]]
+                raise IllegalMove(f"{rs.tile_name(*tile)} cannot be passed: {len(legal)} hex(es) are legal, e.g. "
+                                  f"({q},{r})", _cite(rs.pass_ids, "the pass rule"), index)
+            self.passed[p] += 1
+            self._event(index, p, 0, "pass", rs.pass_ids, f"{self.players[p]} passes {rs.tile_name(*tile)}: no legal hex")
+        else:
+            self._check_place(p, kind, h, index)
+            self._occupy(h, p, kind, value)
+            self._react(p, kind, h, index, choices or {})
+        if not self.scenario:
+            self.hand[p].remove(tile)
+            if self.supply[p]:
+                self.hand[p].append(self.supply[p].pop())
+            self._advance()
+        self.move_index += 1
+        return self.events[first_event:]
+
+    def _advance(self) -> None:
+        n = self.n_players
+        for step in range(1, n + 1):
+            q = (self.turn + step) % n
+            if self.hand[q]:
+                self.turn = q
+                return
+
+    def _check_place(self, p: int, kind: int, h: int, index: int | None) -> None:
+        rs, t = self.rs, self.t
+        q, r = t.coords[h]
+        name = rs.tile_name(kind, 0).split(":")[0]
+        hk = t.hex_kind[h]
+        if self.owner[h] != EMPTY:
+            who = "a neutral tile" if self.owner[h] == NEUTRAL else f"{self.players[self.owner[h]]}'s tile"
+            raise IllegalMove(f"hex ({q},{r}) already holds {who}", _cite(rs.one_tile_ids, "the one-tile rule"), index)
+        if hk not in self.free:
+            what = f"{hk} {t.landmark_name[t.landmark_of_hex[h]]!r}" if h in t.landmark_of_hex else f"a {hk} hex"
+            raise IllegalMove(f"hex ({q},{r}) is {what}: no tile goes there", _cite(rs.one_tile_ids, "the one-tile rule"), index)
+        primary = rs.primary.get(kind, frozenset())
+        if hk in primary:
+            return
+        fallback = rs.fallback.get(kind, frozenset())
+        if hk in fallback:
+            free_primary = [x for k in primary for x in self.free.get(k, ())]
+            if free_primary:
+                fq, fr = t.coords[free_primary[0]]
+                raise IllegalMove(f"{name} may go on a {hk} hex only when no {' or '.join(sorted(primary))} hex is "
+                                  f"free; ({fq},{fr}) is free", _cite(rs.fallback_ids.get(kind, ()), "the fallback rule"), index)
+            return
+        allowed = sorted(primary) + [f"{k} (fallback)" for k in sorted(fallback)]
+        raise IllegalMove(f"{name} cannot go on {hk} hex ({q},{r}); it goes on {', '.join(allowed)} hexes",
+                          _cite(rs.place_ids.get(kind, ()), "the placement rule"), index)
+
+    def _occupy(self, h: int, p: int, kind: int, value: int) -> None:
+        self.owner[h] = p
+        self.tkind[h] = kind
+        self.tval[h] = value
+        if p >= 0:
+            self.placed_hexes.append(h)
+        # swap-remove from the free list of its kind
+        lst = self.free.get(self.t.hex_kind[h])
+        if lst is not None:
+            pos = self.free_pos[h]
+            last = lst[-1]
+            lst[pos] = last
+            self.free_pos[last] = pos
+            lst.pop()
+            self.free_pos[h] = -1
+        if p >= 0 and kind in self.rs.group_kinds:
+            root = h
+            parent, gsize, owner, tkind = self.parent, self.gsize, self.owner, self.tkind
+            for m in self.t.neighbours[h]:
+                if owner[m] == p and tkind[m] == kind:
+                    rm = self.find(m)
+                    if rm != root:
+                        if gsize[rm] > gsize[root]:
+                            rm, root = root, rm
+                        parent[rm] = root
+                        gsize[root] += gsize[rm]
+        a = self.t.area_of[h]
+        if a >= 0:
+            self.area_free[a] -= 1
+            if p >= 0:
+                self.area_inf[a][p] += value
+            if self.area_free[a] == 0 and p < 0:
+                self.area_done[a] = True  # filled at setup: nobody completed it, nobody scores
+        if p >= 0:
+            for lm in self.lm_adj[h]:
+                rule = self.metric_of.get(lm)
+                if rule is not None:
+                    counts = self.lm_count[lm]
+                    for mi, kinds in enumerate(rule.metrics):
+                        if kinds is None or kind in kinds:
+                            counts[mi][p] += 1
+
+    def _react(self, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any]) -> None:
+        ctx = Ctx(self, p, h)
+        for r in self.rs.reactions:
+            if isinstance(r, ScoreTrigger):
+                if (r.kinds is None or kind in r.kinds) and (r.at is None or r.at[h]):
+                    pts = r.fn(ctx)
+                    q, rr = self.t.coords[h]
+                    self._score(index, p, pts, r.category, r.ids, f"{self.players[p]} {self.rs.tile_name(kind, self.tval[h])} "
+                                f"at ({q},{rr}): {r.text} = {pts}")
+            elif isinstance(r, AreaRule):
+                a = self.t.area_of[h]
+                if a >= 0 and self.area_free[a] == 0 and not self.area_done[a] and self.t.area_kind[a] == r.kind:
+                    self._score_area(a, p, r, index)
+            elif isinstance(r, MajorityRule):
+                for lm in self.lm_adj[h]:
+                    if self.metric_of.get(lm) is r:
+                        self._challenge(lm, p, r, index)
+            elif isinstance(r, TouchRule):
+                for lm in self.lm_adj[h]:
+                    if self.t.landmark_kind[lm] == r.kind and lm not in self.touched[p]:
+                        self.touched[p].add(lm)
+                        self._touch(lm, p, r, index, choices)
+
+    def _score(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str) -> None:
+        self.scores[p][category] = self.scores[p].get(category, 0) + pts
+        self.track[p] += pts
+        self._event(index, p, pts, category, ids, text)
+
+    def _event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str) -> None:
+        self.events.append(Event(index, p, pts, category, ids, text))
+
+    def rank_area(self, a: int, completer: int, rule: AreaRule) -> list[int]:
+        """Players with influence in the area, best first, by the rule's tie-break chain (S-A1, S-A2)."""
+        inf = self.area_inf[a]
+        n = self.n_players
+
+        def key(q: int) -> tuple[int, ...]:
+            out = [-inf[q]]
+            for step in rule.ties:
+                if step == ("completer", "last"):
+                    out.append(1 if q == completer else 0)
+                elif step == ("completer", "first"):
+                    out.append(0 if q == completer else 1)
+                elif step == ("clockwise", "from", "completer"):
+                    out.append((q - completer) % n or n)
+                elif step == ("counterclockwise", "from", "completer"):
+                    out.append((completer - q) % n or n)
+                elif step == ("seat", "order"):
+                    out.append(q)
+            return tuple(out)
+
+        return sorted((q for q in range(n) if inf[q] > 0), key=key)
+
+    def _score_area(self, a: int, completer: int, rule: AreaRule, index: int | None) -> None:
+        t = self.t
+        self.area_done[a] = True
+        order = self.rank_area(a, completer, rule)
+        size = len(t.area_hexes[a])
+        table = rule.pay.get((size, self.n_players), rule.pay.get((size, None), ()))
+        name = t.area_names[a]
+        if not order:
+            self._event(index, completer, 0, rule.category, rule.ids, f"area {name} complete: nobody has influence")
+            return
+        self.area_first[a] = order[0]
+        alone = len(order) == 1 and rule.alone
+        for place, q in enumerate(order):
+            ctx = Ctx(self, q, -1, self.area_inf[a][q])
+            if alone:
+                pts = sum(table[i](ctx) for i in rule.alone if i < len(table))
+                how = "alone"
+            else:
+                pts = table[place](ctx) if place < len(table) else 0
+                how = f"place {place + 1}"
+            self._score(index, q, pts, rule.category, rule.ids,
+                        f"area {name} (size {size}) complete: {self.players[q]} {how} with influence "
+                        f"{self.area_inf[a][q]}: {pts}")
+
+    def _challenge(self, lm: int, p: int, rule: MajorityRule, index: int | None) -> None:
+        owner = self.lm_owner[lm]
+        name = self.t.landmark_name[lm]
+        if owner == p:
+            return
+        if owner < 0:
+            self._take(lm, p, rule, index, f"{name} had no owner: {self.players[p]} takes it")
+            return
+        counts = self.lm_count[lm]
+        for mi, c in enumerate(counts):
+            mine, theirs = c[p], c[owner]
+            what = "tiles" if rule.metrics[mi] is None else f"{rule.metric_names[mi]} tiles"
+            if mine > theirs:
+                self._take(lm, p, rule, index, f"{name}: {self.players[p]} has {mine} adjacent {what} to "
+                           f"{self.players[owner]}'s {theirs}: takes it")
+                return
+            if mine < theirs:
+                self._event(index, p, 0, rule.category, rule.ids, f"{name}: {self.players[p]} has {mine} adjacent "
+                            f"{what} to {self.players[owner]}'s {theirs}: {self.players[owner]} keeps it")
+                return
+        if rule.placer_takes_tie:
+            self._take(lm, p, rule, index, f"{name}: tied on every count: the placer {self.players[p]} takes it")
+        else:
+            self._event(index, p, 0, rule.category, rule.ids,
+                        f"{name}: tied on every count: {self.players[owner]} keeps it")
+
+    def _take(self, lm: int, p: int, rule: MajorityRule, index: int | None, text: str) -> None:
+        self.lm_owner[lm] = p
+        self._event(index, p, 0, rule.category, rule.ids, text)
+
+    def _touch(self, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
+        from . import ast as A
+
+        name = self.t.landmark_name[lm]
+        act = rule.action
+        if isinstance(act, A.DrawAction):
+            deck = self.decks.get(act.deck, [])
+            if deck:
+                card = deck.pop(0)
+                self.held[p].append(card)
+                self._event(index, p, 0, "draw", rule.ids, f"{self.players[p]} first touches {name}: draws a card")
+            else:
+                self._event(index, p, 0, "draw", rule.ids, f"{self.players[p]} first touches {name}: the deck is empty")
+
+    # ----- end of game ------------------------------------------------------------------------
+    def end_events(self) -> list[Event]:
+        """What end-of-game scoring adds now (S-E1..S-E3), without changing the state."""
+        rs, t = self.rs, self.t
+        out: list[Event] = []
+        for kind, fn, cat, ids in rs.end_incomplete:
+            for a, hexes in enumerate(t.area_hexes):
+                if self.area_done[a] or self.area_free[a] == 0 or t.area_kind[a] != kind:
+                    continue
+                for q in range(self.n_players):
+                    inf = self.area_inf[a][q]
+                    if inf > 0:
+                        pts = fn(Ctx(self, q, -1, inf))
+                        out.append(Event(None, q, pts, cat, ids, f"incomplete area {t.area_names[a]}: "
+                                         f"{self.players[q]} influence {inf}: {pts}"))
+        for kind, fn, cat, ids in rs.end_owned:
+            for lm, owner in enumerate(self.lm_owner):
+                if owner >= 0 and t.landmark_kind[lm] == kind:
+                    pts = fn(Ctx(self, owner))
+                    out.append(Event(None, owner, pts, cat, ids, f"{self.players[owner]} holds {t.landmark_name[lm]}: {pts}"))
+        if rs.end_held is not None:
+            cat, ids = rs.end_held
+            for q in range(self.n_players):
+                for name in self.held[q]:
+                    card: CardDef = self.cards[name]
+                    ok = bool(card.cond(Ctx(self, q)))
+                    pts = card.points if ok else 0
+                    out.append(Event(None, q, pts, cat, card.ids or ids,
+                                     f"{self.players[q]}'s card {name!r}: {'fulfilled' if ok else 'not fulfilled'}: {pts}"))
+        return out
+
+    def final_scores(self, end: list[Event]) -> list[int]:
+        """Track plus end-of-game points."""
+        out = list(self.track)
+        for e in end:
+            out[e.player] += e.points
+        return out
+
+    def winners(self, totals: list[int]) -> tuple[list[int], str]:
+        """Most points wins; ties are broken by the rules' chain (S-E4); else the win is shared."""
+        top = max(totals)
+        tied = [q for q, s in enumerate(totals) if s == top]
+        if len(tied) == 1:
+            return tied, "most points"
+        ctx = Ctx(self)
+        for fn, among, text in self.rs.winner_ties:
+            w = fn(ctx)
+            if w >= 0 and (w in tied or not among):
+                return [w], f"tie broken by {text}"
+        return tied, "tie stands: shared win"
+
+    def clone(self) -> Game:
+        """An independent copy sharing the (immutable) ruleset."""
+        import copy
+
+        memo = {id(self.rs): self.rs, id(self.t): self.t}
+        return copy.deepcopy(self, memo)
+
+
+def _cite(ids: tuple[str, ...], fallback: str) -> str:
+    """The rule id a refusal cites: the rules file's own citation, else the generic rule."""
+    return ids[0] if ids else fallback
