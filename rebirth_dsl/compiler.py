@@ -177,6 +177,9 @@ class AreaRule:
     pay: dict[tuple[int, int | None], tuple[Fn, ...]]
     alone: tuple[int, ...]
     ids: tuple[str, ...]
+    rank_ids: tuple[str, ...] = ()  # rank + ties
+    pay_ids: dict[tuple[int, int | None], tuple[str, ...]] = field(default_factory=dict)
+    alone_ids: tuple[str, ...] = ()
 
 
 @dataclass
@@ -190,6 +193,7 @@ class MajorityRule:
     placer_takes_tie: bool
     ids: tuple[str, ...]
     metric_names: tuple[str, ...] = ("any",)
+    step_ids: dict[str, tuple[str, ...]] = field(default_factory=dict)  # over, unowned, compare.N, final
 
 
 @dataclass
@@ -338,7 +342,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
                 at = t.hex_matches(ev.at) if ev.at else None
                 rs.reactions.append(ScoreTrigger(kinds, at, compile_expr(act.expr, t), _category(cats, act.category),
-                                                 ids, _text(rules, s.span)))
+                                                 ids, _text(rules, act.expr.span)))
                 track.append(act.category)
             case A.Trigger(event=A.TouchEvent() as ev):
                 rs.reactions.append(TouchRule(ev.kind, s.action, ids))
@@ -394,16 +398,26 @@ def _area(s: A.AreaBlock, t: Tables, rules: A.Rules, cats: list[str]) -> AreaRul
     ties: tuple[tuple[str, ...], ...] = ()
     alone: tuple[int, ...] = ()
     ids: list[str] = list(t.ids(s.span, whole=False))
+    rank_ids: list[str] = []
+    pay_ids: dict[tuple[int, int | None], tuple[str, ...]] = {}
+    alone_ids: tuple[str, ...] = ()
     for it in s.items:
-        ids.extend(i for i in t.ids(it.span) if i not in ids)
+        its = t.ids(it.span)
+        ids.extend(i for i in its if i not in ids)
         match it:
             case A.Pay():
                 pay[(it.size, it.players)] = tuple(compile_expr(e, t) for e in it.amounts)
+                pay_ids[(it.size, it.players)] = its
             case A.Ties():
                 ties = it.steps
+                rank_ids.extend(its)
+            case A.RankBy():
+                rank_ids[:0] = its
             case A.Alone():
                 alone = tuple(PLACES.index(p) for p in it.places)
-    return AreaRule(s.kind, _category(cats, s.category or s.kind), ties, pay, alone, tuple(ids))
+                alone_ids = its
+    return AreaRule(s.kind, _category(cats, s.category or s.kind), ties, pay, alone, tuple(ids), tuple(rank_ids),
+                    pay_ids, alone_ids)
 
 
 PLACES = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -428,12 +442,24 @@ def _majority(s: A.MajorityBlock, t: Tables) -> MajorityRule:
             case A.FinalTie():
                 placer_takes = it.placer_takes
     names: tuple[str, ...] = ("any",)
+    step_ids: dict[str, tuple[str, ...]] = {}
     for it in s.items:
-        if isinstance(it, A.Compare):
-            names = it.metrics
+        its = t.ids(it.span)
+        match it:
+            case A.OverAdjacent():
+                step_ids["over"] = its
+            case A.UnownedTakes():
+                step_ids["unowned"] = its
+            case A.FinalTie():
+                step_ids["final"] = its
+            case A.Compare():
+                names = it.metrics
+                # `# S-K3, S-K4` on a two-metric line: one id per metric, in order
+                for i in range(len(it.metrics)):
+                    step_ids[f"compare.{i}"] = (its[i],) if len(its) == len(it.metrics) else its
     lms = tuple(i for i, k in enumerate(t.landmark_kind) if k == s.kind)
     # A majority scores nothing by itself (the end block pays for holding), so its category is only a label.
-    return MajorityRule(s.kind, s.category or s.kind, lms, metrics, placer_takes, tuple(ids), names)
+    return MajorityRule(s.kind, s.category or s.kind, lms, metrics, placer_takes, tuple(ids), names, step_ids)
 
 
 def ruleset_for(rules_path: str, board_path: str) -> Ruleset:

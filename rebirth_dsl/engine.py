@@ -82,6 +82,7 @@ class Game:
         self.players = list(players)
         self.n_players = n = len(players)
         self.scenario = scenario
+        self.declared_over = False
         lo, hi = rs.players
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} (S-U1)")
@@ -188,7 +189,9 @@ class Game:
         return self.turn
 
     def is_over(self) -> bool:
-        """S-T2: every hand and supply is empty."""
+        """S-T2: every hand and supply is empty (a scenario is over when its record says so)."""
+        if self.scenario:
+            return self.declared_over
         return all(not h for h in self.hand) and all(not s for s in self.supply)
 
     def legal_hexes(self, kind: int) -> tuple[list[int], bool]:
@@ -385,7 +388,9 @@ class Game:
         self.area_done[a] = True
         order = self.rank_area(a, completer, rule)
         size = len(t.area_hexes[a])
-        table = rule.pay.get((size, self.n_players), rule.pay.get((size, None), ()))
+        key = (size, self.n_players) if (size, self.n_players) in rule.pay else (size, None)
+        table = rule.pay.get(key, ())
+        pay_ids = rule.pay_ids.get(key, ())
         name = t.area_names[a]
         if not order:
             self._event(index, completer, 0, rule.category, rule.ids, f"area {name} complete: nobody has influence")
@@ -397,10 +402,12 @@ class Game:
             if alone:
                 pts = sum(table[i](ctx) for i in rule.alone if i < len(table))
                 how = "alone"
+                ids = _join(rule.rank_ids, pay_ids, rule.alone_ids)
             else:
                 pts = table[place](ctx) if place < len(table) else 0
                 how = f"place {place + 1}"
-            self._score(index, q, pts, rule.category, rule.ids,
+                ids = _join(rule.rank_ids, pay_ids)
+            self._score(index, q, pts, rule.category, ids,
                         f"area {name} (size {size}) complete: {self.players[q]} {how} with influence "
                         f"{self.area_inf[a][q]}: {pts}")
 
@@ -409,30 +416,33 @@ class Game:
         name = self.t.landmark_name[lm]
         if owner == p:
             return
+        over = rule.step_ids.get("over", ())
         if owner < 0:
-            self._take(lm, p, rule, index, f"{name} had no owner: {self.players[p]} takes it")
+            self._take(lm, p, rule, index, f"{name} had no owner: {self.players[p]} takes it",
+                       _join(over, rule.step_ids.get("unowned", ())))
             return
         counts = self.lm_count[lm]
         for mi, c in enumerate(counts):
             mine, theirs = c[p], c[owner]
             what = "tiles" if rule.metrics[mi] is None else f"{rule.metric_names[mi]} tiles"
+            ids = _join(over, rule.step_ids.get(f"compare.{mi}", ()))
             if mine > theirs:
                 self._take(lm, p, rule, index, f"{name}: {self.players[p]} has {mine} adjacent {what} to "
-                           f"{self.players[owner]}'s {theirs}: takes it")
+                           f"{self.players[owner]}'s {theirs}: takes it", ids)
                 return
             if mine < theirs:
-                self._event(index, p, 0, rule.category, rule.ids, f"{name}: {self.players[p]} has {mine} adjacent "
+                self._event(index, p, 0, rule.category, ids, f"{name}: {self.players[p]} has {mine} adjacent "
                             f"{what} to {self.players[owner]}'s {theirs}: {self.players[owner]} keeps it")
                 return
+        ids = _join(over, rule.step_ids.get("final", ()))
         if rule.placer_takes_tie:
-            self._take(lm, p, rule, index, f"{name}: tied on every count: the placer {self.players[p]} takes it")
+            self._take(lm, p, rule, index, f"{name}: tied on every count: the placer {self.players[p]} takes it", ids)
         else:
-            self._event(index, p, 0, rule.category, rule.ids,
-                        f"{name}: tied on every count: {self.players[owner]} keeps it")
+            self._event(index, p, 0, rule.category, ids, f"{name}: tied on every count: {self.players[owner]} keeps it")
 
-    def _take(self, lm: int, p: int, rule: MajorityRule, index: int | None, text: str) -> None:
+    def _take(self, lm: int, p: int, rule: MajorityRule, index: int | None, text: str, ids: tuple[str, ...]) -> None:
         self.lm_owner[lm] = p
-        self._event(index, p, 0, rule.category, rule.ids, text)
+        self._event(index, p, 0, rule.category, ids, text)
 
     def _touch(self, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
         from . import ast as A
@@ -505,6 +515,13 @@ class Game:
 
         memo = {id(self.rs): self.rs, id(self.t): self.t}
         return copy.deepcopy(self, memo)
+
+
+def _join(*parts: tuple[str, ...]) -> tuple[str, ...]:
+    out: list[str] = []
+    for part in parts:
+        out.extend(i for i in part if i not in out)
+    return tuple(out)
 
 
 def _cite(ids: tuple[str, ...], fallback: str) -> str:

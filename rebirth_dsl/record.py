@@ -201,6 +201,7 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
     rec, rs = loaded.record, loaded.rs
     game = Game(rs, rec.players, make_setup(rec, rs), scenario=rec.scenario)
     moves = rec.moves if stop_at is None else rec.moves[:stop_at]
+    game.declared_over = rec.scenario and rec.over and stop_at is None
     for i, m in enumerate(moves):
         try:
             p = game.player_index(m.player, i)
@@ -215,17 +216,23 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
         except IllegalMove as e:
             if e.index is None:
                 e = IllegalMove(e.diagnostics[0].message.rsplit(" (", 1)[0], e.rule, i)
+            game.declared_over = False
             return Replay(game, e, loaded)
         except RebirthError as e:
+            game.declared_over = False
             return Replay(game, IllegalMove(e.diagnostics[0].message, "tile", i), loaded)
     return Replay(game, None, loaded)
 
 
 def write_json_atomic(path: str | Path, data: Any) -> None:
     """Write JSON to a temp file beside the target, then rename: never a half-written file."""
+    write_text_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write text to a temp file beside the target, then rename it into place."""
     p = Path(path)
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=p.parent or ".", prefix=f".{p.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=str(p.parent) or ".", prefix=f".{p.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)

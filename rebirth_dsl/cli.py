@@ -1,0 +1,238 @@
+"""The `rebirth` command line: argument handling and output only; the work is in the library."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse exits 2 on usage errors; keep that, without noise
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """All subcommands and their options."""
+    p = _Parser(prog="rebirth", description="Rebirth rules compiler, validator and engine.")
+    p.add_argument("--version", action="version", version=_version())
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    c = sub.add_parser("check", help="parse and check a rules file, and its fit with a board")
+    c.add_argument("rules")
+    c.add_argument("--board", help="a board JSON file to check the rules against")
+    c.add_argument("--strict", action="store_true", help="also require every statement to cite a rule id")
+
+    e = sub.add_parser("eval", help="replay a game record and score it")
+    e.add_argument("game")
+    e.add_argument("--json", action="store_true", help="print one JSON object")
+    e.add_argument("--explain", action="store_true", help="list every scoring event with its rule id")
+
+    m = sub.add_parser("moves", help="legal hexes for the next tile, with the points each scores at once")
+    m.add_argument("game")
+    m.add_argument("--tile", help="the tile to place (default: the tile in hand), e.g. food or settlement:3")
+    m.add_argument("--player", help="scenarios: whose tile it is (default: the first player)")
+    m.add_argument("--json", action="store_true")
+
+    d = sub.add_parser("draw", help="draw a board, or a game's position, as SVG or text")
+    d.add_argument("file", help="a board JSON file or a game record")
+    d.add_argument("-o", "--output", help="write SVG here (default: text to the terminal)")
+
+    pl = sub.add_parser("play", help="play one full game with an agent per seat and write its record")
+    pl.add_argument("--rules", default=None, help="rules file (default: the bundled Scotland rules)")
+    pl.add_argument("--board", default=None, help="board file (default: the bundled Scotland board)")
+    pl.add_argument("--players", default="3", help="a count 2..4, or names separated by commas")
+    pl.add_argument("--agents", default="greedy", help="agent per seat, comma separated (random, greedy, mc, human)")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("-o", "--output", help="write the game record here (default: print it)")
+    pl.add_argument("--quiet", action="store_true", help="do not print the score table")
+
+    s = sub.add_parser("simulate", help="play many games and report score statistics per seat")
+    s.add_argument("--rules", default=None)
+    s.add_argument("--board", default=None)
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--players", type=int, default=4)
+    s.add_argument("--agents", default="random", help="agent per seat, or one for all")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--backend", choices=["local", "ray"], default="local")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--no-progress", action="store_true")
+
+    r = sub.add_parser("rules", help="describe a ruleset in English, from the rules file itself")
+    r.add_argument("rules")
+    return p
+
+
+def _version() -> str:
+    from . import __version__
+
+    return f"rebirth-dsl {__version__}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run a subcommand; errors are printed, never a traceback."""
+    args = build_parser().parse_args(argv)
+    from .errors import RebirthError
+
+    try:
+        return int(COMMANDS[args.command](args) or 0)
+    except RebirthError as e:
+        print(e.render(), file=sys.stderr)
+        return EXIT_PROBLEMS
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:  # noqa: BLE001 - the last line of defence: a message, not a traceback
+        print(f"rebirth: internal error: {type(e).__name__}: {e}\n(this is a bug in rebirth-dsl; "
+              "please report it with the command you ran)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """`rebirth check RULES [--board BOARD]`."""
+    from .board import load_board
+    from .checks import check
+    from .errors import RebirthError
+    from .parser import load_rules
+
+    problems = []
+    rules = board = None
+    try:
+        rules = load_rules(args.rules)
+    except RebirthError as e:
+        problems.extend(e.diagnostics)
+    if args.board:
+        try:
+            board = load_board(args.board)
+        except RebirthError as e:
+            problems.extend(e.diagnostics)
+    if rules is not None:
+        problems.extend(check(rules, board, board_file=args.board or "", strict=args.strict))
+    for d in problems:
+        print(d.render(), file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    n = len(rules.statements) if rules else 0
+    what = f" against {args.board} ({len(board.hexes)} hexes)" if board else ""
+    print(f"{args.rules}: ok: ruleset {rules.header.name!r}, {n} statements{what}")
+    return EXIT_OK
+
+
+def _load_replay(path: str) -> Any:
+    from .record import load_record, replay
+
+    return replay(load_record(path))
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """`rebirth eval GAME [--json] [--explain]`."""
+    from .report import evaluate, explain, render_table
+
+    r = _load_replay(args.game)
+    game = r.game
+    over = None
+    result = evaluate(game, over)
+    if r.error is not None:
+        result["error"] = {"move": r.error.index, "rule": r.error.rule, "message": r.error.diagnostics[0].message}
+    if args.explain:
+        result["events"] = explain(game, over)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        rec = r.loaded.record
+        print(f"{game.rs.title}: {len(rec.moves)} moves, {len(game.players)} players"
+              + (" (scenario)" if rec.scenario else ""))
+        if args.explain:
+            for ev in result["events"]:
+                where = "end" if ev["move"] is None else f"move {ev['move']}"
+                ids = ", ".join(ev["rules"])
+                print(f"  [{where:>8}] {ev['points']:>+4} {ev['category']:<16} {ev['text']}  ({ids})")
+            print()
+        print(render_table(result, game.rs.categories))
+    if r.error is not None:
+        print(f"{args.game}: {r.error.render()}\nnothing after this move was applied", file=sys.stderr)
+        return EXIT_PROBLEMS
+    return EXIT_OK
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    """`rebirth moves GAME [--tile KIND]`."""
+    from .errors import RebirthError
+    from .moves import legal_moves
+
+    r = _load_replay(args.game)
+    if r.error is not None:
+        raise RebirthError([*r.error.diagnostics])
+    info = legal_moves(r.game, args.tile, args.player)
+    if args.json:
+        print(json.dumps(info, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    print(f"{info['player']} to place {info['tile']}" + (" (fallback hexes: no primary hex is free)"
+                                                          if info["fallback"] else ""))
+    if not info["moves"]:
+        print("  no legal hex: the tile is passed")
+    for mv in info["moves"]:
+        q, rr = mv["hex"]
+        detail = ", ".join(f"{k} {v}" for k, v in mv["breakdown"].items() if v)
+        print(f"  ({q:>3},{rr:>3}) {mv['hex_kind']:<11} +{mv['points']:<3} {detail}")
+    return EXIT_OK
+
+
+def cmd_draw(args: argparse.Namespace) -> int:
+    """`rebirth draw FILE [-o out.svg]`."""
+    from .board import load_json
+    from .render import draw
+
+    data = load_json(args.file)
+    out = draw(args.file, data, svg=bool(args.output))
+    if args.output:
+        from .record import write_text_atomic
+
+        write_text_atomic(args.output, out)
+        print(f"wrote {args.output}")
+    else:
+        print(out)
+    return EXIT_OK
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """`rebirth play`: one full game."""
+    from .play import play_command
+
+    return play_command(args)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """`rebirth simulate`: many games."""
+    from .simulate import simulate_command
+
+    return simulate_command(args)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """`rebirth rules RULES`: the ruleset in English."""
+    from .describe import describe
+    from .parser import load_rules
+
+    print(describe(load_rules(args.rules)))
+    return EXIT_OK
+
+
+COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "draw": cmd_draw, "play": cmd_play,
+            "simulate": cmd_simulate, "rules": cmd_rules}
+
+
+def default_path(kind: str, name: str) -> Path:
+    """A bundled rules or board file: the repository copy when run from a checkout."""
+    here = Path(__file__).resolve().parent.parent
+    return here / kind / name
