@@ -510,11 +510,24 @@ class Game:
         return tied, "tie stands: shared win"
 
     def clone(self) -> Game:
-        """An independent copy sharing the (immutable) ruleset."""
-        import copy
-
-        memo = {id(self.rs): self.rs, id(self.t): self.t}
-        return copy.deepcopy(self, memo)
+        """An independent copy sharing the immutable ruleset and tables (much cheaper than deepcopy)."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        for name in ("owner", "tkind", "tval", "placed_hexes", "parent", "gsize", "area_free", "area_done",
+                     "lm_owner", "free_pos", "track", "events", "passed"):
+            setattr(g, name, list(getattr(self, name)))
+        g.area_inf = [list(x) for x in self.area_inf]
+        g.area_first = dict(self.area_first)
+        g.lm_count = [[list(c) for c in m] for m in self.lm_count]
+        g.touched = [set(x) for x in self.touched]
+        g.free = {k: list(v) for k, v in self.free.items()}
+        g.scores = [dict(x) for x in self.scores]
+        g.hand = [list(x) for x in self.hand]
+        g.supply = [list(x) for x in self.supply]
+        g.set_aside = [list(x) for x in self.set_aside]
+        g.decks = {k: list(v) for k, v in self.decks.items()}
+        g.held = [list(x) for x in self.held]
+        return g
 
 
 def _join(*parts: tuple[str, ...]) -> tuple[str, ...]:
