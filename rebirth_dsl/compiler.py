@@ -228,6 +228,9 @@ class Ruleset:
     mix: list[tuple[int, int]] = field(default_factory=list)  # (kind id, value) per tile of one colour
     set_aside: int = 0
     set_aside_visible: bool = True
+    mix_ids: tuple[str, ...] = ()
+    returns_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    set_aside_ids: tuple[str, ...] = ()
     hand: int = 1
     returns: dict[int, list[A.TileCount]] = field(default_factory=dict)
     neutral: dict[int, A.Neutral] = field(default_factory=dict)
@@ -311,12 +314,14 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 kid = t.tile_kinds.index(s.kind)
                 for value, count in s.counts:
                     rs.mix.extend([(kid, value)] * count)
+                rs.mix_ids += tuple(i for i in ids if i not in rs.mix_ids)
             case A.SetAside():
-                rs.set_aside, rs.set_aside_visible = s.count, s.visible
+                rs.set_aside, rs.set_aside_visible, rs.set_aside_ids = s.count, s.visible, ids
             case A.Hand():
                 rs.hand = s.count
             case A.Returns():
                 rs.returns[s.players] = list(s.tiles)
+                rs.returns_ids[s.players] = ids
             case A.Neutral():
                 rs.neutral[s.players] = s
             case A.PublicSetup():

@@ -55,7 +55,9 @@ def _readable(term: str) -> str:
 def _syntax_error(e: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
     line = getattr(e, "line", 0) or 0
     col = getattr(e, "column", 0) or 0
-    lines = text.splitlines()
+    lines = text.split("\n")  # Lark counts lines by "\n" only
+    if lines and lines[-1] == "":
+        lines.pop()
     if isinstance(e, UnexpectedEOF) or line <= 0:
         line = max(len(lines), 1)
         col = len(lines[-1]) + 1 if lines else 1
@@ -72,13 +74,29 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
     if expected:
         shown = ", ".join(expected[:12]) + (", ..." if len(expected) > 12 else "")
         msg += f"; expected {shown}"
-    hint = None
-    try:
-        hint = e.match_examples(lark_parser().parse, _EXAMPLES, use_accepts=True)
-    except Exception:  # noqa: BLE001 - a hint is a nicety; never let it hide the real error
-        hint = None
+    hint = _example_signatures().get(_signature(e))
     src = lines[line - 1] if 0 < line <= len(lines) else ""
     return RulesSyntaxError([Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint)])
+
+
+def _signature(e: UnexpectedInput) -> tuple[object, ...]:
+    """Where the parser stood and what it met. Unlike Lark's match_examples, which also compares the
+    depth of the parse stack, this ignores how many statements came before the error."""
+    state = getattr(e, "state", None)
+    token = getattr(e, "token", None)
+    return (type(e).__name__, getattr(state, "position", None), getattr(token, "type", None))
+
+
+@lru_cache(maxsize=1)
+def _example_signatures() -> dict[tuple[object, ...], str]:
+    out: dict[tuple[object, ...], str] = {}
+    for label, examples in _EXAMPLES.items():
+        for text in examples:
+            try:
+                lark_parser().parse(text)
+            except UnexpectedInput as ex:
+                out.setdefault(_signature(ex), label)
+    return out
 
 
 def parse_text(text: str, file: str = "<rules>") -> A.Rules:

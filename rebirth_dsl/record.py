@@ -163,20 +163,36 @@ def make_setup(rec: GameRecord, rs: Ruleset) -> Setup:
             if rec.scenario:
                 continue
             if len(aside) != rs.set_aside:
-                raise RebirthError.single(f"{p} sets aside {len(aside)} tiles; the rules say {rs.set_aside} "
-                                          f"(S-U4)", path=f"$.setup.set_aside.{p}")
+                raise SetupRefused(f"{p} sets aside {len(aside)} tiles; the rules say {rs.set_aside}",
+                                   _first(rs.set_aside_ids, "the set-aside rule"), f"$.setup.set_aside.{p}")
             if sorted(aside + sup) != mix:
                 have = _count(aside + sup, rs)
                 want = _count(mix, rs)
                 diff = ", ".join(f"{k}: {have.get(k, 0)} (expected {want.get(k, 0)})"
                                  for k in sorted(set(have) | set(want)) if have.get(k, 0) != want.get(k, 0))
-                raise RebirthError.single(f"{p}'s tiles do not match the tile mix for {n} players (S-C2, S-U3): "
-                                          f"{diff}", path=f"$.setup.supply.{p}")
+                # Too many tiles where this player count returns some: the return rule is what was missed.
+                returned = n in rs.returns and len(aside + sup) > len(mix)
+                rule = _first(rs.returns_ids.get(n, ()), "the return rule") if returned else _first(
+                    rs.mix_ids, "the tile mix")
+                raise SetupRefused(f"{p}'s tiles do not match the tile mix for {n} players: {diff}", rule,
+                                   f"$.setup.supply.{p}")
     scores = [(s.scores or {}).get(p, 0) for p in rec.players] if s.scores else None
     held = [list((s.missions_held or {}).get(p, [])) for p in rec.players] if s.missions_held else None
     if (scores or held) and not rec.scenario:
         raise RebirthError.single("starting scores and held cards are for scenarios only", path="$.setup")
     return Setup(set_aside, supply, decks, scores, held)
+
+
+class SetupRefused(IllegalMove):
+    """A record whose setup breaks the setup rules (tile mix, returns, set-aside): refused before move 0."""
+
+    def __init__(self, message: str, rule: str, path: str) -> None:
+        super().__init__(message, rule, None)
+        self.diagnostics[0].path = path
+
+
+def _first(ids: tuple[str, ...], fallback: str) -> str:
+    return ids[0] if ids else fallback
 
 
 def _count(tiles: list[tuple[int, int]], rs: Ruleset) -> dict[str, int]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rebirth_dsl.record import load_record, replay
+from rebirth_dsl.record import SetupRefused, load_record, replay
 from rebirth_dsl.report import evaluate
 
 HERE = Path(__file__).parent
@@ -19,6 +19,11 @@ def _check(pos_file: Path) -> None:
     pos = json.loads(pos_file.read_text())
     expect = pos["expect"]
     loaded = load_record(pos_file, pos["record"])
+    if "setup_error" in expect:
+        with pytest.raises(SetupRefused) as ei:
+            replay(loaded)
+        assert ei.value.rule == expect["setup_error"]["rule"], ei.value.render()
+        return
     r = replay(loaded)
     if "error" in expect:
         assert r.error is not None, f"expected move {expect['error']['index']} to be refused ({expect['error']['rule']})"

@@ -1,0 +1,33 @@
+"""Shared fixtures: paths to the bundled rules and boards, and a helper to run the CLI in-process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = ROOT / "rules"
+BOARDS = ROOT / "boards"
+
+# CI can ask for more examples: HYPOTHESIS_MAX_EXAMPLES=1000 pytest
+settings.register_profile("env", max_examples=int(os.environ.get("HYPOTHESIS_MAX_EXAMPLES", "60")), deadline=None)
+settings.load_profile("env")
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]):
+    """Run `rebirth ARGS...` in-process; return (exit code, stdout, stderr)."""
+    from rebirth_dsl.cli import main
+
+    def run(*args: str) -> tuple[int, str, str]:
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as e:  # argparse usage errors
+            code = int(e.code or 0)
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run

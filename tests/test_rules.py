@@ -1,0 +1,156 @@
+"""The rules language: grammar, parse errors, name checks, extends/overrides, and the bundled rules."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from conftest import RULES
+from hypothesis import given
+from hypothesis import strategies as st
+from lark import Lark
+
+from rebirth_dsl.compiler import Tables
+from rebirth_dsl.errors import RebirthError, RulesSyntaxError
+from rebirth_dsl.parser import load_rules, parse_text
+
+
+def test_grammar_is_conflict_free_lalr() -> None:
+    """strict=True makes Lark fail on any shift/reduce or terminal collision."""
+    grammar = (Path(__file__).parents[1] / "rebirth_dsl" / "grammar.lark").read_text()
+    Lark(grammar, parser="lalr", strict=True, maybe_placeholders=True)
+
+
+def test_scotland_rules_parse_and_declare_the_game() -> None:
+    """S-C1: 36 tiles a colour, of three kinds; the file names the game's pieces, not the engine."""
+    rules = load_rules(RULES / "scotland.rules")
+    t = Tables(rules)
+    assert t.tile_kinds == ["food", "energy", "settlement"]
+    assert "castle" in t.landmark_kinds and "cathedral" in t.landmark_kinds
+
+
+def test_tile_mix_per_colour() -> None:
+    """S-C1, S-C2: 12 food, 12 energy, 12 settlements of influence 1,1,1,2,2,2,2,3,3,3,4,4."""
+    from rebirth_dsl import ast as A
+
+    rules = load_rules(RULES / "scotland.rules")
+    specs = {s.kind: s for s in rules.statements if isinstance(s, A.TileSpec)}
+    assert specs["food"].counts == ((0, 12),)
+    assert specs["energy"].counts == ((0, 12),)
+    influences = [v for v, c in specs["settlement"].counts for _ in range(c)]
+    assert influences == [1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4]
+
+
+def test_syntax_error_shows_file_line_col_line_and_caret() -> None:
+    """A syntax error names file:line:col, quotes the line and puts a caret under the column."""
+    text = 'ruleset x "X"\nplayers 2 to 4\ntiles {\n  food 12\n}\n'
+    with pytest.raises(RulesSyntaxError) as ei:
+        parse_text(text, "bad.rules")
+    d = ei.value.diagnostics[0]
+    assert (d.file, d.line, d.col) == ("bad.rules", 4, 8)
+    rendered = ei.value.render()
+    assert rendered.startswith("bad.rules:4:8: unexpected '12'")
+    assert "  food 12\n" in rendered + "\n"
+    assert rendered.splitlines()[2].index("^") == 4 + 7
+    assert "x12" in (d.hint or "")
+
+
+def test_unexpected_end_of_file() -> None:
+    """An unclosed block is reported at the end of the file."""
+    with pytest.raises(RulesSyntaxError) as ei:
+        parse_text('ruleset x\ntiles {\n  food x1\n', "eof.rules")
+    d = ei.value.diagnostics[0]
+    assert d.line == 3 and "end of file" in d.message
+
+
+@given(st.text(alphabet=string.printable + "äé→", max_size=200))
+def test_any_text_parses_or_raises_our_error_inside_the_input(text: str) -> None:
+    """jmespath's property: any text either parses or raises the project's error, at a position in it."""
+    try:
+        parse_text(text, "fuzz.rules")
+    except RulesSyntaxError as e:
+        d = e.diagnostics[0]
+        lines = text.split("\n")
+        assert 1 <= d.line <= max(len(lines), 1)
+        assert 1 <= d.col <= len(lines[d.line - 1]) + 1
+
+
+@given(st.lists(st.sampled_from(
+    ["ruleset", "x", '"t"', "tiles", "{", "}", "food", "x12", "players", "2", "to", "4", ":", ",", "on",
+     "place", "score", "as", "(", ")", "+", "area", "pay", "size", "1", "\n", "#c\n", "majority", "end"]),
+    max_size=30))
+def test_token_soup_parses_or_raises_our_error(tokens: list[str]) -> None:
+    """Near-valid token sequences reach deeper parser states; still only our error type."""
+    text = " ".join(tokens)
+    try:
+        parse_text(text, "soup.rules")
+    except RulesSyntaxError as e:
+        assert e.diagnostics[0].line >= 1
+
+
+def _check_text(tmp_path: Path, text: str) -> list[str]:
+    from rebirth_dsl.checks import check
+
+    f = tmp_path / "t.rules"
+    f.write_text(text)
+    return [d.render() for d in check(load_rules(f))]
+
+
+def test_typo_in_a_name_gets_did_you_mean(tmp_path: Path) -> None:
+    """A misspelt kind is reported where it is, with the closest declared name."""
+    text = (RULES / "scotland.rules").read_text().replace("place energy on energy, plain",
+                                                          "place energy on enrgy, plain")
+    problems = _check_text(tmp_path, text)
+    assert len(problems) == 1
+    assert "unknown hex kind `enrgy`" in problems[0] and "did you mean `energy`?" in problems[0]
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "enrgy" in ln)
+    assert problems[0].startswith(f"{tmp_path / 't.rules'}:{line}:")
+
+
+def test_expression_type_and_arity_errors(tmp_path: Path) -> None:
+    """Functions are checked for arity and argument types; unknown functions get a suggestion."""
+    base = (RULES / "scotland.rules").read_text()
+    text = base.replace('card "Pilgrim" 5: count(touched(me, cathedral)) >= 3',
+                        'card "Pilgrim" 5: count(touchd(me, cathedral)) >= 3')
+    text = text.replace('card "Coastline" 4: count(near(tiles(me), sea)) >= 4',
+                        'card "Coastline" 4: count(near(tiles(me))) >= 4')
+    text = text.replace('card "Mayor" 4: count(won(me)) >= 2', 'card "Mayor" 4: count(won(me))')
+    problems = "\n".join(_check_text(tmp_path, text))
+    assert "unknown function `touchd`" in problems and "did you mean `touched`" in problems
+    assert "near() takes 2 argument(s), not 1" in problems
+    assert "this must be a bool, but it is a int" in problems
+
+
+def test_extends_replaces_and_without_removes(tmp_path: Path) -> None:
+    """A child ruleset replaces statements by key and removes them with `without`."""
+    from rebirth_dsl import ast as A
+
+    (tmp_path / "child.rules").write_text(
+        f'ruleset child extends "{RULES / "scotland.rules"}"\n'
+        "area settlement { pay size 2: 6, 2   # X-1\n }\n"
+        "without on place any at harbour\n"
+    )
+    rules = load_rules(tmp_path / "child.rules")
+    area = next(s for s in rules.statements if isinstance(s, A.AreaBlock))
+    pays = {(p.size, p.players): p for p in area.items if isinstance(p, A.Pay)}
+    assert [a.value for a in pays[(2, None)].amounts] == [6, 2]
+    assert [a.value for a in pays[(3, None)].amounts] == [8, 5, 0]
+    assert not any(isinstance(s, A.Trigger) and s.event.key == ("place", None, "harbour") for s in rules.statements)
+
+
+def test_without_something_missing_is_an_error(tmp_path: Path) -> None:
+    """Overrides must name things that exist in the base."""
+    (tmp_path / "child.rules").write_text(f'ruleset child extends "{RULES / "scotland.rules"}"\n'
+                                          "without on place any at lighthouse\n")
+    with pytest.raises(RebirthError) as ei:
+        load_rules(tmp_path / "child.rules")
+    assert "child.rules:2:1" in ei.value.render()
+
+
+def test_every_scotland_statement_cites_a_rule_id() -> None:
+    """The habit made a check: `rebirth check --strict` passes on the bundled rules."""
+    from rebirth_dsl.checks import check
+
+    for f in [RULES / "scotland.rules", *sorted((RULES / "variants").glob("*.rules"))]:
+        assert check(load_rules(f), strict=True) == [], f
