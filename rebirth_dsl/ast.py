@@ -98,6 +98,7 @@ class Declare:
     what: str  # "hex" | "landmark" | "tag"
     names: tuple[str, ...]
     span: Span = NOSPAN
+    on: tuple[str, ...] = ()  # tags only: the hex kinds the tag may sit on (empty: any)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,10 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
             case A.Returns():
                 for tc in s.tiles:
                     tile(tc, tc.kind)
+            case A.Declare(what="tag"):
+                for k in s.on:
+                    if k not in t.hex_kinds + t.landmark_kinds:
+                        out.append(_unknown(s, "hex kind", k, t.hex_kinds + t.landmark_kinds))
             case A.Neutral():
                 if s.tag not in t.tags:
                     out.append(_unknown(s, "tag", s.tag, t.tags))
@@ -336,7 +340,11 @@ def check_geometry(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagn
             tag_rules.setdefault(s.event.at, set()).update(hexes)
     for i, h in enumerate(board.hexes):
         for tag in h.tags:
-            if tag in tag_rules and h.kind not in tag_rules[tag]:
+            allowed = t.tag_on.get(tag)
+            if allowed and h.kind not in allowed:
+                out.append(_bd(t.board_file, f"$.hexes[{i}].tags", f"{tag!r} on a {h.kind} hex ({h.q},{h.r}): the "
+                               f"rules put {tag} only on {', '.join(allowed)} hexes"))
+            elif tag in tag_rules and h.kind not in tag_rules[tag]:
                 out.append(_bd(t.board_file, f"$.hexes[{i}].tags", f"{tag!r} on a {h.kind} hex ({h.q},{h.r}): its "
                                f"rule only fires for tiles placed on {', '.join(sorted(tag_rules[tag]))} hexes"))
         nb = t.neighbours[i]

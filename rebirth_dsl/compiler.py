@@ -42,10 +42,13 @@ class Tables:
         self.hex_kinds: list[str] = []
         self.landmark_kinds: list[str] = []
         self.tags: list[str] = []
+        self.tag_on: dict[str, tuple[str, ...]] = {}
         for s in st:
             if isinstance(s, A.Declare):
                 target = {"hex": self.hex_kinds, "landmark": self.landmark_kinds, "tag": self.tags}[s.what]
                 target.extend(n for n in s.names if n not in target)
+                if s.what == "tag" and s.on:
+                    self.tag_on.update(dict.fromkeys(s.names, s.on))
         self.tile_kinds: list[str] = []
         self.attributes: set[str] = set()
         self.attribute_of: dict[str, str | None] = {}

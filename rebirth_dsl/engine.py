@@ -464,7 +464,7 @@ class Game:
         rs, t = self.rs, self.t
         out: list[Event] = []
         for kind, fn, cat, ids in rs.end_incomplete:
-            for a, hexes in enumerate(t.area_hexes):
+            for a, _hexes in enumerate(t.area_hexes):
                 if self.area_done[a] or self.area_free[a] == 0 or t.area_kind[a] != kind:
                     continue
                 for q in range(self.n_players):

@@ -77,7 +77,7 @@ class Lower(Transformer):
 
     def tag_decl(self, meta: Meta, items: list[Any]) -> A.Declare:
         """`tag harbour, clover, neutral`."""
-        return A.Declare("tag", items[0], self.s(meta))
+        return A.Declare("tag", items[0], self.s(meta), items[1] or ())
 
     # tiles
     def tiles_block(self, meta: Meta, items: list[Any]) -> list[A.TileSpec]:

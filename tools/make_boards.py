@@ -256,11 +256,11 @@ IRELAND_LABELS = r"""
 IRELAND_TAGS = r"""
  0|                ~ ~
  1|             ~ ~ w ~ ~ ~
- 2|            ~ n . n ~ n ~ ~
+ 2|            ~ n . n ~ . ~ ~
  3|           ~ . . . . . . n ~
- 4|          ~ n . . n . n . ~ ~
+ 4|          ~ n . . . . n . ~ ~
  5|           ~ ~ n . . . . . w ~
- 6|    ~ ~ ~ ~ n . . . . n . n ~
+ 6|    ~ ~ ~ ~ n . . . . . . n ~
  7|   ~ n . n . . n . n . . ~ ~
  8|  ~ w ~ . . n . . . . n ~
  9|   ~ ~ . n . . n . . . . ~
@@ -269,9 +269,9 @@ IRELAND_TAGS = r"""
 12|      ~ n . . . . n . . . ~
 13|     ~ w . . . n . . . . ~
 14|      ~ ~ ~ . . . . . n ~
-15|   ~ ~ n . . . n . . . . ~
-16|  ~ w . . . . . . n . . ~
-17|   ~ ~ . . . . . ~ ~ ~ ~
+15|   ~ ~ n . n . n . . . . ~
+16|  ~ w . . . . . . n . n ~
+17|   ~ ~ . n . . . ~ ~ ~ ~
 18|  ~ w n . . n ~ ~
 19|   ~ ~ . . . ~
 20|    ~ w . ~ ~
@@ -465,7 +465,11 @@ def build(spec: Spec) -> dict:
     for what, cells in (("LABELS", labels), ("TAGS", tags)):
         extra = sorted(set(cells) - set(kinds))
         missing = sorted(set(kinds) - set(cells))
-        require(not extra and not missing, b, f"{what} picture differs from KINDS: extra {extra}, missing {missing}")
+        require(
+            not extra and not missing,
+            b,
+            f"{what} picture differs from KINDS: extra {extra}, missing {missing}",
+        )
 
     used_areas: set[str] = set()
     used_landmarks: set[str] = set()
@@ -501,10 +505,17 @@ def build(spec: Spec) -> dict:
             h["tags"] = sorted(hex_tags)
         hexes.append(h)
     require(used_areas == set(spec.areas), b, f"unused area letters {sorted(set(spec.areas) - used_areas)}")
-    require(used_landmarks == set(spec.landmarks), b,
-            f"unused landmark letters {sorted(set(spec.landmarks) - used_landmarks)}")
+    require(
+        used_landmarks == set(spec.landmarks),
+        b,
+        f"unused landmark letters {sorted(set(spec.landmarks) - used_landmarks)}",
+    )
     unknown = set(spec.landmark_tags) | set(spec.abilities)
-    require(unknown <= set(spec.landmarks.values()), b, f"tables name unknown landmarks {unknown - set(spec.landmarks.values())}")
+    require(
+        unknown <= set(spec.landmarks.values()),
+        b,
+        f"tables name unknown landmarks {unknown - set(spec.landmarks.values())}",
+    )
     return {"name": spec.name, "title": spec.title, "notes": spec.notes, "hexes": hexes}
 
 
@@ -553,7 +564,11 @@ def check(spec: Spec, data: dict) -> dict:
     require(len(tile) >= 3 * 34, b, "fewer tile-taking hexes than 3 players' supply")
     n_settle = kind_count["settlement"]
     require(34 <= n_settle <= 40, b, f"{n_settle} settlement hexes, want 34..40")
-    require(0.28 <= n_settle / len(tile) <= 0.38, b, f"settlement share {n_settle / len(tile):.2f}, want about 1/3")
+    require(
+        0.28 <= n_settle / len(tile) <= 0.38,
+        b,
+        f"settlement share {n_settle / len(tile):.2f}, want about 1/3",
+    )
     farms = sum(kind_count[k] for k in FARM_KINDS)
     for kind, lo, hi in (("plain", 0.35, 0.45), ("food", 0.25, 0.35), ("energy", 0.25, 0.35)):
         share = kind_count[kind] / farms
@@ -561,7 +576,9 @@ def check(spec: Spec, data: dict) -> dict:
 
     # Sea: every sea hex lies on the coast.
     for c in sea:
-        require(any(n in at and at[n]["kind"] != "sea" for n in neighbours(c)), b, f"sea hex {c} touches no land")
+        require(
+            any(n in at and at[n]["kind"] != "sea" for n in neighbours(c)), b, f"sea hex {c} touches no land"
+        )
 
     # Tags.
     for c, h in at.items():
@@ -571,7 +588,9 @@ def check(spec: Spec, data: dict) -> dict:
     # Settlement areas (S-A3, I-A1): contiguous, allowed sizes, only on settlement hexes.
     areas: dict[str, set[tuple[int, int]]] = {}
     for c, h in at.items():
-        require(("area" in h) == (h["kind"] == "settlement"), b, f"hex {c}: area and settlement kind disagree")
+        require(
+            ("area" in h) == (h["kind"] == "settlement"), b, f"hex {c}: area and settlement kind disagree"
+        )
         if "area" in h:
             areas.setdefault(h["area"], set()).add(c)
     for name, cells in areas.items():
@@ -592,8 +611,11 @@ def check(spec: Spec, data: dict) -> dict:
     for name, kind in spec.required_names.items():
         require(name in by_name and by_name[name]["kind"] == kind, b, f"no {kind} named {name!r}")
     clovers = [h["name"] for h in landmarks.values() if "clover" in h.get("tags", [])]
-    require(clovers == [spec.clover] and by_name[spec.clover]["kind"] == "castle", b,
-            f"clover on {clovers}, want the castle {spec.clover}")
+    require(
+        clovers == [spec.clover] and by_name[spec.clover]["kind"] == "castle",
+        b,
+        f"clover on {clovers}, want the castle {spec.clover}",
+    )
     for c, h in landmarks.items():
         touching = [at[n]["name"] for n in neighbours(c) if n in landmarks]
         require(not touching, b, f"{h['kind']} {h['name']} touches {touching}")
@@ -601,7 +623,11 @@ def check(spec: Spec, data: dict) -> dict:
         require(free >= 4, b, f"{h['kind']} {h['name']} has only {free} tile-taking neighbours")
     abilities = Counter(h["ability"] for h in landmarks.values() if "ability" in h)
     if kind_count["tower"]:
-        require(set(abilities) == set(ABILITIES), b, f"abilities used {sorted(abilities)}, want all of {ABILITIES}")
+        require(
+            set(abilities) == set(ABILITIES),
+            b,
+            f"abilities used {sorted(abilities)}, want all of {ABILITIES}",
+        )
         require(abilities["score_13"] == 1, b, "score_13 must be on exactly one tower")
 
     # Harbours (S-H1): settlement hexes on the coast.
@@ -609,7 +635,9 @@ def check(spec: Spec, data: dict) -> dict:
     for c in harbours:
         require(at[c]["kind"] == "settlement", b, f"harbour {c} is not a settlement hex")
         require(any(n in sea for n in neighbours(c)), b, f"harbour {c} is not on the coast")
-    require(len(harbours) >= spec.min_harbours, b, f"{len(harbours)} harbours, want at least {spec.min_harbours}")
+    require(
+        len(harbours) >= spec.min_harbours, b, f"{len(harbours)} harbours, want at least {spec.min_harbours}"
+    )
 
     # Wind collectors (I-H1): energy hexes on headlands, sea on at least three sides.
     wind = tagged("wind")
@@ -632,14 +660,23 @@ def check(spec: Spec, data: dict) -> dict:
         require(not cells <= set(neutral), b, f"area {name} is entirely neutral")
     rows = sorted(r for _, r in tile)
     cuts = [rows[len(rows) // 3], rows[2 * len(rows) // 3]]
-    thirds = Counter(sum(r >= cut for cut in cuts) for _, r in neutral)
-    for part in range(3):
-        require(thirds[part] >= 8, b, f"only {thirds[part]} neutral hexes in third {part} of the map (north to south)")
+    part_of = {c: sum(c[1] >= cut for cut in cuts) for c in tile}
+    tiles_in = Counter(part_of.values())
+    neutral_in = Counter(part_of[c] for c in neutral)
+    for part, where in enumerate(("north", "middle", "south")):
+        fair = NEUTRAL_HEXES * tiles_in[part] / len(tile)
+        require(
+            neutral_in[part] >= 0.75 * fair,
+            b,
+            f"only {neutral_in[part]} neutral hexes in the {where} of the map, its fair share is {fair:.1f}",
+        )
 
     return {
         "kinds": kind_count,
         "tile": len(tile),
-        "areas": {size: sorted(n for n, cells in areas.items() if len(cells) == size) for size in sorted(sizes)},
+        "areas": {
+            size: sorted(n for n, cells in areas.items() if len(cells) == size) for size in sorted(sizes)
+        },
         "harbours": len(harbours),
         "wind": len(wind),
         "neutral": len(neutral),
@@ -680,13 +717,15 @@ def summary(spec: Spec, facts: dict) -> str:
     lines = [
         f"{spec.name}: {sum(k.values())} hexes, {facts['tile']} take tiles",
         "  kinds: " + ", ".join(f"{kind} {k[kind]}" for kind in KIND_CHARS.values() if k[kind]),
-        "  areas: " + "; ".join(
+        "  areas: "
+        + "; ".join(
             f"{len(names)} of size {size} ({len(names) * size} hexes): {', '.join(names)}"
             for size, names in facts["areas"].items()
         ),
         f"  harbours {facts['harbours']}, wind collectors {facts['wind']}, "
         f"neutral {facts['neutral']} ({facts['neutral_settlements']} on settlement hexes)",
-        "  landmarks: " + ", ".join(
+        "  landmarks: "
+        + ", ".join(
             f"{name}{' [' + ability + ']' if ability else ''}" for _, name, ability in facts["landmarks"]
         ),
     ]
@@ -711,7 +750,9 @@ def write_atomically(path: Path, text: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a board file is out of date")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a board file is out of date"
+    )
     parser.add_argument("--quiet", action="store_true", help="no previews")
     args = parser.parse_args(argv)
     stale = []
