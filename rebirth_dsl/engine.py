@@ -126,7 +126,8 @@ class Game:
         if setup.scores:
             self.track = list(setup.scores)
         self.start_scores = list(self.track)
-        self.events: list[Event] = []
+        self.events: list[Event] = [Event(-1, q, pts, "start", (), f"{players[q]} starts with {pts} points (scenario)")
+                                    for q, pts in enumerate(self.track) if pts]
         self.hand: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self.supply: list[list[tuple[int, int]]] = [list(reversed(s)) for s in setup.supply] if setup.supply else [
             [] for _ in range(n)]

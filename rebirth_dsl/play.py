@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 from pathlib import Path
@@ -86,7 +85,7 @@ def record_for(rs: Any, rules: Path, board: Path, out_dir: Path, names: list[str
 def play_command(args: argparse.Namespace) -> int:
     """Run `rebirth play` and write (or print) the record."""
     from .cli import default_path
-    from .record import load_ruleset, write_json_atomic
+    from .record import dumps, load_ruleset, write_json_atomic
     from .report import evaluate, render_table
 
     rules = Path(args.rules) if args.rules else default_path("rules", "scotland.rules")
@@ -108,5 +107,5 @@ def play_command(args: argparse.Namespace) -> int:
             print(render_table(evaluate(game), rs.categories))
             print(f"\nwrote {out} ({len(moves)} moves)")
     else:
-        print(json.dumps(rec, indent=2, ensure_ascii=False))
+        print(dumps(rec))
     return 0

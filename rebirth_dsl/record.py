@@ -242,7 +242,30 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
 
 def write_json_atomic(path: str | Path, data: Any) -> None:
     """Write JSON to a temp file beside the target, then rename: never a half-written file."""
-    write_text_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    write_text_atomic(path, dumps(data) + "\n")
+
+
+def dumps(data: Any, indent: int = 0, width: int = 110) -> str:
+    """JSON with small objects and lists kept on one line (a move per line), the rest indented."""
+    flat = json.dumps(data, ensure_ascii=False)
+    if len(flat) + indent <= width or not isinstance(data, dict | list) or not data:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(data, dict):
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps(v, indent + 2, width)}" for k, v in data.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    if all(not isinstance(v, dict | list) for v in data):  # scalars: fill lines, like prose
+        lines, cur = [], ""
+        for v in data:
+            tok = json.dumps(v, ensure_ascii=False)
+            if cur and len(pad) + len(cur) + len(tok) + 2 > width:
+                lines.append(cur)
+                cur = ""
+            cur = f"{cur}, {tok}" if cur else tok
+        lines.append(cur)
+        return "[\n" + ",\n".join(pad + ln for ln in lines) + "\n" + " " * indent + "]"
+    items = [pad + dumps(v, indent + 2, width) for v in data]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
 def write_text_atomic(path: str | Path, text: str) -> None:

@@ -88,7 +88,7 @@ def test_sum_of_events_equals_the_total(g: tuple[int, int]) -> None:
 
 def _castle_owners_from_scratch(game: Game, moves: list[dict]) -> dict[str, str | None]:
     """S-K1..S-K5 recomputed naively: a fresh board, counting neighbours for every placement."""
-    t, rs = game.t, game.rs
+    t = game.t
     owner_at: dict[int, int] = {}
     kind_at: dict[int, str] = {}
     for h in range(t.n):
