@@ -1,0 +1,136 @@
+"""The `rebirth` command: exit codes, error formats, golden outputs, and never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import BOARDS, ROOT, RULES
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def test_check_clean_exits_0(run_cli) -> None:
+    """The bundled rules and board are consistent."""
+    code, out, err = run_cli("check", RULES / "scotland.rules", "--board", BOARDS / "scotland.json")
+    assert code == 0, err
+    assert "ok" in out
+
+
+def test_check_typo_gets_file_line_col_and_did_you_mean(run_cli, tmp_path: Path) -> None:
+    """A typo'd name: file:line:col, did you mean, exit 1, no traceback."""
+    text = (RULES / "scotland.rules").read_text().replace("majority castle as castles", "majority castel as castles")
+    f = tmp_path / "typo.rules"
+    f.write_text(text)
+    code, out, err = run_cli("check", f, "--board", BOARDS / "scotland.json")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "castel" in ln)
+    assert code == 1
+    assert f"{f}:{line}:1: unknown landmark kind `castel`" in err
+    assert "did you mean `castle`?" in err
+    assert "Traceback" not in err
+
+
+def test_check_syntax_error_has_caret(run_cli, tmp_path: Path) -> None:
+    """A syntax error prints the line and a caret."""
+    f = tmp_path / "s.rules"
+    f.write_text('ruleset s\nplayers 2 to\n')
+    code, _, err = run_cli("check", f)
+    assert code == 1
+    assert f"{f}:3:1: unexpected end of file" in err or f"{f}:2:" in err
+    assert "^" in err
+
+
+def test_check_broken_board_names_json_path(run_cli, tmp_path: Path) -> None:
+    """A broken board is reported by its JSON path."""
+    data = json.loads((BOARDS / "scotland.json").read_text())
+    data["hexes"][5]["kind"] = "forest"
+    del data["hexes"][7]["q"]
+    f = tmp_path / "b.json"
+    f.write_text(json.dumps(data))
+    code, _, err = run_cli("check", RULES / "scotland.rules", "--board", f)
+    assert code == 1
+    assert "$.hexes[7]: 'q' is a required property" in err
+
+
+def test_check_unknown_kind_on_board(run_cli, tmp_path: Path) -> None:
+    """A board kind the rules do not declare."""
+    data = json.loads((BOARDS / "scotland.json").read_text())
+    data["hexes"][5]["kind"] = "forest"
+    f = tmp_path / "b.json"
+    f.write_text(json.dumps(data))
+    code, _, err = run_cli("check", RULES / "scotland.rules", "--board", f)
+    assert code == 1 and "$.hexes[5].kind: hex kind 'forest' is not declared by the rules" in err
+
+
+def test_usage_error_exits_2(run_cli) -> None:
+    """Bad arguments are a usage error."""
+    code, _, err = run_cli("check")
+    assert code == 2 and "usage" in err
+
+
+def test_missing_file_is_a_message_not_a_traceback(run_cli) -> None:
+    """A missing file: exit 1 with a message."""
+    code, _, err = run_cli("eval", "no/such/game.json")
+    assert code == 1 and "cannot read" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.stem for e in EXAMPLES])
+def test_eval_json_golden(run_cli, example: Path) -> None:
+    """`rebirth eval --json` on each bundled example equals its golden file (regression, not reference)."""
+    code, out, err = run_cli("eval", example, "--json")
+    assert code == 0, err
+    golden = GOLDEN / f"{example.stem}.eval.json"
+    if os.environ.get("REBIRTH_UPDATE_GOLDEN"):  # regenerate deliberately, then review the diff
+        golden.write_text(out)
+    assert json.loads(out) == json.loads(golden.read_text())
+
+
+def test_eval_json_shape(run_cli) -> None:
+    """The JSON object has the documented keys."""
+    code, out, _ = run_cli("eval", ROOT / "examples" / "scotland-3p.json", "--json")
+    data = json.loads(out)
+    assert set(data) >= {"players", "castles", "winners", "finished"}
+    assert set(data["players"][0]) >= {"name", "score", "breakdown"}
+    assert set(data["players"][0]["breakdown"]) >= {"farms", "harbours", "areas", "incomplete_areas", "castles",
+                                                    "missions"}
+
+
+def test_eval_explain_cites_rule_ids(run_cli) -> None:
+    """--explain lists events with their rule ids."""
+    code, out, _ = run_cli("eval", ROOT / "examples" / "scenario-120.json", "--explain")
+    assert code == 0
+    assert "(S-E2)" in out and "120" in out
+
+
+def test_eval_illegal_move_exits_1_with_rule_and_index(run_cli, tmp_path: Path) -> None:
+    """An illegal move stops the replay: its index and rule id, exit 1."""
+    rec = json.loads((ROOT / "examples" / "scotland-3p.json").read_text())
+    rec["rules"] = str(RULES / "scotland.rules")
+    rec["board"] = str(BOARDS / "scotland.json")
+    rec["moves"][5]["hex"] = rec["moves"][2]["hex"]  # an occupied hex
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps(rec))
+    code, out, err = run_cli("eval", f)
+    assert code == 1
+    assert "move 5:" in err and "(S-P1)" in err and "nothing after this move was applied" in err
+
+
+def test_moves_lists_legal_hexes_with_points(run_cli) -> None:
+    """`rebirth moves` on an unfinished game: the hand tile's legal hexes, best first."""
+    code, out, err = run_cli("moves", ROOT / "examples" / "unfinished.json", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    pts = [m["points"] for m in data["moves"]]
+    assert pts == sorted(pts, reverse=True) and data["moves"]
+
+
+def test_python_dash_m_is_the_same_command() -> None:
+    """`python -m rebirth_dsl` runs the CLI."""
+    proc = subprocess.run([sys.executable, "-m", "rebirth_dsl", "check", str(RULES / "scotland.rules")],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
