@@ -168,6 +168,7 @@ class ScoreTrigger:
     category: str
     ids: tuple[str, ...]
     text: str
+    expr: A.Expr | None = None  # kept so the fast engine can specialise known shapes
 
 
 @dataclass
@@ -238,8 +239,9 @@ class Ruleset:
     returns: dict[int, list[A.TileCount]] = field(default_factory=dict)
     neutral: dict[int, A.Neutral] = field(default_factory=dict)
     public: A.PublicSetup | None = None
-    primary: dict[int, frozenset[str]] = field(default_factory=dict)  # tile kind id -> hex kinds
-    fallback: dict[int, frozenset[str]] = field(default_factory=dict)
+    # tile kind id -> hex kinds, in the rules' order (never a set: iteration order must not depend on hashing)
+    primary: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    fallback: dict[int, tuple[str, ...]] = field(default_factory=dict)
     place_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
     fallback_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
     one_tile_ids: tuple[str, ...] = ()
@@ -332,10 +334,10 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
             case A.PlaceRule():
                 kid = t.tile_kinds.index(s.tile)
                 if s.fallback:
-                    rs.fallback[kid] = frozenset(s.on)
+                    rs.fallback[kid] = tuple(dict.fromkeys(s.on))
                     rs.fallback_ids[kid] = ids
                 else:
-                    rs.primary[kid] = frozenset(s.on)
+                    rs.primary[kid] = tuple(dict.fromkeys(s.on))
                     rs.place_ids[kid] = ids
             case A.OneTile():
                 rs.one_tile_ids = ids
@@ -350,7 +352,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
                 at = t.hex_matches(ev.at) if ev.at else None
                 rs.reactions.append(ScoreTrigger(kinds, at, compile_expr(act.expr, t), _category(cats, act.category),
-                                                 ids, _text(rules, act.expr.span)))
+                                                 ids, _text(rules, act.expr.span), act.expr))
                 track.append(act.category)
             case A.Trigger(event=A.TouchEvent() as ev):
                 rs.reactions.append(TouchRule(ev.kind, s.action, ids))

@@ -59,6 +59,40 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     return Setup(set_aside, supply, decks)
 
 
+@dataclass
+class _Static:
+    lm_adj: list[tuple[int, ...]]
+    metric_of: dict[int, MajorityRule]
+    free: dict[str, list[int]]
+    free_pos: list[int]
+    cards: dict[str, CardDef]
+
+
+def _static(rs: Ruleset) -> _Static:
+    """Tables a new game copies instead of recomputing: landmark adjacency, free lists, cards."""
+    st = getattr(rs, "_static", None)
+    if st is not None:
+        return st
+    t = rs.t
+    adj: list[list[int]] = [[] for _ in range(t.n)]
+    for i, h in enumerate(t.landmark_hex):
+        for m in t.neighbours[h]:
+            adj[m].append(i)
+    metric_of = {i: rule for rule in rs.majorities for i in rule.landmarks}
+    takeable = [k for kinds in (*rs.primary.values(), *rs.fallback.values()) for k in kinds]
+    free: dict[str, list[int]] = {k: [] for k in takeable}
+    free_pos = [-1] * t.n
+    for h in range(t.n):
+        k = t.hex_kind[h]
+        if k in free:
+            free_pos[h] = len(free[k])
+            free[k].append(h)
+    cards = {c.name: c for cards in rs.decks.values() for c in cards}
+    st = _Static([tuple(a) for a in adj], metric_of, free, free_pos, cards)
+    rs._static = st  # type: ignore[attr-defined]  # cached on the ruleset: lives and dies with it
+    return st
+
+
 def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:
     """One colour's tiles for this player count: the mix less what is returned (S-C2, S-U3)."""
     tiles = list(rs.mix)
@@ -83,6 +117,7 @@ class Game:
         self.n_players = n = len(players)
         self.scenario = scenario
         self.declared_over = False
+        self.quiet = False  # True in simulations: no event objects, no text
         lo, hi = rs.players
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} (S-U1)")
@@ -97,30 +132,18 @@ class Game:
         self.area_inf = [[0] * n for _ in t.area_hexes]
         self.area_first: dict[int, int] = {}
         self.area_done = [False] * len(t.area_hexes)
+        st = _static(rs)  # what depends only on the ruleset and board, computed once
         nl = len(t.landmark_hex)
         self.lm_owner = [-1] * nl
-        self.lm_adj: list[tuple[int, ...]] = [() for _ in range(nh)]
-        adj: list[list[int]] = [[] for _ in range(nh)]
-        for i, h in enumerate(t.landmark_hex):
-            for m in t.neighbours[h]:
-                adj[m].append(i)
-        self.lm_adj = [tuple(a) for a in adj]
-        self.metric_of = {}
-        self.lm_count: list[list[list[int]]] = [[] for _ in range(nl)]
-        for rule in rs.majorities:
-            for i in rule.landmarks:
-                self.lm_count[i] = [[0] * n for _ in rule.metrics]
-                self.metric_of[i] = rule
+        self.lm_adj = st.lm_adj
+        self.metric_of = st.metric_of
+        self.lm_count: list[list[list[int]]] = [
+            [[0] * n for _ in st.metric_of[i].metrics] if i in st.metric_of else [] for i in range(nl)]
         self.touched: list[set[int]] = [set() for _ in range(n)]
         # free hexes per hex kind, swap-remove lists for O(1) updates
-        takeable = set().union(*rs.primary.values(), *rs.fallback.values()) if rs.primary else set()
-        self.free: dict[str, list[int]] = {k: [] for k in takeable}
-        self.free_pos = [-1] * nh
-        for h in range(nh):
-            k = t.hex_kind[h]
-            if k in self.free:
-                self.free_pos[h] = len(self.free[k])
-                self.free[k].append(h)
+        self.free: dict[str, list[int]] = {k: list(v) for k, v in st.free.items()}
+        self.free_pos = list(st.free_pos)
+        self.memo: dict[Any, Any] | None = None  # set while end-of-game scoring reads a fixed position
         self.scores = [dict.fromkeys(rs.categories, 0) for _ in range(n)]
         self.track = [0] * n
         if setup.scores:
@@ -135,7 +158,7 @@ class Game:
         self.decks = {k: list(v) for k, v in setup.decks.items()}
         for name, cards in rs.decks.items():
             self.decks.setdefault(name, [c.name for c in cards])
-        self.cards = {c.name: c for cards in rs.decks.values() for c in cards}
+        self.cards = st.cards
         self.held: list[list[str]] = [list(h) for h in setup.held] if setup.held else [[] for _ in range(n)]
         self.turn = 0
         self.move_index = 0
@@ -176,13 +199,18 @@ class Game:
         return sorted(seen)
 
     def groups_of(self, p: int, kinds: frozenset[int]) -> list[list[int]]:
-        """All of a player's groups of the given kinds."""
-        out, seen = [], set()
+        """All of a player's groups of the given kinds, read off the union-find roots."""
+        memo = self.memo
+        if memo is not None and ("groups", p, kinds) in memo:
+            return memo[("groups", p, kinds)]
+        buckets: dict[int, list[int]] = {}
+        owner, tkind, gk, find = self.owner, self.tkind, self.rs.group_kinds, self.find
         for h in self.placed_hexes:
-            if h not in seen and self.owner[h] == p and self.tkind[h] in kinds and self.tkind[h] in self.rs.group_kinds:
-                g = self.group_of(h)
-                seen.update(g)
-                out.append(g)
+            if owner[h] == p and tkind[h] in kinds and tkind[h] in gk:
+                buckets.setdefault(find(h), []).append(h)
+        out = [sorted(b) for b in buckets.values()]
+        if memo is not None:
+            memo[("groups", p, kinds)] = out
         return out
 
     def current(self) -> int:
@@ -274,10 +302,10 @@ class Game:
         if hk not in self.free:
             what = f"{hk} {t.landmark_name[t.landmark_of_hex[h]]!r}" if h in t.landmark_of_hex else f"a {hk} hex"
             raise IllegalMove(f"hex ({q},{r}) is {what}: no tile goes there", _cite(rs.one_tile_ids, "the one-tile rule"), index)
-        primary = rs.primary.get(kind, frozenset())
+        primary = rs.primary.get(kind, ())
         if hk in primary:
             return
-        fallback = rs.fallback.get(kind, frozenset())
+        fallback = rs.fallback.get(kind, ())
         if hk in fallback:
             free_primary = [x for k in primary for x in self.free.get(k, ())]
             if free_primary:
@@ -332,27 +360,34 @@ class Game:
                             counts[mi][p] += 1
 
     def _react(self, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any]) -> None:
-        ctx = Ctx(self, p, h)
         for r in self.rs.reactions:
-            if isinstance(r, ScoreTrigger):
-                if (r.kinds is None or kind in r.kinds) and (r.at is None or r.at[h]):
-                    pts = r.fn(ctx)
-                    q, rr = self.t.coords[h]
-                    self._score(index, p, pts, r.category, r.ids, f"{self.players[p]} {self.rs.tile_name(kind, self.tval[h])} "
-                                f"at ({q},{rr}): {r.text} = {pts}")
-            elif isinstance(r, AreaRule):
-                a = self.t.area_of[h]
-                if a >= 0 and self.area_free[a] == 0 and not self.area_done[a] and self.t.area_kind[a] == r.kind:
-                    self._score_area(a, p, r, index)
-            elif isinstance(r, MajorityRule):
-                for lm in self.lm_adj[h]:
-                    if self.metric_of.get(lm) is r:
-                        self._challenge(lm, p, r, index)
-            elif isinstance(r, TouchRule):
-                for lm in self.lm_adj[h]:
-                    if self.t.landmark_kind[lm] == r.kind and lm not in self.touched[p]:
-                        self.touched[p].add(lm)
-                        self._touch(lm, p, r, index, choices)
+            self._react_one(r, p, kind, h, index, choices)
+
+    def _react_one(self, r: Any, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any]) -> None:
+        """One statement's reaction to a placement (S-F1, S-H1, S-A*, S-K*, S-M1, ...)."""
+        if isinstance(r, ScoreTrigger):
+            if (r.kinds is None or kind in r.kinds) and (r.at is None or r.at[h]):
+                pts = r.fn(Ctx(self, p, h))
+                if self.quiet:
+                    self.scores[p][r.category] += pts
+                    self.track[p] += pts
+                    return
+                q, rr = self.t.coords[h]
+                self._score(index, p, pts, r.category, r.ids, f"{self.players[p]} {self.rs.tile_name(kind, self.tval[h])} "
+                            f"at ({q},{rr}): {r.text} = {pts}")
+        elif isinstance(r, AreaRule):
+            a = self.t.area_of[h]
+            if a >= 0 and self.area_free[a] == 0 and not self.area_done[a] and self.t.area_kind[a] == r.kind:
+                self._score_area(a, p, r, index)
+        elif isinstance(r, MajorityRule):
+            for lm in self.lm_adj[h]:
+                if self.metric_of.get(lm) is r:
+                    self._challenge(lm, p, r, index)
+        elif isinstance(r, TouchRule):
+            for lm in self.lm_adj[h]:
+                if self.t.landmark_kind[lm] == r.kind and lm not in self.touched[p]:
+                    self.touched[p].add(lm)
+                    self._touch(lm, p, r, index, choices)
 
     def _score(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str) -> None:
         self.scores[p][category] = self.scores[p].get(category, 0) + pts
@@ -402,10 +437,16 @@ class Game:
             ctx = Ctx(self, q, -1, self.area_inf[a][q])
             if alone:
                 pts = sum(table[i](ctx) for i in rule.alone if i < len(table))
+            else:
+                pts = table[place](ctx) if place < len(table) else 0
+            if self.quiet:  # simulations: points only, no event text
+                self.scores[q][rule.category] += pts
+                self.track[q] += pts
+                continue
+            if alone:
                 how = "alone"
                 ids = _join(rule.rank_ids, pay_ids, rule.alone_ids)
             else:
-                pts = table[place](ctx) if place < len(table) else 0
                 how = f"place {place + 1}"
                 ids = _join(rule.rank_ids, pay_ids)
             self._score(index, q, pts, rule.category, ids,
@@ -455,6 +496,8 @@ class Game:
             if deck:
                 card = deck.pop(0)
                 self.held[p].append(card)
+                if self.quiet:
+                    return
                 self._event(index, p, 0, "draw", rule.ids, f"{self.players[p]} first touches {name}: draws a card")
             else:
                 self._event(index, p, 0, "draw", rule.ids, f"{self.players[p]} first touches {name}: the deck is empty")
@@ -462,6 +505,13 @@ class Game:
     # ----- end of game ------------------------------------------------------------------------
     def end_events(self) -> list[Event]:
         """What end-of-game scoring adds now (S-E1..S-E3), without changing the state."""
+        self.memo = {}  # the position is fixed while scoring: memoise tiles() and groups()
+        try:
+            return self._end_events()
+        finally:
+            self.memo = None
+
+    def _end_events(self) -> list[Event]:
         rs, t = self.rs, self.t
         out: list[Event] = []
         for kind, fn, cat, ids in rs.end_incomplete:

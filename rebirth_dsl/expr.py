@@ -280,8 +280,16 @@ class _Compiler:
         def tiles(ctx: Ctx) -> list[int]:
             p = fp(ctx)
             g = ctx.g
+            memo = g.memo
+            if memo is not None:
+                hit = memo.get(("tiles", p, kinds))
+                if hit is not None:
+                    return hit
             owner, tkind = g.owner, g.tkind
-            return [h for h in g.placed_hexes if owner[h] == p and tkind[h] in kinds]
+            out = [h for h in g.placed_hexes if owner[h] == p and tkind[h] in kinds]
+            if memo is not None:
+                memo[("tiles", p, kinds)] = out
+            return out
 
         return tiles
 

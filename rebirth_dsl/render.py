@@ -8,6 +8,7 @@ names a palette does not know.
 from __future__ import annotations
 
 import math
+import textwrap
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from .errors import RebirthError
 KIND_COLOURS: dict[str, str] = {
     "plain": "#ebe4c6", "food": "#b7d88c", "energy": "#f5d77a", "settlement": "#deb38a",
     "sea": "#92c0e0", "water": "#92c0e0", "lake": "#92c0e0", "forest": "#8fbf7f", "mountain": "#b0a89c",
-    "castle": "#a3a3a3", "cathedral": "#c9b6e8", "tower": "#c2a98e", "lighthouse": "#f2f2f2",
+    "castle": "#a3a3a3", "cathedral": "#c9b6e8", "tower": "#d9a0a8", "lighthouse": "#f2f2f2",
 }
 FALLBACK_COLOURS: tuple[str, ...] = ("#cfcfcf", "#d7c4a3", "#b9d3c9", "#d8b9c9", "#c4c9e0", "#e0d2b0")
 SEAT_COLOURS: tuple[str, ...] = ("#c62828", "#1f5fbf", "#e6a700", "#7b1fa2", "#2e7d32", "#ef6c00")
@@ -189,8 +190,8 @@ def render_text(view: View) -> str:
     """Pointy-top hexes as offset rows: hex (q, r) sits in row r at column 2q + r, two characters per hex."""
     hexes = view.board.hexes
     plain_kinds = list(dict.fromkeys(view.hex_kinds + [h.kind for h in hexes if h.kind not in view.landmark_kinds]))
-    kind_ch = _letters(plain_kinds, KIND_LETTERS, upper=False)
-    lm_ch = _letters(view.landmark_kinds, {}, upper=True)
+    kind_ch = _letters(sorted(plain_kinds), KIND_LETTERS, upper=False)  # sorted: same letters on every map
+    lm_ch = _letters(sorted(view.landmark_kinds), {}, upper=True)
     tags = view.tags()
     mark = {t: TAG_MARKS[t] for t in tags if t in TAG_MARKS}
     spare = iter(c for c in SPARE_MARKS if c not in mark.values())
@@ -240,7 +241,8 @@ def render_text(view: View) -> str:
     if view.is_game:
         out += _wrap("players:   ", [f"{_seat_letter(s)} {p}" for s, p in enumerate(view.players)])
         out += _wrap("tiles:     ", ["seat letter, then:"] + [f"{tile_ch[k]} {k}" for k in tile_ch]
-                     + [f"digit: {k} {view.valued[k]}" for k in view.tile_kinds if k in view.valued] + ["## neutral tile"])
+                     + [f"digit: {k} {view.valued[k]}" for k in view.tile_kinds if k in view.valued]
+                     + (["## neutral tile"] if NEUTRAL in view.owner else []))
     if view.landmarks:
         out.append("landmarks:")
         for li, (h, name) in enumerate(view.landmarks):
@@ -255,7 +257,8 @@ def render_text(view: View) -> str:
         from .report import render_table
 
         out.append("")
-        out.append(render_table(view.result, view.categories))
+        for line in render_table(view.result, view.categories).splitlines():
+            out.extend(textwrap.wrap(line, 110, subsequent_indent="  ", break_on_hyphens=False) or [""])
     return "\n".join(out)
 
 
@@ -410,18 +413,20 @@ def render_svg(view: View, size: float = 30.0) -> str:
                     f'stroke-width="{_f(s * 0.14)}"/>')
 
     # tags: anchor / clover / dot / a letter, placed around the hex so tiles do not cover them
-    spots = [(0.0, 0.0), (0.0, -0.58), (0.0, 0.6), (-0.45, 0.32), (0.45, 0.32)]
     for i, h in enumerate(hexes):
         cx, cy = centre[i]
         shown = [t for t in h.tags if t in tags]
         occupied = view.owner[i] != EMPTY
-        free = [p for p in spots if not ((occupied or i in lm_of) and p == (0.0, 0.0))]
-        if i in lm_of:
-            free = [p for p in free if p[1] != 0.6 and p[1] != 0.32] or free  # the name sits below centre
+        if i in lm_of:  # the name sits across the middle
+            free = [(0.0, -0.64), (-0.56, -0.3), (0.56, -0.3)]
+        elif occupied:  # the tile sits in the middle
+            free = [(0.0, -0.64), (0.0, 0.66), (-0.56, -0.3), (0.56, -0.3)]
+        else:
+            free = [(0.0, 0.0), (0.0, -0.64), (0.0, 0.66), (-0.56, -0.3), (0.56, -0.3)]
         for t, (dx, dy) in zip(shown, free, strict=False):
             if TAG_GLYPHS.get(t) == "dot" and occupied:
                 continue
-            body.append(_glyph(t, cx + dx * s, cy + dy * s, s * (0.55 if (dx, dy) != (0.0, 0.0) else 0.6)))
+            body.append(_glyph(t, cx + dx * s, cy + dy * s, s * (0.6 if (dx, dy) == (0.0, 0.0) else 0.44)))
 
     # tiles: circles in the seat's colour, with the tile's letter or value
     for i in range(len(hexes)):
@@ -430,8 +435,8 @@ def render_svg(view: View, size: float = 30.0) -> str:
             continue
         cx, cy = centre[i]
         fill = seat_colour(o)
-        body.append(f'<circle class="tile" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.44)}" fill="{fill}" '
-                    f'stroke="#fff" stroke-width="{_f(s * 0.06)}"/>')
+        body.append(f'<circle class="tile" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.42)}" fill="{fill}" '
+                    f'stroke="#2b2b2b" stroke-width="{_f(s * 0.04)}"/>')
         if o >= 0:
             v = view.value[i]
             label = str(v) if v is not None else tile_ch.get(view.tile[i], "?")
@@ -459,7 +464,7 @@ def render_svg(view: View, size: float = 30.0) -> str:
         body.append(_text(x0, y, head, fs, weight="bold"))
         x = x0 + fs * 0.62 * len(head) + fs
         for swatch, label in items:
-            w = fs * 1.6 + fs * 0.56 * len(label) + fs
+            w = fs * 1.6 + fs * 0.62 * len(label) + fs
             if x + w > right and x > x0 + fs * 7:
                 y += lh
                 x = x0 + fs * 0.62 * len(head) + fs
@@ -474,7 +479,8 @@ def render_svg(view: View, size: float = 30.0) -> str:
 
     def disc(colour: str, label: str = "") -> Callable[[float, float], str]:
         def one(x: float, yy: float) -> str:
-            c = f'<circle cx="{_f(x)}" cy="{_f(yy)}" r="{_f(fs * 0.6)}" fill="{colour}"/>'
+            c = (f'<circle cx="{_f(x)}" cy="{_f(yy)}" r="{_f(fs * 0.6)}" fill="{colour}" stroke="#777" '
+                 f'stroke-width="{_f(s * 0.03)}"/>')
             return c + (_text(x, yy + fs * 0.3, label, fs * 0.8, "middle", "bold", _ink(colour)) if label else "")
         return one
 
@@ -487,9 +493,9 @@ def render_svg(view: View, size: float = 30.0) -> str:
                                      f'stroke-width="{_f(s * 0.11)}"/>'), "area border"))
     flow("Marks", marks)
     if view.is_game:
-        flow("Tiles", [(disc(seat_colour(0), tile_ch[k]), k) for k in tile_ch]
-             + [(disc(seat_colour(0), "n"), f"{k} ({view.valued[k]} n)") for k in view.tile_kinds if k in view.valued]
-             + [(disc(NEUTRAL_COLOUR), "neutral")])
+        flow("Tiles", [(disc("#ffffff", tile_ch[k]), k) for k in tile_ch]
+             + [(disc("#ffffff", "n"), f"{k} ({view.valued[k]} n)") for k in view.tile_kinds if k in view.valued]
+             + ([(disc(NEUTRAL_COLOUR), "neutral tile")] if NEUTRAL in view.owner else []))
     if view.landmarks:
         items = []
         for li, (h, name) in enumerate(view.landmarks):
