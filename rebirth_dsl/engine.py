@@ -204,14 +204,32 @@ class Game:
         if memo is not None and ("groups", p, kinds) in memo:
             return memo[("groups", p, kinds)]
         buckets: dict[int, list[int]] = {}
-        owner, tkind, gk, find = self.owner, self.tkind, self.rs.group_kinds, self.find
-        for h in self.placed_hexes:
-            if owner[h] == p and tkind[h] in kinds and tkind[h] in gk:
-                buckets.setdefault(find(h), []).append(h)
+        find = self.find
+        if memo is not None:
+            index = self.tile_index()
+            hexes = [h for k in sorted(kinds & self.rs.group_kinds) for h in index.get((p, k), ())]
+        else:
+            owner, tkind, gk = self.owner, self.tkind, self.rs.group_kinds
+            hexes = [h for h in self.placed_hexes if owner[h] == p and tkind[h] in kinds and tkind[h] in gk]
+        for h in hexes:
+            buckets.setdefault(find(h), []).append(h)
         out = [sorted(b) for b in buckets.values()]
         if memo is not None:
             memo[("groups", p, kinds)] = out
         return out
+
+    def tile_index(self) -> dict[tuple[int, int], list[int]]:
+        """(player, tile kind) -> hexes, built once per end-of-game scoring (memoised)."""
+        memo = self.memo
+        assert memo is not None
+        index = memo.get("index")
+        if index is None:
+            index = {}
+            owner, tkind = self.owner, self.tkind
+            for h in self.placed_hexes:
+                index.setdefault((owner[h], tkind[h]), []).append(h)
+            memo["index"] = index
+        return index
 
     def current(self) -> int:
         """The seat to move (normal games)."""

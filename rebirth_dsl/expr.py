@@ -285,10 +285,12 @@ class _Compiler:
                 hit = memo.get(("tiles", p, kinds))
                 if hit is not None:
                     return hit
-            owner, tkind = g.owner, g.tkind
-            out = [h for h in g.placed_hexes if owner[h] == p and tkind[h] in kinds]
-            if memo is not None:
-                memo[("tiles", p, kinds)] = out
+            if memo is None:
+                owner, tkind = g.owner, g.tkind
+                return [h for h in g.placed_hexes if owner[h] == p and tkind[h] in kinds]
+            index = g.tile_index()
+            out = [h for k in sorted(kinds) for h in index.get((p, k), ())]
+            memo[("tiles", p, kinds)] = out
             return out
 
         return tiles

@@ -275,6 +275,9 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; give the file the usual mode
         os.replace(tmp, p)
     except BaseException:
         if os.path.exists(tmp):
