@@ -94,17 +94,28 @@ def load_json(path: str | Path) -> Any:
         ) from None
 
 
-def validate_board_data(data: Any, file: str = "") -> Board:
-    """Validate raw JSON against the schema, then the cross-hex facts a schema cannot state."""
+def schema_errors(schema: dict[str, Any], data: Any, file: str) -> list[Diagnostic]:
+    """Every violation of a JSON Schema, each at its JSON path."""
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(board_json_schema())
+    validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        raise RebirthError(
-            [Diagnostic(e.message, file=file, path=_json_path(e.absolute_path)) for e in errors]
-        )
-    board = Board.model_validate(data)
+    return [Diagnostic(e.message, file=file, path=_json_path(e.absolute_path)) for e in errors]
+
+
+def validate_board_data(data: Any, file: str = "") -> Board:
+    """Validate raw JSON against the schema, then the cross-hex facts a schema cannot state.
+
+    The schema is exported from the models, so the models accept exactly what it accepts: valid
+    boards take the fast path through pydantic, and anything it rejects is reported by jsonschema,
+    every error at its JSON path."""
+    from pydantic import ValidationError
+
+    try:
+        board = Board.model_validate(data)
+    except ValidationError:
+        raise RebirthError(schema_errors(board_json_schema(), data, file)
+                           or [Diagnostic("not a valid board", file=file, path="$")]) from None
     problems: list[Diagnostic] = []
     seen: dict[tuple[int, int], int] = {}
     names: dict[str, int] = {}

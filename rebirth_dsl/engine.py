@@ -578,6 +578,16 @@ class Game:
                 return [w], f"tie broken by {text}"
         return tied, "tie stands: shared win"
 
+    def fork(self) -> Game:
+        """A copy for a simulated future: no event history, quiet."""
+        events, self.events = self.events, []
+        try:
+            g = self.clone()
+        finally:
+            self.events = events
+        g.quiet = True
+        return g
+
     def clone(self) -> Game:
         """An independent copy sharing the immutable ruleset and tables (much cheaper than deepcopy)."""
         g = Game.__new__(Game)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-
-from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING
 
 from . import ast as A
 from .errors import Diagnostic, RebirthError, RulesSyntaxError
-from .lower import Lower
+
+if TYPE_CHECKING:
+    from lark import Lark, UnexpectedInput
 
 # Common slips, matched by Lark's match_examples: each label becomes a hint under the caret.
 _EXAMPLES: dict[str, list[str]] = {
@@ -35,6 +36,8 @@ _EXAMPLES: dict[str, list[str]] = {
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
     """The one Lark LALR parser, built once per process (and cached on disk by Lark)."""
+    from lark import Lark
+
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
@@ -53,6 +56,8 @@ def _readable(term: str) -> str:
 
 
 def _syntax_error(e: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
+    from lark import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     line = getattr(e, "line", 0) or 0
     col = getattr(e, "column", 0) or 0
     lines = text.split("\n")  # Lark counts lines by "\n" only
@@ -90,6 +95,8 @@ def _signature(e: UnexpectedInput) -> tuple[object, ...]:
 @lru_cache(maxsize=1)
 def _example_signatures() -> dict[tuple[object, ...], str]:
     out: dict[tuple[object, ...], str] = {}
+    from lark import UnexpectedInput
+
     for label, examples in _EXAMPLES.items():
         for text in examples:
             try:
@@ -101,12 +108,60 @@ def _example_signatures() -> dict[tuple[object, ...], str]:
 
 def parse_text(text: str, file: str = "<rules>") -> A.Rules:
     """Parse one rules text (without resolving `extends`)."""
+    from lark import UnexpectedInput
+
+    from .lower import Lower
+
     try:
         tree = lark_parser().parse(text)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, file) from None
     header, statements = Lower(file).transform(tree)
     return A.Rules(header, tuple(statements), file, text, {file: text})
+
+
+def _cache_dir() -> Path | None:
+    import os
+
+    root = os.environ.get("REBIRTH_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rebirth-dsl")
+    return None if root == "off" else Path(root)
+
+
+def _cached_parse(text: str, file: str) -> A.Rules:
+    """parse_text, with the AST pickled by the hash of the text, the file name and the grammar, so a
+    command that only evaluates a game need not import Lark or parse again. REBIRTH_CACHE=off disables."""
+    import hashlib
+    import pickle
+
+    from . import __version__
+
+    cache = _cache_dir()
+    if cache is None:
+        return parse_text(text, file)
+    grammar = resources.files(__package__).joinpath("grammar.lark").read_bytes()
+    key = hashlib.sha256(b"\0".join([__version__.encode(), grammar, file.encode(), text.encode()])).hexdigest()
+    entry = cache / f"{key}.ast.pickle"
+    try:
+        with open(entry, "rb") as f:
+            rules = pickle.load(f)
+        if isinstance(rules, A.Rules):
+            return rules
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+        pass
+    rules = parse_text(text, file)
+    try:
+        import os
+        import tempfile
+
+        cache.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(rules, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, entry)
+    except OSError:
+        pass  # a cache is optional
+    return rules
 
 
 def load_rules(path: str | Path, _seen: tuple[str, ...] = ()) -> A.Rules:
@@ -116,7 +171,7 @@ def load_rules(path: str | Path, _seen: tuple[str, ...] = ()) -> A.Rules:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise RebirthError.single(f"cannot read rules: {e.strerror or e}", file=str(path)) from None
-    rules = parse_text(text, str(path))
+    rules = _cached_parse(text, str(path))
     ext = rules.header.extends
     if ext is None:
         return rules

@@ -66,16 +66,16 @@ def game_json_schema() -> dict[str, Any]:
 
 
 def parse_record(data: Any, file: str = "") -> GameRecord:
-    """Validate raw JSON against the schema; every problem names its JSON path."""
-    import jsonschema
+    """Validate raw JSON against the schema; every problem names its JSON path (see validate_board_data)."""
+    from pydantic import ValidationError
 
-    validator = jsonschema.Draft202012Validator(game_json_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if errors:
-        from .board import _json_path
+    from .board import schema_errors
 
-        raise RebirthError([Diagnostic(e.message, file=file, path=_json_path(e.absolute_path)) for e in errors])
-    return GameRecord.model_validate(data)
+    try:
+        return GameRecord.model_validate(data)
+    except ValidationError:
+        raise RebirthError(schema_errors(game_json_schema(), data, file)
+                           or [Diagnostic("not a valid game record", file=file, path="$")]) from None
 
 
 @dataclass
