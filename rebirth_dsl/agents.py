@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from .engine import Game
 
@@ -16,6 +16,51 @@ class Agent(Protocol):
     def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
         """The hex to place on."""
         ...
+
+
+def random_answer(rng: random.Random) -> Any:
+    """An ability answerer for random play: always use the ability, any possible option."""
+
+    def answer(game: Game, p: int, lm: int, decl: Any, key: str, options: list[str] | None) -> Any:
+        return {key: options[rng.randrange(len(options))]} if options else True
+
+    return answer
+
+
+def smart_answer(game: Game, p: int, lm: int, decl: Any, key: str, options: list[str] | None) -> Any:
+    """A sensible ability answer: keep or take the strongest tile (a hidden set-aside tile is taken blind,
+    I-U1), and double the richest public mission nobody has fulfilled yet."""
+    if not options:
+        return True
+    if key == "take" and not game.rs.set_aside_visible:
+        return {key: options[(game.move_index * 7 + p) % len(options)]}  # blind, but reproducible
+    if key in ("take", "keep"):
+        return {key: max(options, key=lambda o: (":" in o, o))}
+    if key == "double":
+        cards = game.cards
+        return {key: max(options, key=lambda c: (not game.public_by[c], cards[c].points, c))}
+    return {key: options[0]}
+
+
+def pick_tile(agent: Agent, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
+    """Which tile of a hand of several to place (I-R1 can give a second tile)."""
+    hand = game.hand[p]
+    if len(hand) == 1:
+        return hand[0]
+    chooser = getattr(agent, "choose_tile", None)
+    if chooser is not None:
+        return chooser(game, p, rng)
+    return hand[rng.randrange(len(hand))]
+
+
+def pick_choices(agent: Agent, game: Game, p: int, h: int, rng: random.Random) -> dict[str, Any]:
+    """Answers for every ability this placement triggers, recorded in the move."""
+    out: dict[str, Any] = {}
+    answer = getattr(agent, "answer", None) or random_answer(rng)
+    for lm, _ in game.pending_abilities(p, h):
+        decl, key, options = game.ability_options(p, lm)
+        out[game.t.landmark_name[lm]] = answer(game, p, lm, decl, key, options)
+    return out
 
 
 class RandomAgent:
@@ -41,6 +86,17 @@ class GreedyAgent:
     """The best immediate points; ties broken by the seeded random generator."""
 
     name = "greedy"
+    answer = staticmethod(smart_answer)
+
+    def choose_tile(self, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
+        """The hand tile whose best placement scores most."""
+        best, pick = -1, game.hand[p][0]
+        for tile in dict.fromkeys(game.hand[p]):
+            hexes, _ = game.legal_hexes(tile[0])
+            pts = max((immediate_points(game, p, tile, h) for h in hexes), default=0)
+            if pts > best:
+                best, pick = pts, tile
+        return pick
 
     def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
         """A hex with the most immediate points."""

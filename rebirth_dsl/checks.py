@@ -215,8 +215,17 @@ def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
 
 
 def check_decks(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
-    """Card names are unique within a deck."""
+    """Card names are unique within a deck; a public deck's cards have a small number and are laid out."""
     out: list[Diagnostic] = []
+    for s in rules.statements:
+        if isinstance(s, A.PublicDecl) and s.deck in t.decks:
+            for c in t.decks[s.deck].cards:
+                if c.small is None:
+                    out.append(_at(c, f"card {c.name!r} is in the public deck `{s.deck}`: give its small number "
+                                      f"too (`{c.points} / N`)"))
+            if not any(isinstance(x, A.PublicSetup) and x.deck == s.deck for x in rules.statements):
+                out.append(_at(s, f"public missions from `{s.deck}`, but the setup lays none out "
+                                  f"(`public 8 from {s.deck}`)"))
     for d in t.decks.values():
         seen: set[str] = set()
         for c in d.cards:

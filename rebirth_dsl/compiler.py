@@ -118,8 +118,10 @@ class Tables:
         self.landmark_kind: list[str] = []
         self.landmark_name: list[str] = []
         self.landmark_of_hex: dict[int, int] = {}
+        self.landmark_ability: list[str | None] = []
         for i, h in enumerate(board.hexes):
             if h.kind in self.landmark_kinds:
+                self.landmark_ability.append(h.ability)
                 self.landmark_of_hex[i] = len(self.landmark_hex)
                 self.landmark_hex.append(i)
                 self.landmark_kind.append(h.kind)
@@ -210,6 +212,15 @@ class TouchRule:
 
 
 @dataclass
+class PublicRule:
+    """I-M1: the face-up cards of a deck, checked after every placement; big to the first, small later."""
+
+    deck: str
+    category: str
+    ids: tuple[str, ...]
+
+
+@dataclass
 class CardDef:
     """One card: name, points (big), small points, condition."""
 
@@ -251,13 +262,15 @@ class Ruleset:
     group_kinds: frozenset[int] = frozenset()
     group_ids: tuple[str, ...] = ()
     # the statements that react to a placement, in file order
-    reactions: list[ScoreTrigger | AreaRule | MajorityRule | TouchRule] = field(default_factory=list)
+    reactions: list[ScoreTrigger | AreaRule | MajorityRule | TouchRule | PublicRule] = field(default_factory=list)
     areas: dict[str, AreaRule] = field(default_factory=dict)
     majorities: list[MajorityRule] = field(default_factory=list)
     decks: dict[str, list[CardDef]] = field(default_factory=dict)
     public_category: str | None = None
     abilities: dict[str, A.AbilityDecl] = field(default_factory=dict)
     ability_fns: dict[str, Fn] = field(default_factory=dict)
+    ability_ids: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    public_ids: tuple[str, ...] = ()
     end_incomplete: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
     end_owned: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
     end_held: tuple[str, tuple[str, ...]] | None = None
@@ -331,6 +344,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.neutral[s.players] = s
             case A.PublicSetup():
                 rs.public = s
+                rs.public_ids = ids
             case A.PlaceRule():
                 kid = t.tile_kinds.index(s.tile)
                 if s.fallback:
@@ -373,8 +387,10 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
             case A.PublicDecl():
                 rs.public_category = _category(cats, s.category)
                 track.append(s.category)
+                rs.reactions.append(PublicRule(s.deck, s.category, ids))
             case A.AbilityDecl():
                 rs.abilities[s.name] = s
+                rs.ability_ids[s.name] = ids
                 if s.effect == "score" and s.expr is not None and s.category:
                     rs.ability_fns[s.name] = compile_expr(s.expr, t)
                     _category(cats, s.category)

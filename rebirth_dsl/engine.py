@@ -10,7 +10,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .compiler import AreaRule, CardDef, MajorityRule, Ruleset, ScoreTrigger, TouchRule
+from . import ast as A
+from .compiler import AreaRule, CardDef, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
 from .errors import IllegalMove, RebirthError
 from .expr import Ctx
 
@@ -163,6 +164,15 @@ class Game:
         self.turn = 0
         self.move_index = 0
         self.passed: list[int] = [0] * n
+        # I-M1 public missions laid face up from the top of their deck; I-R1 ability state
+        self.public: list[str] = []
+        if rs.public is not None:
+            deck = self.decks.setdefault(rs.public.deck, [])
+            self.public, deck[:] = deck[: rs.public.count], deck[rs.public.count:]
+        self.public_by: dict[str, list[int]] = {c: [] for c in self.public}
+        self.doubled: list[str | None] = [None] * n
+        self.pending_draw: dict[int, tuple[int, tuple[int, int]]] = {}
+        self.auto_choose: Any = None  # simulations: answers ability questions the record does not
         if not scenario:
             for p in range(n):
                 for _ in range(rs.hand):
@@ -291,15 +301,163 @@ class Game:
             self._event(index, p, 0, "pass", rs.pass_ids, f"{self.players[p]} passes {rs.tile_name(*tile)}: no legal hex")
         else:
             self._check_place(p, kind, h, index)
+            choices = choices or {}
+            self._check_choices(p, h, choices, index)
             self._occupy(h, p, kind, value)
-            self._react(p, kind, h, index, choices or {})
+            self._react(p, kind, h, index, choices)
         if not self.scenario:
             self.hand[p].remove(tile)
-            if self.supply[p]:
-                self.hand[p].append(self.supply[p].pop())
+            self._draw(p)
             self._advance()
         self.move_index += 1
         return self.events[first_event:]
+
+    def _draw(self, p: int) -> None:
+        """The draw step (S-T1): one tile, or I-R1's "draw 3, keep 1" (the others go under the supply)."""
+        supply, hand = self.supply[p], self.hand[p]
+        pending = self.pending_draw.pop(p, None) if self.pending_draw else None
+        if pending is None:
+            if supply:
+                hand.append(supply.pop())
+            return
+        n, keep = pending
+        drawn = [supply.pop() for _ in range(min(n, len(supply)))]
+        if not drawn:
+            return
+        kept = keep if keep in drawn else drawn[0]
+        drawn.remove(kept)
+        hand.append(kept)
+        for tile in drawn:  # in the order drawn, to the bottom (the supply list's top is its end)
+            supply.insert(0, tile)
+
+    # ----- I-R1 abilities ---------------------------------------------------------------------
+    def pending_abilities(self, p: int, h: int) -> list[tuple[int, TouchRule]]:
+        """Landmarks whose ability a placement on h would trigger for p (first touch), in board order."""
+        out = []
+        for r in self.rs.reactions:
+            if isinstance(r, TouchRule) and isinstance(r.action, A.AbilityAction):
+                out.extend((lm, r) for lm in self.lm_adj[h]
+                           if self.t.landmark_kind[lm] == r.kind and lm not in self.touched[p])
+        return out
+
+    def ability_options(self, p: int, lm: int) -> tuple[A.AbilityDecl, str, list[str] | None]:
+        """The landmark's ability, the key its choice is given under, and the possible answers
+        (None: nothing to choose; []: nothing possible, so the ability does nothing)."""
+        rs = self.rs
+        decl = rs.abilities[self.t.landmark_ability[lm] or ""]
+        if decl.effect == "take_aside":
+            return decl, "take", sorted({rs.tile_name(*x) for x in self.set_aside[p]})
+        if decl.effect == "draw_keep":
+            top = self.supply[p][-decl.numbers[0]:] if decl.numbers[0] else []
+            return decl, "keep", sorted({rs.tile_name(*x) for x in top}) if not self.scenario else []
+        if decl.effect == "double":
+            if self.doubled[p] is not None:
+                return decl, "double", []
+            return decl, "double", [c for c in self.public if p not in self.public_by[c]]
+        return decl, "", None
+
+    def _check_choices(self, p: int, h: int, choices: dict[str, Any], index: int | None) -> None:
+        """Refuse, before anything changes, a move whose ability choices are missing or impossible."""
+        pending = self.pending_abilities(p, h)
+        names = {self.t.landmark_name[lm]: lm for lm, _ in pending}
+        for key in choices:
+            if key not in names:
+                ids = next((r.ids for _, r in pending), ()) or self._ability_rule_ids()
+                what = ", ".join(repr(n) for n in names) or "no landmark with an ability"
+                raise IllegalMove(f"a choice is given for {key!r}, but this move first touches {what}",
+                                  _cite(ids, "the ability rule"), index)
+        if self.auto_choose is not None:
+            return
+        for name, lm in names.items():
+            decl, key, options = self.ability_options(p, lm)
+            ids = self.rs.ability_ids.get(decl.name, ()) or self._ability_rule_ids()
+            c = choices.get(name)
+            if c is False or (c in (None, True) and not options):
+                continue
+            if c in (None, True):
+                raise IllegalMove(f"{name}'s ability {decl.name} needs a choice: "
+                                  f'"choices": {{"{name}": {{"{key}": ...}}}} with one of {options}',
+                                  _cite(ids, "the ability rule"), index)
+            if not isinstance(c, dict) or set(c) != {key}:
+                raise IllegalMove(f"{name}'s ability {decl.name} is answered with {{\"{key}\": ...}} (or false to "
+                                  f"decline), not {c!r}", _cite(ids, "the ability rule"), index)
+            if c[key] not in options:
+                raise IllegalMove(f"{name}'s ability {decl.name}: {c[key]!r} is not possible; choose one of "
+                                  f"{options}", _cite(ids, "the ability rule"), index)
+
+    def _ability_rule_ids(self) -> tuple[str, ...]:
+        return next((r.ids for r in self.rs.reactions if isinstance(r, TouchRule)
+                     and isinstance(r.action, A.AbilityAction)), ())
+
+    def _use_ability(self, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
+        rs = self.rs
+        name = self.t.landmark_name[lm]
+        decl, key, options = self.ability_options(p, lm)
+        ids = _join(rule.ids, rs.ability_ids.get(decl.name, ()))
+        c = choices.get(name)
+        if c is None and self.auto_choose is not None:
+            c = self.auto_choose(self, p, lm, decl, key, options)
+        who = self.players[p]
+        if c is False:
+            self._event(index, p, 0, "ability", ids, f"{who} first touches {name}: declines {decl.name}")
+            return
+        answer = c[key] if isinstance(c, dict) else None
+        if decl.effect == "score":
+            pts = rs.ability_fns[decl.name](Ctx(self, p))
+            self._score(index, p, pts, decl.category or "abilities", ids, f"{who} first touches {name}: {decl.name} = {pts}")
+            return
+        if options == [] or (options and answer is None):
+            self._event(index, p, 0, "ability", ids, f"{who} first touches {name}: {decl.name} has nothing to act on")
+            return
+        if decl.effect == "take_aside":
+            tile = rs.parse_tile(answer)
+            self.set_aside[p].remove(tile)
+            self.hand[p].append(tile)
+            text = f"takes a set-aside {answer} into hand"
+        elif decl.effect == "draw_keep":
+            self.pending_draw[p] = (decl.numbers[0], rs.parse_tile(answer))
+            text = f"will draw {decl.numbers[0]} and keep {answer}"
+        elif decl.effect == "draw_card":
+            deck = self.decks.get(decl.target or "", [])
+            if not deck:
+                self._event(index, p, 0, "ability", ids, f"{who} first touches {name}: the {decl.target} deck is empty")
+                return
+            self.held[p].append(deck.pop(0))
+            text = f"takes a {decl.target} card"
+        else:  # double
+            self.doubled[p] = answer
+            text = f"puts the doubling marker on {answer!r}"
+        self._event(index, p, 0, "ability", ids, f"{who} first touches {name}: {decl.name}: {text}")
+
+    def _public(self, p: int, r: PublicRule, index: int | None) -> None:
+        """I-M1, after every placement: each player, the placer first, then clockwise."""
+        if not self.public:
+            return
+        n = self.n_players
+        for step in range(n):
+            q = (p + step) % n
+            ctx = None
+            for name in self.public:
+                done = self.public_by[name]
+                if q in done:
+                    continue
+                card = self.cards[name]
+                if ctx is None:
+                    ctx = Ctx(self, q)
+                if not card.cond(ctx):
+                    continue
+                pts = card.points if not done else (card.small or 0)
+                if self.doubled[q] == name:
+                    pts *= 2
+                done.append(q)
+                if self.quiet:
+                    self.scores[q][r.category] += pts
+                    self.track[q] += pts
+                    continue
+                how = "first" if len(done) == 1 else f"{len(done)}th" if len(done) > 3 else ("second", "third")[len(done) - 2]
+                dbl = " (doubled)" if self.doubled[q] == name else ""
+                self._score(index, q, pts, r.category, _join(r.ids, card.ids),
+                            f"{self.players[q]} fulfils public mission {name!r} {how}: {pts}{dbl}")
 
     def _advance(self) -> None:
         n = self.n_players
@@ -406,6 +564,8 @@ class Game:
                 if self.t.landmark_kind[lm] == r.kind and lm not in self.touched[p]:
                     self.touched[p].add(lm)
                     self._touch(lm, p, r, index, choices)
+        elif isinstance(r, PublicRule):
+            self._public(p, r, index)
 
     def _score(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str) -> None:
         self.scores[p][category] = self.scores[p].get(category, 0) + pts
@@ -505,11 +665,11 @@ class Game:
         self._event(index, p, 0, rule.category, ids, text)
 
     def _touch(self, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
-        from . import ast as A
-
         name = self.t.landmark_name[lm]
         act = rule.action
-        if isinstance(act, A.DrawAction):
+        if isinstance(act, A.AbilityAction):
+            self._use_ability(lm, p, rule, index, choices)
+        elif isinstance(act, A.DrawAction):
             deck = self.decks.get(act.deck, [])
             if deck:
                 card = deck.pop(0)
@@ -586,6 +746,8 @@ class Game:
         finally:
             self.events = events
         g.quiet = True
+        if g.auto_choose is None:
+            g.auto_choose = first_choice
         return g
 
     def clone(self) -> Game:
@@ -606,7 +768,15 @@ class Game:
         g.set_aside = [list(x) for x in self.set_aside]
         g.decks = {k: list(v) for k, v in self.decks.items()}
         g.held = [list(x) for x in self.held]
+        g.public_by = {k: list(v) for k, v in self.public_by.items()}
+        g.doubled = list(self.doubled)
+        g.pending_draw = dict(self.pending_draw)
         return g
+
+
+def first_choice(game: Game, p: int, lm: int, decl: A.AbilityDecl, key: str, options: list[str] | None) -> Any:
+    """The plain answer for probes: use the ability, and take the first possible option."""
+    return {key: options[0]} if options else True
 
 
 def _join(*parts: tuple[str, ...]) -> tuple[str, ...]:

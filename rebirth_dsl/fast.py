@@ -182,12 +182,15 @@ def generate(rs: Ruleset) -> Compiled:
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"    g._react_one({closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
     env["NOCHOICE"] = {}
+    env["ANSWER"] = _answer_per_seat
 
     # the random playout loop: legal hexes are the free lists of the placement rule's kinds, in order
     R = lines.append
     R("")
     R("def run_random(g, rngs, moves):")
     R("    randbelow = [r._randbelow for r in rngs]")
+    R("    if g.auto_choose is None:")
+    R("        g.auto_choose = ANSWER(rngs)")
     R("    hand = g.hand")
     R("    supply = g.supply")
     R("    free = g.free")
@@ -197,7 +200,8 @@ def generate(rs: Ruleset) -> Compiled:
     R("        hp = hand[p]")
     R("        if not hp:")
     R("            return")
-    R("        k, v = hp[0]")
+    R("        ti = randbelow[p](len(hp)) if len(hp) > 1 else 0")
+    R("        k, v = hp[ti]")
     R("        h = -1")
     first = True
     for kid in range(len(rs.tile_kinds)):
@@ -233,10 +237,13 @@ def generate(rs: Ruleset) -> Compiled:
     R("            g.passed[p] += 1")
     R("        if moves is not None:")
     R("            moves.append((p, k, v, h))")
-    R("        del hp[0]")
-    R("        sp = supply[p]")
-    R("        if sp:")
-    R("            hp.append(sp.pop())")
+    R("        del hp[ti]")
+    R("        if g.pending_draw:")
+    R("            g._draw(p)")
+    R("        else:")
+    R("            sp = supply[p]")
+    R("            if sp:")
+    R("                hp.append(sp.pop())")
     R("        g.move_index += 1")
     R("        for step in range(1, n + 1):")
     R("            q = (p + step) % n")
@@ -249,6 +256,14 @@ def generate(rs: Ruleset) -> Compiled:
     code = compile(source, f"<rebirth fast: {rs.name} on {t.board.name if t.board else '?'}>", "exec")
     exec(code, env)  # noqa: S102 - source built only from the generator's own text and checked literals
     return Compiled(source, env["place"], env["run_random"])
+
+
+def _answer_per_seat(rngs: list[random.Random]) -> Any:
+    """Random ability answers in playouts, each seat drawing from its own generator."""
+    def answer(game: Game, p: int, lm: int, decl: Any, key: str, options: list[str] | None) -> Any:
+        return {key: options[rngs[p]._randbelow(len(options))]} if options else True
+
+    return answer
 
 
 def _placeable(rs: Ruleset) -> set[str]:

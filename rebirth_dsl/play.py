@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from .agents import Agent, make_agent
+from .agents import Agent, make_agent, pick_choices, pick_tile
 from .engine import Game, deal
 from .errors import RebirthError
 
@@ -53,11 +53,16 @@ def play_game(rs: Any, names: list[str], agents: list[Agent], seed: int) -> tupl
     coords = game.t.coords
     while not game.is_over():
         p = game.turn
-        tile = game.hand[p][0]
+        tile = pick_tile(agents[p], game, p, rngs[p])
         hexes, _ = game.legal_hexes(tile[0])
         h = agents[p].choose(game, p, tile, hexes, rngs[p]) if hexes else None
-        game.play(p, tile, h, len(moves))
-        moves.append({"player": names[p], "tile": rs.tile_name(*tile), "hex": list(coords[h]) if h is not None else None})
+        choices = pick_choices(agents[p], game, p, h, rngs[p]) if h is not None else {}
+        game.play(p, tile, h, len(moves), choices)
+        move: dict[str, Any] = {"player": names[p], "tile": rs.tile_name(*tile),
+                                "hex": list(coords[h]) if h is not None else None}
+        if choices:
+            move["choices"] = choices
+        moves.append(move)
     return game, moves
 
 

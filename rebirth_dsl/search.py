@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .agents import immediate_points
+from .agents import GreedyAgent, immediate_points, smart_answer
 from .engine import Game
 
 
@@ -22,6 +22,11 @@ class MonteCarloAgent:
     budget: int = 96
     candidates: int = 8
     name: str = "mc"
+    answer = staticmethod(smart_answer)
+
+    def choose_tile(self, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
+        """As greedy: the hand tile whose best placement scores most."""
+        return GreedyAgent().choose_tile(game, p, rng)
 
     def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
         """The hex with the best mean playout margin among the most promising ones."""
@@ -47,6 +52,7 @@ class MonteCarloAgent:
                     rng.shuffle(g.supply[q])
                 for deck in g.decks.values():
                     rng.shuffle(deck)
+                g.auto_choose = None  # the playout answers abilities at random
                 fast.run_random(g, [rng] * g.n_players, None)
                 end = g.end_events()
                 final = g.final_scores(end)
