@@ -433,6 +433,13 @@ class Game:
         """I-M1, after every placement: each player, the placer first, then clockwise."""
         if not self.public:
             return
+        self.memo = {}  # the position is fixed while the cards are read
+        try:
+            self._public_checks(p, r, index)
+        finally:
+            self.memo = None
+
+    def _public_checks(self, p: int, r: PublicRule, index: int | None) -> None:
         n = self.n_players
         for step in range(n):
             q = (p + step) % n

@@ -134,3 +134,22 @@ def test_python_dash_m_is_the_same_command() -> None:
     proc = subprocess.run([sys.executable, "-m", "rebirth_dsl", "check", str(RULES / "scotland.rules")],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("rules", ["scotland.rules", "ireland.rules", "variants/lighthouses.rules"])
+def test_rules_describes_every_statement_with_its_ids(run_cli, rules: str) -> None:
+    """`rebirth rules` prints the ruleset in English, citing rule ids."""
+    code, out, err = run_cli("rules", RULES / rules)
+    assert code == 0, err
+    assert "[S-F1]" in out and "A food goes on a free food or plain hex" in out
+    if rules == "ireland.rules":
+        assert "size 4 with 2 players pays 17 / 8 [I-A1]" in out
+
+
+def test_draw_writes_svg(run_cli, tmp_path: Path) -> None:
+    """`rebirth draw BOARD -o file.svg` writes an SVG file with the usual file mode."""
+    out = tmp_path / "s.svg"
+    code, _, err = run_cli("draw", BOARDS / "scotland.json", "-o", out)
+    assert code == 0, err
+    assert out.read_text().startswith("<svg") or "<svg" in out.read_text()[:200]
+    assert out.stat().st_mode & 0o044

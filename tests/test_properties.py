@@ -37,6 +37,7 @@ def as_record(rs, seed: int, n: int, moves, rules: str = "scotland", board: str 
 
 
 games = st.tuples(st.integers(0, 10**9), st.integers(2, 4))
+sides = st.sampled_from(["scotland", "ireland"])
 
 
 def _bfs_group(game: Game, h: int) -> set[int]:
@@ -72,11 +73,11 @@ def test_a_placed_farm_scores_the_size_of_its_group(g: tuple[int, int]) -> None:
             break  # the first moves suffice per example; many examples cover the rest
 
 
-@given(games)
-def test_sum_of_events_equals_the_total(g: tuple[int, int]) -> None:
+@given(games, sides)
+def test_sum_of_events_equals_the_total(g: tuple[int, int], side: str) -> None:
     """Every point comes from an event: track + end events = the reported score, per category too."""
     seed, n = g
-    game, _ = played(seed, n)
+    game, _ = played(seed, n, side, side)
     result = evaluate(game)
     end = game.end_events()
     for q, p in enumerate(result["players"]):
@@ -123,21 +124,21 @@ def _castle_owners_from_scratch(game: Game, moves: list[dict]) -> dict[str, str 
     return {t.landmark_name[c]: (game.players[holder[c]] if c in holder else None) for c in castles}
 
 
-@given(games)
-def test_castle_owners_equal_a_recomputation_from_the_moves(g: tuple[int, int]) -> None:
+@given(games, sides)
+def test_castle_owners_equal_a_recomputation_from_the_moves(g: tuple[int, int], side: str) -> None:
     """The incremental majority bookkeeping agrees with counting from scratch after every game."""
     seed, n = g
-    game, moves = played(seed, n)
+    game, moves = played(seed, n, side, side)
     assert evaluate(game)["castles"] == _castle_owners_from_scratch(game, moves)
 
 
-@given(games)
-def test_replay_is_deterministic_and_equals_the_live_game(g: tuple[int, int]) -> None:
-    """A played game's record replays to the same state and scores, twice over."""
+@given(games, sides)
+def test_replay_is_deterministic_and_equals_the_live_game(g: tuple[int, int], side: str) -> None:
+    """A played game's record replays to the same state and scores (every move legal), twice over."""
     seed, n = g
-    rs = ruleset()
-    game, moves = played(seed, n)
-    rec = as_record(rs, seed, n, moves)
+    rs = ruleset(side, side)
+    game, moves = played(seed, n, side, side, greedy=True)
+    rec = as_record(rs, seed, n, moves, side, side)
     loaded = load_record(Path(__file__).parent / "x.json", rec)
     r1, r2 = replay(loaded), replay(loaded)
     assert r1.error is None
@@ -147,20 +148,23 @@ def test_replay_is_deterministic_and_equals_the_live_game(g: tuple[int, int]) ->
     assert evaluate(r1.game) == evaluate(r2.game) == evaluate(game)
 
 
-@given(games)
-def test_whole_game_invariants(g: tuple[int, int]) -> None:
-    """Tiles placed + passed equal the supply rules; no hex holds two tiles; the game ends (S-T2)."""
+@given(games, sides)
+def test_whole_game_invariants(g: tuple[int, int], side: str) -> None:
+    """Tiles placed + passed equal the supply rules (plus set-aside tiles taken by I-R1); no hex holds two
+    tiles; the game ends (S-T2)."""
     seed, n = g
-    rs = ruleset()
-    game, moves = played(seed, n)
+    rs = ruleset(side, side)
+    game, moves = played(seed, n, side, side)
     per_player = len(colour_tiles(rs, n)) - rs.set_aside
-    assert len(moves) == n * per_player
+    taken = [sum(1 for m in moves if m["player"] == NAMES[q] for c in m.get("choices", {}).values()
+                 if isinstance(c, dict) and "take" in c) for q in range(n)]
+    assert len(moves) == n * per_player + sum(taken)
     placed = [tuple(m["hex"]) for m in moves if m["hex"] is not None]
     assert len(placed) == len(set(placed))
     assert game.is_over()
     assert sum(1 for o in game.owner if o >= 0) == len(placed)
     for q in range(n):
-        assert sum(1 for m in moves if m["player"] == NAMES[q]) == per_player
+        assert sum(1 for m in moves if m["player"] == NAMES[q]) == per_player + taken[q]
 
 
 @given(st.integers(0, 10**6))
