@@ -41,7 +41,7 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Landmark:
-    """A landmark reference: `castle "Stirling"` (by name) or `castle with clover` (by tag)."""
+    """A landmark reference: `castle "NAME"` (by name) or `castle with clover` (by tag)."""
 
     kind: str
     name: str | None

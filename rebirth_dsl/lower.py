@@ -373,7 +373,7 @@ class Lower(Transformer):
         return A.Call(str(items[0]), args, self.s(meta))
 
     def landmark_named(self, meta: Meta, items: list[Token]) -> A.Landmark:
-        """`castle "Stirling"`."""
+        """`castle "NAME"`."""
         return A.Landmark(str(items[0]), _str(items[1]), None, self.s(meta))
 
     def landmark_tagged(self, meta: Meta, items: list[Token]) -> A.Landmark:

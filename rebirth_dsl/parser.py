@@ -139,8 +139,10 @@ def _cached_parse(text: str, file: str) -> A.Rules:
     cache = _cache_dir()
     if cache is None:
         return parse_text(text, file)
-    grammar = resources.files(__package__).joinpath("grammar.lark").read_bytes()
-    key = hashlib.sha256(b"\0".join([__version__.encode(), grammar, file.encode(), text.encode()])).hexdigest()
+    # the key covers everything that shapes the AST: grammar, lowering, node classes, and the text
+    pkg = resources.files(__package__)
+    code = b"".join(pkg.joinpath(f).read_bytes() for f in ("grammar.lark", "lower.py", "ast.py"))
+    key = hashlib.sha256(b"\0".join([__version__.encode(), code, file.encode(), text.encode()])).hexdigest()
     entry = cache / f"{key}.ast.pickle"
     try:
         with open(entry, "rb") as f:

@@ -100,3 +100,20 @@ def test_mc_agent_beats_greedy() -> None:
         winners, _ = game.winners(game.final_scores(game.end_events()))
         wins += winners == [seed % 2]
     assert wins >= 3
+
+
+def test_human_seat_plays_from_the_prompt(tmp_path: Path) -> None:
+    """A human seat reads its moves from standard input (here: always the first listed hex)."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "h.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "rebirth_dsl", "play", "--players", "2", "--agents", "human,random", "--seed", "4",
+         "--rules", str(RULES / "scotland.rules"), "--board", str(BOARDS / "scotland.json"), "-o", str(out),
+         "--quiet"],
+        input="x\n" + "1\n" * 200, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "type a number from the list" in proc.stderr  # the bad answer was refused and asked again
+    rec = json.loads(out.read_text())
+    assert sum(1 for m in rec["moves"] if m["player"] == "Ann") == 34
