@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from . import ast as A
 from .board import Board
@@ -486,16 +485,3 @@ def _majority(s: A.MajorityBlock, t: Tables) -> MajorityRule:
     lms = tuple(i for i, k in enumerate(t.landmark_kind) if k == s.kind)
     # A majority scores nothing by itself (the end block pays for holding), so its category is only a label.
     return MajorityRule(s.kind, s.category or s.kind, lms, metrics, placer_takes, tuple(ids), names, step_ids)
-
-
-def ruleset_for(rules_path: str, board_path: str) -> Ruleset:
-    """Load, check and compile a rules file against a board file."""
-    from .board import load_board
-    from .parser import load_rules
-
-    return compile_rules(load_rules(rules_path), load_board(board_path))
-
-
-def describe_value(v: Any) -> str:
-    """A short text for an expression's value in explanations."""
-    return str(v)

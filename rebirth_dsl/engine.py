@@ -260,10 +260,6 @@ class Game:
         out = [h for k in self.rs.fallback.get(kind, ()) for h in free.get(k, ())]
         return out, bool(out)
 
-    def total(self, p: int) -> int:
-        """The player's track score."""
-        return self.track[p]
-
     # ----- moves ------------------------------------------------------------------------------
     def player_index(self, name: str, index: int | None = None) -> int:
         """Seat of a player name."""

@@ -12,7 +12,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -226,9 +226,3 @@ def simulate_command(args: argparse.Namespace) -> int:
               f"{args.backend} x{args.workers}: {elapsed:.1f} s ({args.games / elapsed:,.0f} games/s)\n")
         print(table(summary, rs.categories))
     return 0
-
-
-def iter_results(job: Job, games: int) -> Iterator[GameResult]:
-    """Results one by one, in order (for tests and notebooks)."""
-    for i in range(games):
-        yield play_one(job, i)
