@@ -38,6 +38,10 @@ def evaluate(game: Game, over: bool | None = None) -> dict[str, Any]:
             o = game.lm_owner[lm]
             landmarks[game.t.landmark_name[lm]] = game.players[o] if o >= 0 else None
     out: dict[str, Any] = {"players": players, "castles": landmarks, "winners": [], "finished": finished}
+    if game.public:  # I-M1: who fulfilled each face-up card, in order
+        out["public_missions"] = {c: [game.players[q] for q in game.public_by[c]] for c in game.public}
+    if any(d is not None for d in game.doubled):
+        out["doubled"] = {game.players[q]: d for q, d in enumerate(game.doubled) if d is not None}
     if finished:
         winners, how = game.winners(totals)
         out["winners"] = [game.players[q] for q in winners]
@@ -76,6 +80,8 @@ def render_table(result: dict[str, Any], categories: list[str]) -> str:
     owners = result["castles"]
     if owners:
         out.append("\nLandmarks held: " + ", ".join(f"{k}: {v or '-'}" for k, v in owners.items()))
+    if result.get("public_missions"):
+        out.append("Public missions: " + "; ".join(f"{c}: {', '.join(w) or '-'}" for c, w in result["public_missions"].items()))
     if result["finished"]:
         out.append(f"\nWinner{'s' if len(result['winners']) > 1 else ''}: {', '.join(result['winners'])} "
                    f"({result['decided_by']})")
