@@ -86,6 +86,7 @@ class Loaded:
     rs: Ruleset
     board: Board
     base: Path
+    file: str = ""
 
 
 _CACHE: dict[tuple[str, str], tuple[Ruleset, Board]] = {}
@@ -114,7 +115,7 @@ def load_record(path: str | Path, data: Any = None) -> Loaded:
     rec = parse_record(load_json(path) if data is None else data, file)
     base = Path(path).parent
     rs, board = load_ruleset(resolve(base, rec.rules), resolve(base, rec.board))
-    return Loaded(rec, rs, board, base)
+    return Loaded(rec, rs, board, base, file)
 
 
 def _tiles(rs: Ruleset, names: list[str], where: str) -> list[tuple[int, int]]:
@@ -215,7 +216,12 @@ class Replay:
 def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
     """Apply the record's moves in order; stop at the first illegal one (nothing after it is applied)."""
     rec, rs = loaded.record, loaded.rs
-    game = Game(rs, rec.players, make_setup(rec, rs), scenario=rec.scenario)
+    try:
+        game = Game(rs, rec.players, make_setup(rec, rs), scenario=rec.scenario)
+    except RebirthError as e:
+        for d in e.diagnostics:  # say which file a setup problem is in
+            d.file = d.file or loaded.file
+        raise
     moves = rec.moves if stop_at is None else rec.moves[:stop_at]
     game.declared_over = rec.scenario and rec.over and stop_at is None
     for i, m in enumerate(moves):
@@ -234,9 +240,10 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
                 e = IllegalMove(e.diagnostics[0].message.rsplit(" (", 1)[0], e.rule, i)
             game.declared_over = False
             return Replay(game, e, loaded)
-        except RebirthError as e:
+        except RebirthError as e:  # a tile the ruleset does not have
             game.declared_over = False
-            return Replay(game, IllegalMove(e.diagnostics[0].message, "tile", i), loaded)
+            return Replay(game, IllegalMove(e.diagnostics[0].message, rs.mix_ids[0] if rs.mix_ids else "the tile mix", i),
+                          loaded)
     return Replay(game, None, loaded)
 
 

@@ -154,3 +154,39 @@ def test_every_scotland_statement_cites_a_rule_id() -> None:
 
     for f in [RULES / "scotland.rules", *sorted((RULES / "variants").glob("*.rules"))]:
         assert check(load_rules(f), strict=True) == [], f
+
+
+SCOTLAND_TEXT = (RULES / "scotland.rules").read_text()
+
+
+@given(st.lists(st.tuples(st.integers(0, len(SCOTLAND_TEXT) - 1), st.integers(0, 12),
+                          st.sampled_from(["", "x", " ", "1", "food", "castle", "(", ")", ",", ":", "#", "\n", "me",
+                                           "tiles(", "energy", "settlement:9", "+", "}", "{", "and"])),
+                min_size=1, max_size=3))
+def test_mutated_rules_never_crash_the_checker(edits: list[tuple[int, int, str]]) -> None:
+    """Any edit of the real rules file parses and checks to diagnostics, or raises our error, and one that
+    checks clean plays a whole game: never a crash."""
+    from rebirth_dsl.board import load_board
+    from rebirth_dsl.checks import check
+    from rebirth_dsl.compiler import compile_rules
+
+    text = SCOTLAND_TEXT
+    for pos, cut, ins in edits:
+        pos = min(pos, len(text))
+        text = text[:pos] + ins + text[pos + cut:]
+    try:
+        rules = parse_text(text, "m.rules")
+    except RebirthError:
+        return
+    board = load_board(Path(__file__).parents[1] / "boards" / "scotland.json")
+    problems = check(rules, board, "b.json")
+    if not problems:
+        try:
+            rs = compile_rules(rules, board)
+        except RebirthError:
+            return
+        from rebirth_dsl.fast import random_game
+
+        if rs.players[0] <= 2 <= rs.players[1] and rs.mix:  # a checked ruleset also plays: no runtime type errors
+            game, _ = random_game(rs, ["A", "B"], 1)
+            game.winners(game.final_scores(game.end_events()))
