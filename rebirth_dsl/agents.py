@@ -18,6 +18,12 @@ class Agent(Protocol):
         ...
 
 
+def pick(rng: random.Random, n: int) -> int:
+    """A uniform index below n from one float draw: the generated playout loop draws the same way, so a
+    random agent and a fast playout from the same seed make the same game."""
+    return int(rng.random() * n)
+
+
 def random_answer(rng: random.Random) -> Any:
     """An ability answerer for random play: always use the ability, any possible option."""
 
@@ -50,7 +56,7 @@ def pick_tile(agent: Agent, game: Game, p: int, rng: random.Random) -> tuple[int
     chooser = getattr(agent, "choose_tile", None)
     if chooser is not None:
         return chooser(game, p, rng)
-    return hand[rng.randrange(len(hand))]
+    return hand[pick(rng, len(hand))]
 
 
 def pick_choices(agent: Agent, game: Game, p: int, h: int, rng: random.Random) -> dict[str, Any]:
@@ -70,7 +76,7 @@ class RandomAgent:
 
     def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
         """A uniformly random legal hex."""
-        return hexes[rng.randrange(len(hexes))]
+        return hexes[pick(rng, len(hexes))]
 
 
 def immediate_points(game: Game, p: int, tile: tuple[int, int], h: int) -> int:

@@ -53,7 +53,7 @@ class Compiled:
 def generate(rs: Ruleset) -> Compiled:
     """Generate and compile the specialised functions for one ruleset on one board."""
     t = rs.t
-    env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "True": True, "False": False}}
+    env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "int": int}}
     consts: list[str] = []
     lines: list[str] = []
 
@@ -85,102 +85,23 @@ def generate(rs: Ruleset) -> Compiled:
         elif isinstance(r, AreaRule):
             const(f"AREAOK{ri}", tuple(k == r.kind for k in t.area_kind))
 
-    group_kinds = rs.group_kinds
+    # The placement body, written once against local names bound by a prologue: emitted as `place()`
+    # and again inline in the playout loop, where the prologue runs once per game instead of per move.
+    prologue = [
+        "owner = g.owner", "tkind = g.tkind", "tval = g.tval", "placed = g.placed_hexes", "free = g.free",
+        "fp = g.free_pos", "parent = g.parent", "gsize = g.gsize", "area_free = g.area_free",
+        "area_inf = g.area_inf", "lm_count = g.lm_count", "lm_owner = g.lm_owner", "scores = g.scores",
+        "track = g.track", "touched_by = g.touched",
+    ]
+    body = _place_body(rs, maj_tables, closure)
+
+    def emit(lines_: list[str], indent: str) -> None:
+        lines.extend(indent + ln if ln else "" for ln in lines_)
+
     L = lines.append
     L("def place(g, p, k, v, h):")
-    L("    owner = g.owner")
-    L("    owner[h] = p")
-    L("    g.tkind[h] = k")
-    L("    g.tval[h] = v")
-    L("    g.placed_hexes.append(h)")
-    L("    lst = g.free[HK[h]]")
-    L("    fp = g.free_pos")
-    L("    pos = fp[h]")
-    L("    last = lst[-1]")
-    L("    lst[pos] = last")
-    L("    fp[last] = pos")
-    L("    lst.pop()")
-    L("    fp[h] = -1")
-    L("    groot = h")
-    if group_kinds:
-        L(f"    if {_kind_test('k', group_kinds)}:")
-        L("        parent = g.parent")
-        L("        gsize = g.gsize")
-        L("        tkind = g.tkind")
-        L("        for m in NB[h]:")
-        L("            if owner[m] == p and tkind[m] == k:")
-        L("                rm = m")
-        L("                while parent[rm] != rm:")
-        L("                    parent[rm] = parent[parent[rm]]")
-        L("                    rm = parent[rm]")
-        L("                if rm != groot:")
-        L("                    if gsize[rm] > gsize[groot]:")
-        L("                        rm, groot = groot, rm")
-        L("                    parent[rm] = groot")
-        L("                    gsize[groot] += gsize[rm]")
-    L("    a = AREA[h]")
-    L("    if a >= 0:")
-    L("        g.area_free[a] -= 1")
-    L("        g.area_inf[a][p] += v")
-    for ri, r in enumerate(rs.reactions):
-        if isinstance(r, MajorityRule):
-            L(f"    for lm in {maj_tables[ri]}[h]:")
-            L("        c = g.lm_count[lm]")
-            for mi, kinds in enumerate(r.metrics):
-                if kinds is None:
-                    L(f"        c[{mi}][p] += 1")
-                else:
-                    L(f"        if {_kind_test('k', kinds)}:")
-                    L(f"            c[{mi}][p] += 1")
-    L("    sc = g.scores[p]")
-    for ri, r in enumerate(rs.reactions):
-        if isinstance(r, ScoreTrigger):
-            cond = _kind_test("k", r.kinds)
-            if r.at is not None:
-                cond = f"AT{ri}[h]" if r.kinds is None else f"({cond}) and AT{ri}[h]"
-            L(f"    if {cond}:")
-            src = _trigger_expr(r, rs)
-            if src == "group":
-                L("        pts = g.gsize[groot]")
-            elif src is not None:
-                L(f"        pts = {src}")
-            else:
-                L(f"        pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
-            L(f"        sc[{_lit(r.category)}] += pts")
-            L("        g.track[p] += pts")
-        elif isinstance(r, AreaRule):
-            L(f"    if a >= 0 and AREAOK{ri}[a] and g.area_free[a] == 0 and not g.area_done[a]:")
-            L(f"        g._score_area(a, p, {closure(f'RULE{ri}', r)}, None)")
-        elif isinstance(r, MajorityRule):
-            L("    lm_owner = g.lm_owner")
-            L(f"    for lm in {maj_tables[ri]}[h]:")
-            L("        o = lm_owner[lm]")
-            L("        if o == p:")
-            L("            continue")
-            L("        if o < 0:")
-            L("            lm_owner[lm] = p")
-            L("            continue")
-            L("        c = g.lm_count[lm]")
-            ind = "        "
-            for mi in range(len(r.metrics)):
-                L(f"{ind}x = c[{mi}][p]")
-                L(f"{ind}y = c[{mi}][o]")
-                L(f"{ind}if x > y:")
-                L(f"{ind}    lm_owner[lm] = p")
-                L(f"{ind}elif x == y:")
-                ind += "    "
-            if r.placer_takes_tie:
-                L(f"{ind}lm_owner[lm] = p")
-            else:
-                L(f"{ind}pass")
-        elif isinstance(r, TouchRule):
-            L("    touched = g.touched[p]")
-            L(f"    for lm in TOUCH{ri}[h]:")
-            L("        if lm not in touched:")
-            L("            touched.add(lm)")
-            L(f"            g._touch(lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE)")
-        else:  # a reaction kind this generator does not specialise: the reference engine's handler
-            L(f"    g._react_one({closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
+    emit(prologue, "    ")
+    emit(body, "    ")
     env["NOCHOICE"] = {}
     env["ANSWER"] = _answer_per_seat
 
@@ -188,19 +109,19 @@ def generate(rs: Ruleset) -> Compiled:
     R = lines.append
     R("")
     R("def run_random(g, rngs, moves):")
-    R("    randbelow = [r._randbelow for r in rngs]")
+    emit(prologue, "    ")
+    R("    rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
     R("    if g.auto_choose is None:")
     R("        g.auto_choose = ANSWER(rngs)")
     R("    hand = g.hand")
     R("    supply = g.supply")
-    R("    free = g.free")
     R("    n = g.n_players")
     R("    while True:")
     R("        p = g.turn")
     R("        hp = hand[p]")
     R("        if not hp:")
     R("            return")
-    R("        ti = randbelow[p](len(hp)) if len(hp) > 1 else 0")
+    R("        ti = int(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
     R("        k, v = hp[ti]")
     R("        h = -1")
     first = True
@@ -218,7 +139,7 @@ def generate(rs: Ruleset) -> Compiled:
                 R(f"{ind}{nm} = free[{_lit(kk)}]")
             R(f"{ind}tot = {' + '.join(f'len({nm})' for nm in names)}")
             R(f"{ind}if tot:")
-            R(f"{ind}    r = randbelow[p](tot)")
+            R(f"{ind}    r = int(rnd[p]() * tot)")
             for nm in names[:-1]:
                 R(f"{ind}    if r < len({nm}):")
                 R(f"{ind}        h = {nm}[r]")
@@ -232,7 +153,7 @@ def generate(rs: Ruleset) -> Compiled:
                 R(f"{ind}if h < 0:")
                 ind += "    "
     R("        if h >= 0:")
-    R("            place(g, p, k, v, h)")
+    emit(body, "            ")
     R("        else:")
     R("            g.passed[p] += 1")
     R("        if moves is not None:")
@@ -256,6 +177,97 @@ def generate(rs: Ruleset) -> Compiled:
     code = compile(source, f"<rebirth fast: {rs.name} on {t.board.name if t.board else '?'}>", "exec")
     exec(code, env)  # noqa: S102 - source built only from the generator's own text and checked literals
     return Compiled(source, env["place"], env["run_random"])
+
+
+def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[str]:
+    """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order."""
+    out: list[str] = []
+    L = out.append
+    L("owner[h] = p")
+    L("tkind[h] = k")
+    L("tval[h] = v")
+    L("placed.append(h)")
+    L("lst = free[HK[h]]")
+    L("pos = fp[h]")
+    L("last = lst[-1]")
+    L("lst[pos] = last")
+    L("fp[last] = pos")
+    L("lst.pop()")
+    L("fp[h] = -1")
+    L("groot = h")
+    if rs.group_kinds:
+        L(f"if {_kind_test('k', rs.group_kinds)}:")
+        L("    for m in NB[h]:")
+        L("        if owner[m] == p and tkind[m] == k:")
+        L("            rm = m")
+        L("            while parent[rm] != rm:")
+        L("                parent[rm] = parent[parent[rm]]")
+        L("                rm = parent[rm]")
+        L("            if rm != groot:")
+        L("                if gsize[rm] > gsize[groot]:")
+        L("                    rm, groot = groot, rm")
+        L("                parent[rm] = groot")
+        L("                gsize[groot] += gsize[rm]")
+    L("a = AREA[h]")
+    L("if a >= 0:")
+    L("    area_free[a] -= 1")
+    L("    area_inf[a][p] += v")
+    for ri, r in enumerate(rs.reactions):
+        if isinstance(r, MajorityRule):
+            L(f"for lm in {maj_tables[ri]}[h]:")
+            L("    c = lm_count[lm]")
+            for mi, kinds in enumerate(r.metrics):
+                if kinds is None:
+                    L(f"    c[{mi}][p] += 1")
+                else:
+                    L(f"    if {_kind_test('k', kinds)}:")
+                    L(f"        c[{mi}][p] += 1")
+    L("sc = scores[p]")
+    for ri, r in enumerate(rs.reactions):
+        if isinstance(r, ScoreTrigger):
+            cond = _kind_test("k", r.kinds)
+            if r.at is not None:
+                cond = f"AT{ri}[h]" if r.kinds is None else f"({cond}) and AT{ri}[h]"
+            L(f"if {cond}:")
+            src = _trigger_expr(r, rs)
+            if src == "group":
+                L("    pts = gsize[groot]")
+            elif src is not None:
+                L(f"    pts = {src}")
+            else:
+                L(f"    pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
+            L(f"    sc[{_lit(r.category)}] += pts")
+            L("    track[p] += pts")
+        elif isinstance(r, AreaRule):
+            L(f"if a >= 0 and AREAOK{ri}[a] and area_free[a] == 0 and not g.area_done[a]:")
+            L(f"    g._score_area(a, p, {closure(f'RULE{ri}', r)}, None)")
+        elif isinstance(r, MajorityRule):
+            L(f"for lm in {maj_tables[ri]}[h]:")
+            L("    o = lm_owner[lm]")
+            L("    if o == p:")
+            L("        continue")
+            L("    if o < 0:")
+            L("        lm_owner[lm] = p")
+            L("        continue")
+            L("    c = lm_count[lm]")
+            ind = "    "
+            for mi in range(len(r.metrics)):
+                L(f"{ind}x = c[{mi}][p]")
+                L(f"{ind}y = c[{mi}][o]")
+                L(f"{ind}if x > y:")
+                L(f"{ind}    lm_owner[lm] = p")
+                L(f"{ind}elif x == y:")
+                ind += "    "
+            L(f"{ind}{'lm_owner[lm] = p' if r.placer_takes_tie else 'pass'}")
+        elif isinstance(r, TouchRule):
+            L("touched = touched_by[p]")
+            L(f"for lm in TOUCH{ri}[h]:")
+            L("    if lm not in touched:")
+            L("        touched.add(lm)")
+            L(f"        g._touch(lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE)")
+        else:  # a reaction kind this generator does not specialise: the reference engine's handler
+            L(f"g._react_one({closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
+    return out
 
 
 def _answer_per_seat(rngs: list[random.Random]) -> Any:
