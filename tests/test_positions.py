@@ -53,14 +53,16 @@ def test_reference_position(pos_file: Path) -> None:
     _check(pos_file)
 
 
-def test_every_scotland_rule_is_covered() -> None:
-    """Together the Scotland positions cite every S- rule id of RULES.md."""
+@pytest.mark.parametrize("prefix", ["S", "I"])
+def test_every_rule_is_covered(prefix: str) -> None:
+    """Together the positions cite every S- (Scotland) and I- (Ireland) rule id of RULES.md."""
     rules_md = (HERE.parent.parent / "shared" / "RULES.md")
     if not rules_md.exists():
         pytest.skip("shared/RULES.md is not beside the repository")
     import re
 
-    ids = set(re.findall(r"^- (S-[A-Z]+\d+)", rules_md.read_text(), re.M))
+    ids = set(re.findall(rf"^- ({prefix}-[A-Z]+\d+)", rules_md.read_text(), re.M))
+    assert ids
     covered = set()
     for p in POSITIONS:
         covered.update(json.loads(p.read_text()).get("covers", []))
