@@ -277,21 +277,16 @@ class _Compiler:
         fp = self.expr(args[0])
         kinds = self.tile_kinds(args[1:])
 
+        order = sorted(kinds)
+
         def tiles(ctx: Ctx) -> list[int]:
-            p = fp(ctx)
-            g = ctx.g
-            memo = g.memo
-            if memo is not None:
-                hit = memo.get(("tiles", p, kinds))
-                if hit is not None:
-                    return hit
-            if memo is None:
-                owner, tkind = g.owner, g.tkind
-                return [h for h in g.placed_hexes if owner[h] == p and tkind[h] in kinds]
-            index = g.tile_index()
-            out = [h for k in sorted(kinds) for h in index.get((p, k), ())]
-            memo[("tiles", p, kinds)] = out
-            return out
+            # kept per seat and kind as tiles are placed; callers only read the list
+            mine = ctx.g.tiles_of[fp(ctx)] if fp(ctx) >= 0 else None
+            if mine is None:
+                return []
+            if len(order) == 1:
+                return mine[order[0]]
+            return [h for k in order for h in mine[k]]
 
         return tiles
 

@@ -88,7 +88,7 @@ def generate(rs: Ruleset) -> Compiled:
     # The placement body, written once against local names bound by a prologue: emitted as `place()`
     # and again inline in the playout loop, where the prologue runs once per game instead of per move.
     prologue = [
-        "owner = g.owner", "tkind = g.tkind", "tval = g.tval", "placed = g.placed_hexes", "free = g.free",
+        "owner = g.owner", "tkind = g.tkind", "tval = g.tval", "placed = g.placed_hexes", "tiles_of = g.tiles_of", "free = g.free",
         "fp = g.free_pos", "parent = g.parent", "gsize = g.gsize", "area_free = g.area_free",
         "area_inf = g.area_inf", "lm_count = g.lm_count", "lm_owner = g.lm_owner", "scores = g.scores",
         "track = g.track", "touched_by = g.touched",
@@ -110,6 +110,10 @@ def generate(rs: Ruleset) -> Compiled:
     R("")
     R("def run_random(g, rngs, moves):")
     emit(prologue, "    ")
+    # the free lists live as long as the game (mutated in place, never replaced): bind each once
+    free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
+    for kk, var in free_var.items():
+        R(f"    {var} = free[{_lit(kk)}]")
     R("    rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
     R("    if g.auto_choose is None:")
     R("        g.auto_choose = ANSWER(rngs)")
@@ -128,29 +132,19 @@ def generate(rs: Ruleset) -> Compiled:
     for kid in range(len(rs.tile_kinds)):
         R(f"        {'if' if first else 'elif'} k == {kid}:")
         first = False
-        tiers = [rs.primary.get(kid, ()), rs.fallback.get(kid, ())]
+        tiers = [tuple(free_var[kk] for kk in kinds if kk in free_var)
+                 for kinds in (rs.primary.get(kid, ()), rs.fallback.get(kid, ()))]
+        tiers = [t_ for t_ in tiers if t_]
+        if not tiers:
+            R("            pass")
         ind = "            "
-        for ti, kinds in enumerate(tiers):
-            kinds = tuple(kk for kk in kinds if kk in _placeable(rs))
-            if not kinds:
-                continue
-            names = [f"F{i}" for i in range(len(kinds))]
-            for nm, kk in zip(names, kinds, strict=True):
-                R(f"{ind}{nm} = free[{_lit(kk)}]")
+        for ti, names in enumerate(tiers):
             R(f"{ind}tot = {' + '.join(f'len({nm})' for nm in names)}")
             R(f"{ind}if tot:")
             R(f"{ind}    r = int(rnd[p]() * tot)")
-            for nm in names[:-1]:
-                R(f"{ind}    if r < len({nm}):")
-                R(f"{ind}        h = {nm}[r]")
-                R(f"{ind}    else:")
-                R(f"{ind}        r -= len({nm})")
-                ind += "    "
-            R(f"{ind}    if h < 0:")
-            R(f"{ind}        h = {names[-1]}[r]")
-            ind = "            " + ("    " * 0)
-            if ti == 0 and tiers[1]:
-                R(f"{ind}if h < 0:")
+            _emit_pick(R, ind + "    ", names)
+            if ti + 1 < len(tiers):  # the fallback tier, only when no primary hex is free (S-P3)
+                R(f"{ind}else:")
                 ind += "    "
     R("        if h >= 0:")
     emit(body, "            ")
@@ -187,6 +181,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
     L("tkind[h] = k")
     L("tval[h] = v")
     L("placed.append(h)")
+    L("tiles_of[p][k].append(h)")
     L("lst = free[HK[h]]")
     L("pos = fp[h]")
     L("last = lst[-1]")
@@ -276,6 +271,20 @@ def _answer_per_seat(rngs: list[random.Random]) -> Any:
         return {key: options[rngs[p]._randbelow(len(options))]} if options else True
 
     return answer
+
+
+def _emit_pick(R: Any, ind: str, names: tuple[str, ...]) -> None:
+    """Source that sets h to element r of the concatenation of the named lists."""
+    if len(names) == 1:
+        R(f"{ind}h = {names[0]}[r]")
+        return
+    for nm in names[:-1]:
+        R(f"{ind}if r < len({nm}):")
+        R(f"{ind}    h = {nm}[r]")
+        R(f"{ind}else:")
+        R(f"{ind}    r -= len({nm})")
+        ind += "    "
+    R(f"{ind}h = {names[-1]}[r]")
 
 
 def _placeable(rs: Ruleset) -> set[str]:
