@@ -287,6 +287,31 @@ def check_board_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
     return out
 
 
+def check_board_has_what_rules_use(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """Every landmark kind and tag a rule acts on is on the board (else that rule could never fire)."""
+    if board is None:
+        return []
+    kinds = {h.kind for h in board.hexes}
+    tags = {tag for h in board.hexes for tag in h.tags}
+    out: list[Diagnostic] = []
+    for s in rules.statements:
+        used: list[tuple[str, str]] = []
+        match s:
+            case A.MajorityBlock() | A.EndOwned():
+                used.append(("kind", s.kind))
+            case A.Trigger(event=A.TouchEvent() as ev):
+                used.append(("kind", ev.kind))
+            case A.Trigger(event=A.PlaceEvent(at=at)) if at is not None:
+                used.append(("tag" if at in t.tags else "kind", at))
+            case A.Neutral():
+                used.append(("tag", s.tag))
+        for what, name in used:
+            if name not in (kinds if what == "kind" else tags):
+                out.append(_at(s, f"this rule acts on {'hexes tagged ' if what == 'tag' else ''}{name}"
+                                  f"{' hexes' if what == 'kind' else ''}, but {t.board_file or 'the board'} has none"))
+    return out
+
+
 def check_areas(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
     """Areas are of an area kind, contiguous, and have a payout for their size at every player count."""
     if board is None:
@@ -399,7 +424,8 @@ RULES_CHECKS: tuple[Check, ...] = (
     check_expressions,
     check_decks,
 )
-BOARD_CHECKS: tuple[Check, ...] = (check_board_names, check_areas, check_geometry, check_supply)
+BOARD_CHECKS: tuple[Check, ...] = (check_board_names, check_board_has_what_rules_use, check_areas, check_geometry,
+                                   check_supply)
 
 
 def check(rules: A.Rules, board: Board | None = None, board_file: str = "", strict: bool = False,

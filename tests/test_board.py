@@ -97,3 +97,15 @@ def test_board_problems_against_rules(tmp_path: Path) -> None:
     assert "area 'Big' has 4 hexes, but the rules have no `pay size 4`" in text
     assert "'harbour' on a plain hex (1,0): the rules put harbour only on settlement hexes" in text
     assert "32 neutral tiles" in text
+
+
+def test_rules_on_the_wrong_map_name_what_is_missing() -> None:
+    """Ireland's rules against the Scotland map: no towers, no wind collectors, no Hill of Tara."""
+    from rebirth_dsl.checks import check
+    from rebirth_dsl.parser import load_rules
+
+    path = BOARDS / "scotland.json"
+    text = "\n".join(d.render() for d in check(load_rules(RULES / "ireland.rules"), load_board(path), str(path)))
+    assert "this rule acts on tower hexes, but" in text
+    assert "this rule acts on hexes tagged wind, but" in text
+    assert 'the board has no tower "Hill of Tara"' in text
