@@ -305,6 +305,14 @@ class Ruleset:
         return kid, 0
 
 
+def _generated(expr: A.Expr, t: Tables) -> Fn:
+    """Expressions read over whole positions (cards, end scoring, tie-breaks) run as generated Python;
+    the closures of expr.py remain the reference they are tested against."""
+    from .exprgen import compile_expr_source
+
+    return compile_expr_source(expr, t)[0]
+
+
 def _category(cats: list[str], name: str) -> str:
     if name not in cats:
         cats.append(name)
@@ -380,7 +388,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.reactions.append(rule)
             case A.DeckBlock():
                 rs.decks[s.name] = [
-                    CardDef(c.name, c.points, c.small, compile_expr(c.condition, t), t.ids(c.span))
+                    CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span))
                     for c in s.cards for _ in range(c.copies)
                 ]
             case A.PublicDecl():
@@ -395,13 +403,13 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                     _category(cats, s.category)
                     track.append(s.category)
             case A.EndIncomplete():
-                rs.end_incomplete.append((s.kind, compile_expr(s.expr, t), _category(cats, s.category), ids))
+                rs.end_incomplete.append((s.kind, _generated(s.expr, t), _category(cats, s.category), ids))
             case A.EndOwned():
-                rs.end_owned.append((s.kind, compile_expr(s.expr, t), _category(cats, s.category), ids))
+                rs.end_owned.append((s.kind, _generated(s.expr, t), _category(cats, s.category), ids))
             case A.EndHeld():
                 rs.end_held = (_category(cats, s.category), ids)
             case A.WinnerTies():
-                rs.winner_ties = [(compile_expr(st.expr, t), st.among_tied, _text(rules, st.span)) for st in s.steps]
+                rs.winner_ties = [(_generated(st.expr, t), st.among_tied, _text(rules, st.span)) for st in s.steps]
                 rs.winner_ids = ids
     rs.categories = cats
     rs.track_categories = [c for c in cats if c in track]

@@ -173,3 +173,22 @@ def test_same_seed_same_game(seed: int) -> None:
     _, m1 = played(seed, 3, greedy=True)
     _, m2 = played(seed, 3, greedy=True)
     assert m1 == m2
+
+
+@given(games, sides)
+def test_generated_expressions_equal_the_closures(g: tuple[int, int], side: str) -> None:
+    """cel-python's habit: every card condition and tie-break, compiled to Python source, gives what the
+    closure interpreter gives, for every player, on random final positions."""
+    from rebirth_dsl import ast as A
+    from rebirth_dsl.expr import Ctx, compile_expr
+    from rebirth_dsl.exprgen import compile_expr_source
+
+    seed, n = g
+    rs = ruleset(side, side)
+    exprs = [c.condition for d in rs.t.decks.values() for c in d.cards]
+    exprs += [st.expr for s in rs.t.rules.statements if isinstance(s, A.WinnerTies) for st in s.steps]
+    game, _ = played(seed, n, side, side)
+    for e in exprs:
+        interpreted, generated = compile_expr(e, rs.t), compile_expr_source(e, rs.t)[0]
+        for q in range(n):
+            assert interpreted(Ctx(game, q)) == generated(Ctx(game, q))
