@@ -140,12 +140,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     r = _load_replay(args.game)
     game = r.game
-    over = None
-    result = evaluate(game, over)
+    result = evaluate(game)
     if r.error is not None:
         result["error"] = {"move": r.error.index, "rule": r.error.rule, "message": r.error.diagnostics[0].message}
     if args.explain:
-        result["events"] = explain(game, over)
+        result["events"] = explain(game)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:

@@ -71,6 +71,7 @@ class _Static:
     free: dict[str, list[int]]
     free_pos: list[int]
     cards: dict[str, CardDef]
+    ability_rules: list[TouchRule]  # `on first touch KIND: use ability` statements (I-R1)
 
 
 def _static(rs: Ruleset) -> _Static:
@@ -93,7 +94,8 @@ def _static(rs: Ruleset) -> _Static:
             free_pos[h] = len(free[k])
             free[k].append(h)
     cards = {c.name: c for cards in rs.decks.values() for c in cards}
-    st = _Static([tuple(a) for a in adj], metric_of, free, free_pos, cards)
+    abilities = [r for r in rs.reactions if isinstance(r, TouchRule) and isinstance(r.action, A.AbilityAction)]
+    st = _Static([tuple(a) for a in adj], metric_of, free, free_pos, cards, abilities)
     rs._static = st  # type: ignore[attr-defined]  # cached on the ruleset: lives and dies with it
     return st
 
@@ -130,7 +132,6 @@ class Game:
         self.owner = [EMPTY] * nh
         self.tkind = [-1] * nh
         self.tval = [0] * nh
-        self.placed_hexes: list[int] = []
         self.tiles_of: list[list[list[int]]] = [[[] for _ in rs.tile_kinds] for _ in range(n)]  # [seat][kind]
         self.parent = list(range(nh))
         self.gsize = [1] * nh
@@ -165,6 +166,7 @@ class Game:
         for name, cards in rs.decks.items():
             self.decks.setdefault(name, [c.name for c in cards])
         self.cards = st.cards
+        self.ability_rules = st.ability_rules
         self.held: list[list[str]] = [list(h) for h in setup.held] if setup.held else [[] for _ in range(n)]
         self.turn = 0
         self.move_index = 0
@@ -228,10 +230,6 @@ class Game:
         if memo is not None:
             memo[("groups", p, kinds)] = out
         return out
-
-    def current(self) -> int:
-        """The seat to move (normal games)."""
-        return self.turn
 
     def is_over(self) -> bool:
         """S-T2: every hand and supply is empty (a scenario is over when its record says so)."""
@@ -318,10 +316,9 @@ class Game:
     def pending_abilities(self, p: int, h: int) -> list[tuple[int, TouchRule]]:
         """Landmarks whose ability a placement on h would trigger for p (first touch), in board order."""
         out = []
-        for r in self.rs.reactions:
-            if isinstance(r, TouchRule) and isinstance(r.action, A.AbilityAction):
-                out.extend((lm, r) for lm in self.lm_adj[h]
-                           if self.t.landmark_kind[lm] == r.kind and lm not in self.touched[p])
+        for r in self.ability_rules:  # empty in Scotland: nothing to scan per move
+            out.extend((lm, r) for lm in self.lm_adj[h]
+                       if self.t.landmark_kind[lm] == r.kind and lm not in self.touched[p])
         return out
 
     def ability_options(self, p: int, lm: int) -> tuple[A.AbilityDecl, str, list[str] | None]:
@@ -370,8 +367,7 @@ class Game:
                                   f"{options}", _cite(ids, "the ability rule"), index)
 
     def _ability_rule_ids(self) -> tuple[str, ...]:
-        return next((r.ids for r in self.rs.reactions if isinstance(r, TouchRule)
-                     and isinstance(r.action, A.AbilityAction)), ())
+        return self.ability_rules[0].ids if self.ability_rules else ()
 
     def _use_ability(self, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
         rs = self.rs
@@ -489,7 +485,6 @@ class Game:
         self.tkind[h] = kind
         self.tval[h] = value
         if p >= 0:
-            self.placed_hexes.append(h)
             self.tiles_of[p][kind].append(h)
         # swap-remove from the free list of its kind
         lst = self.free.get(self.t.hex_kind[h])
@@ -753,7 +748,7 @@ class Game:
         """An independent copy sharing the immutable ruleset and tables (much cheaper than deepcopy)."""
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
-        for name in ("owner", "tkind", "tval", "placed_hexes", "parent", "gsize", "area_free", "area_done",
+        for name in ("owner", "tkind", "tval", "parent", "gsize", "area_free", "area_done",
                      "lm_owner", "free_pos", "track", "events", "passed"):
             setattr(g, name, list(getattr(self, name)))
         g.area_inf = [list(x) for x in self.area_inf]

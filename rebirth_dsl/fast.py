@@ -88,7 +88,7 @@ def generate(rs: Ruleset) -> Compiled:
     # The placement body, written once against local names bound by a prologue: emitted as `place()`
     # and again inline in the playout loop, where the prologue runs once per game instead of per move.
     prologue = [
-        "owner = g.owner", "tkind = g.tkind", "tval = g.tval", "placed = g.placed_hexes", "tiles_of = g.tiles_of", "free = g.free",
+        "owner = g.owner", "tkind = g.tkind", "tval = g.tval", "tiles_of = g.tiles_of", "free = g.free",
         "fp = g.free_pos", "parent = g.parent", "gsize = g.gsize", "area_free = g.area_free",
         "area_inf = g.area_inf", "lm_count = g.lm_count", "lm_owner = g.lm_owner", "scores = g.scores",
         "track = g.track", "touched_by = g.touched",
@@ -180,7 +180,6 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
     L("owner[h] = p")
     L("tkind[h] = k")
     L("tval[h] = v")
-    L("placed.append(h)")
     L("tiles_of[p][k].append(h)")
     L("lst = free[HK[h]]")
     L("pos = fp[h]")
@@ -328,4 +327,3 @@ def random_game(rs: Ruleset, names: list[str], seed: int, record: bool = False) 
     return g, moves
 
 
-__all__ = ["generate", "compiled", "random_game", "random"]

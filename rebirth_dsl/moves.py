@@ -18,7 +18,7 @@ def legal_moves(game: Game, tile: str | None = None, player: str | None = None) 
     else:
         if game.is_over():
             raise RebirthError.single("the game is over: no tile is left to place")
-        p = game.current()
+        p = game.turn
         if player and game.player_index(player) != p:
             raise RebirthError.single(f"it is {game.players[p]}'s turn, not {player}'s")
     if tile is None:

@@ -7,10 +7,11 @@ from typing import Any
 from .engine import Event, Game
 
 
-def evaluate(game: Game, over: bool | None = None) -> dict[str, Any]:
-    """The `eval --json` object. `over` forces end-of-game scoring (scenarios); default: is the game over."""
+def evaluate(game: Game) -> dict[str, Any]:
+    """The `eval --json` object; end-of-game scoring is included once the game is over (S-T2, or a
+    scenario that says so)."""
     rs = game.rs
-    finished = game.is_over() if over is None else over
+    finished = game.is_over()
     end = game.end_events()
     totals = game.final_scores(end) if finished else list(game.track)
     players = []
@@ -55,10 +56,9 @@ def event_dict(game: Game, e: Event) -> dict[str, Any]:
             "category": e.category, "rules": list(e.ids), "text": e.text}
 
 
-def explain(game: Game, over: bool | None = None) -> list[dict[str, Any]]:
+def explain(game: Game) -> list[dict[str, Any]]:
     """Every event with its rule ids: those of play, then end-of-game scoring if the game is over."""
-    finished = game.is_over() if over is None else over
-    events = list(game.events) + (game.end_events() if finished else [])
+    events = list(game.events) + (game.end_events() if game.is_over() else [])
     return [event_dict(game, e) for e in events]
 
 

@@ -38,16 +38,10 @@ def game_seed(seed: int, i: int) -> int:
     return seed * 1_000_000 + i
 
 
-_RS: dict[tuple[str, str], Any] = {}
-
-
 def _ruleset(job: Job) -> Any:
-    from .record import load_ruleset
+    from .record import load_ruleset  # compiles once per process and pair of files
 
-    key = (job.rules, job.board)
-    if key not in _RS:
-        _RS[key] = load_ruleset(Path(job.rules), Path(job.board))[0]
-    return _RS[key]
+    return load_ruleset(Path(job.rules), Path(job.board))[0]
 
 
 def play_one(job: Job, i: int) -> GameResult:
