@@ -254,13 +254,7 @@ class _Compiler:
 
     # a selector argument resolved at compile time
     def tile_kinds(self, args: tuple[A.Expr, ...]) -> frozenset[int]:
-        if not args:
-            return frozenset(range(len(self.t.tile_kinds)))
-        out: set[int] = set()
-        for a in args:
-            assert isinstance(a, A.Name)
-            out |= self.t.tile_kind_ids(a.id)
-        return frozenset(out)
+        return frozenset(selected_kinds(self.t, args))
 
     def hex_pred(self, a: A.Expr) -> Callable[[int], bool]:
         assert isinstance(a, A.Name)
@@ -369,31 +363,46 @@ class _Compiler:
 
     def fn_most(self, args: tuple[A.Expr, ...]) -> Fn:
         f = self.expr(args[0])
-
-        def most(ctx: Ctx) -> bool:
-            mine = f(ctx)
-            return all(f(ctx.with_me(q)) <= mine for q in range(ctx.g.n_players) if q != ctx.me)
-
-        return most
+        return lambda ctx: most(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
 
     def fn_fewest(self, args: tuple[A.Expr, ...]) -> Fn:
         f = self.expr(args[0])
-
-        def fewest(ctx: Ctx) -> bool:
-            mine = f(ctx)
-            return all(f(ctx.with_me(q)) >= mine for q in range(ctx.g.n_players) if q != ctx.me)
-
-        return fewest
+        return lambda ctx: fewest(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
 
     def fn_best(self, args: tuple[A.Expr, ...]) -> Fn:
         f = self.expr(args[0])
+        return lambda ctx: best(ctx.g.n_players, lambda q: f(ctx.with_me(q)))
 
-        def best(ctx: Ctx) -> int:
-            vals = [f(ctx.with_me(q)) for q in range(ctx.g.n_players)]
-            top = max(vals)
-            return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
 
-        return best
+# Comparisons across players, shared by the closures here and the generated source of exprgen.py.
+def most(n: int, me: int, f: Callable[[int], Any]) -> bool:
+    """`me` has at least as much as every other player (a tie fulfils it)."""
+    v = f(me)
+    return all(f(q) <= v for q in range(n) if q != me)
+
+
+def fewest(n: int, me: int, f: Callable[[int], Any]) -> bool:
+    """`me` has at most as much as every other player."""
+    v = f(me)
+    return all(f(q) >= v for q in range(n) if q != me)
+
+
+def best(n: int, f: Callable[[int], Any]) -> int:
+    """The one player with strictly the most, above 0; else -1 (nobody)."""
+    vals = [f(q) for q in range(n)]
+    top = max(vals)
+    return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
+
+
+def selected_kinds(t: Tables, args: tuple[A.Expr, ...]) -> tuple[int, ...]:
+    """Tile kind ids named by selector arguments (kinds or classes); none named means every kind."""
+    if not args:
+        return tuple(range(len(t.tile_kinds)))
+    out: set[int] = set()
+    for a in args:
+        assert isinstance(a, A.Name)
+        out |= t.tile_kind_ids(a.id)
+    return tuple(sorted(out))
 
 
 def _binop(op: str) -> Callable[[Fn, Fn], Fn]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import ast as A
-from .expr import Ctx, Fn
+from .expr import Ctx, Fn, best, fewest, most, selected_kinds
 
 if TYPE_CHECKING:
     from .compiler import Tables
@@ -20,28 +20,16 @@ _OPS = {"+": "+", "-": "-", "*": "*", ">=": ">=", "<=": "<=", ">": ">", "<": "<"
         "and": "and", "or": "or"}
 
 
-def _lit(v: Any) -> str:
-    if isinstance(v, bool | int):
+def literal(v: Any) -> str:
+    """Source for a plain value, after checking it is one: int, bool, str, None, or tuples of them.
+    The one way generated code (here and in fast.py) receives data."""
+    if isinstance(v, bool | int | str) or v is None:
         return repr(v)
     if isinstance(v, tuple):
-        return "(" + "".join(_lit(x) + ", " for x in v) + ")"
+        return "(" + "".join(literal(x) + ", " for x in v) + ")"
     raise TypeError(f"not a literal: {type(v).__name__}")
 
 
-def _most(n: int, me: int, f: Any) -> bool:
-    v = f(me)
-    return all(f(q) <= v for q in range(n) if q != me)
-
-
-def _fewest(n: int, me: int, f: Any) -> bool:
-    v = f(me)
-    return all(f(q) >= v for q in range(n) if q != me)
-
-
-def _best(n: int, f: Any) -> int:
-    vals = [f(q) for q in range(n)]
-    top = max(vals)
-    return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
 
 
 def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
@@ -61,14 +49,14 @@ class _Gen:
 
     def const(self, value: Any) -> str:
         name = f"C{len(self.consts)}"
-        self.consts.append(f"{name} = {_lit(value)}")
+        self.consts.append(f"{name} = {literal(value)}")
         return name
 
     def src(self, node: A.Expr, me: str) -> str:  # noqa: C901 - one case per node kind
         t = self.t
         match node:
             case A.Num(value=v):
-                return _lit(int(v))
+                return literal(int(v))
             case A.Name(id="me"):
                 return me
             case A.Name(id="placed"):
@@ -81,7 +69,7 @@ class _Gen:
                 return "ctx.influence"
             case A.Landmark(kind=kind, name=lname, tag=tag):
                 lm = t.find_landmark(kind, lname, tag)
-                return _lit(-1 if lm is None else int(lm))
+                return literal(-1 if lm is None else int(lm))
             case A.Not(operand=o):
                 return f"(not {self.src(o, me)})"
             case A.BinOp(op=op, left=left, right=right):
@@ -93,13 +81,7 @@ class _Gen:
         raise ValueError("cannot generate this expression")
 
     def kinds(self, args: tuple[A.Expr, ...]) -> tuple[int, ...]:
-        if not args:
-            return tuple(range(len(self.t.tile_kinds)))
-        out: set[int] = set()
-        for a in args:
-            assert isinstance(a, A.Name)
-            out |= self.t.tile_kind_ids(a.id)
-        return tuple(sorted(out))
+        return selected_kinds(self.t, args)
 
     def mask(self, a: A.Expr) -> str:
         assert isinstance(a, A.Name)
@@ -118,8 +100,8 @@ class _Gen:
     def fn_tiles(self, args: tuple[A.Expr, ...], me: str) -> str:
         kinds = self.kinds(args[1:])
         if isinstance(args[0], A.Name) and args[0].id == "me" and len(kinds) == 1:
-            return f"g.tiles_of[{me}][{_lit(kinds[0])}]"  # `me` is always a seat
-        return f"_tiles(g, {self.src(args[0], me)}, {_lit(kinds)})"
+            return f"g.tiles_of[{me}][{literal(kinds[0])}]"  # `me` is always a seat
+        return f"_tiles(g, {self.src(args[0], me)}, {literal(kinds)})"
 
     def fn_hexes(self, args: tuple[A.Expr, ...], me: str) -> str:
         assert isinstance(args[0], A.Name)
@@ -130,7 +112,7 @@ class _Gen:
         return f"g.group_of({self.src(args[0], me)})"
 
     def fn_groups(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"g.groups_of({self.src(args[0], me)}, frozenset({_lit(self.kinds(args[1:]))}))"
+        return f"g.groups_of({self.src(args[0], me)}, frozenset({literal(self.kinds(args[1:]))}))"
 
     def fn_largest(self, args: tuple[A.Expr, ...], me: str) -> str:
         return f"max(map(len, {self.src(args[0], me)}), default=0)"
@@ -197,7 +179,7 @@ def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
     source = "\n".join([*gen.consts, "def f(ctx):", "    g = ctx.g", "    me = ctx.me", f"    return {body}", ""])
     env: dict[str, Any] = {"__builtins__": {"len": len, "sum": sum, "max": max, "map": map, "any": any,
                                             "frozenset": frozenset, "True": True, "False": False},
-                           "_most": _most, "_fewest": _fewest, "_best": _best, "_tiles": _tiles}
+                           "_most": most, "_fewest": fewest, "_best": best, "_tiles": _tiles}
     exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
     return env["f"], source
 

@@ -17,21 +17,13 @@ from typing import Any
 from . import ast as A
 from .compiler import AreaRule, MajorityRule, Ruleset, ScoreTrigger, TouchRule
 from .engine import Game
-
-
-def _lit(v: Any) -> str:
-    """repr of a plain value, after checking it is one (int, bool, str, None, or tuples of them)."""
-    if isinstance(v, bool | int | str) or v is None:
-        return repr(v)
-    if isinstance(v, tuple):
-        return "(" + "".join(_lit(x) + ", " for x in v) + ")"
-    raise TypeError(f"not a literal: {type(v).__name__}")
+from .exprgen import literal
 
 
 def _kind_test(var: str, kinds: frozenset[int] | None) -> str:
     if kinds is None:
         return "True"
-    return " or ".join(f"{var} == {_lit(int(k))}" for k in sorted(kinds)) or "False"
+    return " or ".join(f"{var} == {literal(int(k))}" for k in sorted(kinds)) or "False"
 
 
 def _is_group_size(e: A.Expr) -> bool:
@@ -58,7 +50,7 @@ def generate(rs: Ruleset) -> Compiled:
     lines: list[str] = []
 
     def const(name: str, value: Any) -> str:
-        consts.append(f"{name} = {_lit(value)}")
+        consts.append(f"{name} = {literal(value)}")
         return name
 
     def closure(name: str, fn: Any) -> str:
@@ -113,7 +105,7 @@ def generate(rs: Ruleset) -> Compiled:
     # the free lists live as long as the game (mutated in place, never replaced): bind each once
     free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
     for kk, var in free_var.items():
-        R(f"    {var} = free[{_lit(kk)}]")
+        R(f"    {var} = free[{literal(kk)}]")
     R("    rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
     R("    if g.auto_choose is None:")
     R("        g.auto_choose = ANSWER(rngs)")
@@ -230,7 +222,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
                 L(f"    pts = {src}")
             else:
                 L(f"    pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
-            L(f"    sc[{_lit(r.category)}] += pts")
+            L(f"    sc[{literal(r.category)}] += pts")
             L("    track[p] += pts")
         elif isinstance(r, AreaRule):
             L(f"if a >= 0 and AREAOK{ri}[a] and area_free[a] == 0 and not g.area_done[a]:")
@@ -300,7 +292,7 @@ def _trigger_expr(r: ScoreTrigger, rs: Ruleset) -> str | None:
     if expr is None:
         return None
     if isinstance(expr, A.Num):
-        return _lit(int(expr.value))
+        return literal(int(expr.value))
     if _is_group_size(expr) and r.kinds is not None and r.kinds <= rs.group_kinds:
         return "group"
     return None
