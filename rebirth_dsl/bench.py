@@ -1,27 +1,34 @@
 """`python -m rebirth_dsl.bench`: the engine's speed, printed as figures (never asserted in tests).
 
-Prints: full random games per second for 2, 3 and 4 players on one process (with end-of-game scoring
-and the winner), microseconds per move, the time to compile the rules, and the whole-process time
-of `rebirth eval` on the bundled example.
+Prints, for each bundled ruleset (or the one named): full random games per second for each player count
+on one process (with end-of-game scoring and the winner) and microseconds per move; the time to compile
+the rules; and the whole-process time of `rebirth eval` on a bundled example. Runs from an installed
+package in any folder: every file comes from the bundled games.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from rebirth_dsl.board.model import load_board
+from rebirth_dsl.compile.compiler import compile_rules
+from rebirth_dsl.compile.ruleset import Ruleset
+from rebirth_dsl.lang.parser import lark_parser, load_rules
+from rebirth_dsl.play.loop import DEFAULT_NAMES
+from rebirth_dsl.records.record import load_ruleset
+from rebirth_dsl.records.resources import bundled, default_rules, find, name_of, rules_and_board
+from rebirth_dsl.runtime.fast import generate, random_game
 
 
-def games_per_second(rs: object, n: int, seconds: float) -> tuple[float, float]:
+def games_per_second(rs: Ruleset, n: int, seconds: float) -> tuple[float, float]:
     """Random games per second and microseconds per move, over about `seconds` of play."""
-    from .fast import random_game
-    from .play import DEFAULT_NAMES
-
     names = DEFAULT_NAMES[:n]
     random_game(rs, names, 0)  # warm up (generates the specialised engine)
     games = moves = 0
@@ -37,11 +44,6 @@ def games_per_second(rs: object, n: int, seconds: float) -> tuple[float, float]:
 
 def compile_time(rules: Path, board: Path, repeat: int = 5) -> float:
     """Median seconds to parse, check and compile the rules against the board (parser already built)."""
-    from .board import load_board
-    from .compiler import compile_rules
-    from .fast import generate
-    from .parser import lark_parser, load_rules
-
     lark_parser()
     times = []
     for _ in range(repeat):
@@ -53,34 +55,53 @@ def compile_time(rules: Path, board: Path, repeat: int = 5) -> float:
 
 
 def eval_process_time(example: Path, repeat: int = 5) -> float:
-    """Median wall time of a whole `python -m rebirth_dsl eval EXAMPLE` process."""
+    """Median wall time of a whole `python -m rebirth_dsl eval EXAMPLE` process, run from an empty folder."""
     times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "rebirth_dsl", "eval", str(example)], check=True,
-                       capture_output=True, cwd=ROOT)
-        times.append(time.perf_counter() - t0)
+    with tempfile.TemporaryDirectory() as cwd:
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "rebirth_dsl", "eval", str(example)], check=True,
+                           capture_output=True, cwd=cwd)
+            times.append(time.perf_counter() - t0)
     return statistics.median(times)
+
+
+def _example_of(rules: Path) -> Path | None:
+    """The first bundled example played with this ruleset."""
+    name = name_of("rules", rules)
+    for path in bundled("examples").values():
+        try:
+            if json.loads(path.read_text(encoding="utf-8")).get("rules") == name:
+                return path
+        except (OSError, ValueError):
+            continue
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the figures."""
     ap = argparse.ArgumentParser(prog="python -m rebirth_dsl.bench")
-    ap.add_argument("--rules", default=str(ROOT / "rules" / "scotland.rules"))
-    ap.add_argument("--board", default=str(ROOT / "boards" / "scotland.json"))
+    ap.add_argument("--rules", action="append", help="a ruleset by name or path (repeatable; default: every "
+                    "bundled ruleset that is not a variant)")
+    ap.add_argument("--board", default=None, help="a board by name or path (default: the ruleset's own)")
     ap.add_argument("--seconds", type=float, default=3.0, help="time spent per player count")
-    ap.add_argument("--example", default=str(ROOT / "examples" / "scotland-3p.json"))
+    ap.add_argument("--example", default=None, help="the record `rebirth eval` is timed on (default: a bundled "
+                    "example of the default ruleset)")
     args = ap.parse_args(argv)
-    from .record import load_ruleset
-
-    rs, _ = load_ruleset(Path(args.rules), Path(args.board))
-    print(f"rebirth-dsl benchmark: {rs.title} on {Path(args.board).name}, Python {sys.version.split()[0]}, "
-          "one process")
-    for n in (2, 3, 4):
-        gps, us = games_per_second(rs, n, args.seconds)
-        print(f"  {n} players: {gps:8,.0f} random games/s  {us:6.2f} us/move (incl. setup, end scoring, winner)")
-    print(f"  compile {Path(args.rules).name} + board + fast engine: {compile_time(Path(args.rules), Path(args.board)) * 1000:.1f} ms")
-    print(f"  `rebirth eval {Path(args.example).name}` whole process: {eval_process_time(Path(args.example)) * 1000:.0f} ms")
+    names = args.rules or [n for n in bundled("rules") if "/" not in n]
+    print(f"rebirth-dsl benchmark: Python {sys.version.split()[0]}, one process")
+    for name in names:
+        rules, board = rules_and_board(name, args.board)
+        rs, _ = load_ruleset(rules, board)
+        print(f"{rs.title} on {board.name}:")
+        lo, hi = rs.players
+        for n in range(lo, min(hi, len(DEFAULT_NAMES)) + 1):
+            gps, us = games_per_second(rs, n, args.seconds)
+            print(f"  {n} players: {gps:8,.0f} random games/s  {us:6.2f} us/move (incl. setup, end scoring, winner)")
+        print(f"  compile {rules.name} + board + fast engine: {compile_time(rules, board) * 1000:.1f} ms")
+    example = find("examples", args.example) if args.example else _example_of(default_rules())
+    if example is not None:
+        print(f"`rebirth eval {example.name}` whole process: {eval_process_time(example) * 1000:.0f} ms")
     return 0
 
 

@@ -5,8 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
+
+from rebirth_dsl import __version__
+from rebirth_dsl.board.model import load_board, load_json
+from rebirth_dsl.check.checks import check
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.play.loop import play_command
+from rebirth_dsl.play.moves import legal_moves
+from rebirth_dsl.play.simulate import simulate_command
+from rebirth_dsl.present.describe import describe
+from rebirth_dsl.present.render import draw
+from rebirth_dsl.present.report import evaluate, explain, render_table
+from rebirth_dsl.records.record import load_record, replay, write_text_atomic
+from rebirth_dsl.records.resources import bundled, default_board, find
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -25,12 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     c = sub.add_parser("check", help="parse and check a rules file, and its fit with a board")
-    c.add_argument("rules")
-    c.add_argument("--board", help="a board JSON file to check the rules against")
+    c.add_argument("rules", help="a rules file, or a bundled ruleset by name (`rebirth list`)")
+    c.add_argument("--board", help="a board file or bundled name to check against (default: the ruleset's "
+                   "bundled board, if it has one)")
+    c.add_argument("--no-board", action="store_true", help="check the rules alone")
     c.add_argument("--strict", action="store_true", help="also require every statement to cite a rule id")
 
     e = sub.add_parser("eval", help="replay a game record and score it")
-    e.add_argument("game")
+    e.add_argument("game", help="a game record, or a bundled example by name")
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--explain", action="store_true", help="list every scoring event with its rule id")
 
@@ -41,12 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true")
 
     d = sub.add_parser("draw", help="draw a board, or a game's position, as SVG or text")
-    d.add_argument("file", help="a board JSON file or a game record")
+    d.add_argument("file", help="a board or a game record (a file, or a bundled board by name)")
     d.add_argument("-o", "--output", help="write SVG here (default: text to the terminal)")
 
     pl = sub.add_parser("play", help="play one full game with an agent per seat and write its record")
-    pl.add_argument("--rules", default=None, help="rules file (default: the bundled Scotland rules)")
-    pl.add_argument("--board", default=None, help="board file (default: the bundled Scotland board)")
+    pl.add_argument("--rules", default=None, help="rules file or bundled name (default: rules/DEFAULT)")
+    pl.add_argument("--board", default=None, help="board file or bundled name (default: the ruleset's own)")
     pl.add_argument("--players", default="3", help="a count 2..4, or names separated by commas")
     pl.add_argument("--agents", default="greedy", help="agent per seat, comma separated (random, greedy, mc, human)")
     pl.add_argument("--seed", type=int, default=0)
@@ -66,21 +81,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-progress", action="store_true")
 
     r = sub.add_parser("rules", help="describe a ruleset in English, from the rules file itself")
-    r.add_argument("rules")
+    r.add_argument("rules", help="a rules file, or a bundled ruleset by name")
+
+    sub.add_parser("list", help="the bundled rulesets, variants, boards and examples")
     return p
 
 
 def _version() -> str:
-    from . import __version__
-
     return f"rebirth-dsl {__version__}"
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run a subcommand; errors are printed, never a traceback."""
     args = build_parser().parse_args(argv)
-    from .errors import RebirthError
-
     try:
         return int(COMMANDS[args.command](args) or 0)
     except RebirthError as e:
@@ -99,45 +112,46 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """`rebirth check RULES [--board BOARD]`."""
-    from .board import load_board
-    from .checks import check
-    from .errors import RebirthError
-    from .parser import load_rules
-
     problems = []
     rules = board = None
+    board_file = ""
     try:
-        rules = load_rules(args.rules)
+        rules_path = find("rules", args.rules)
+        rules = load_rules(rules_path)
     except RebirthError as e:
         problems.extend(e.diagnostics)
-    if args.board:
-        try:
-            board = load_board(args.board)
-        except RebirthError as e:
-            problems.extend(e.diagnostics)
+        rules_path = None
+    try:
+        if args.board:
+            board_path = find("boards", args.board)
+        elif rules_path is not None and not args.no_board:
+            board_path = default_board(rules_path)
+        else:
+            board_path = None
+        if board_path is not None:
+            board_file = str(board_path)
+            board = load_board(board_path)
+    except RebirthError as e:
+        problems.extend(e.diagnostics)
     if rules is not None:
-        problems.extend(check(rules, board, board_file=args.board or "", strict=args.strict))
+        problems.extend(check(rules, board, board_file=board_file, strict=args.strict))
     for d in problems:
         print(d.render(), file=sys.stderr)
     if problems:
         print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''}", file=sys.stderr)
         return EXIT_PROBLEMS
     n = len(rules.statements) if rules else 0
-    what = f" against {args.board} ({len(board.hexes)} hexes)" if board else ""
+    what = f" against {board_file} ({len(board.hexes)} hexes)" if board else ""
     print(f"{args.rules}: ok: ruleset {rules.header.name!r}, {n} statements{what}")
     return EXIT_OK
 
 
 def _load_replay(path: str) -> Any:
-    from .record import load_record, replay
-
-    return replay(load_record(path))
+    return replay(load_record(find("examples", path)))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """`rebirth eval GAME [--json] [--explain]`."""
-    from .report import evaluate, explain, render_table
-
     r = _load_replay(args.game)
     game = r.game
     result = evaluate(game)
@@ -166,9 +180,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     """`rebirth moves GAME [--tile KIND]`."""
-    from .errors import RebirthError
-    from .moves import legal_moves
-
     r = _load_replay(args.game)
     if r.error is not None:
         raise RebirthError([*r.error.diagnostics])
@@ -189,14 +200,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 def cmd_draw(args: argparse.Namespace) -> int:
     """`rebirth draw FILE [-o out.svg]`."""
-    from .board import load_json
-    from .render import draw
-
-    data = load_json(args.file)
-    out = draw(args.file, data, svg=bool(args.output))
+    path = find("boards", args.file)
+    data = load_json(path)
+    out = draw(str(path), data, svg=bool(args.output))
     if args.output:
-        from .record import write_text_atomic
-
         write_text_atomic(args.output, out)
         print(f"wrote {args.output}")
     else:
@@ -206,32 +213,35 @@ def cmd_draw(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """`rebirth play`: one full game."""
-    from .play import play_command
-
     return play_command(args)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`rebirth simulate`: many games."""
-    from .simulate import simulate_command
-
     return simulate_command(args)
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """`rebirth rules RULES`: the ruleset in English."""
-    from .describe import describe
-    from .parser import load_rules
+    print(describe(load_rules(find("rules", args.rules))))
+    return EXIT_OK
 
-    print(describe(load_rules(args.rules)))
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """`rebirth list`: the bundled games, by the names every command accepts."""
+    rules = bundled("rules")
+    sections = [
+        ("rulesets", [n for n in rules if "/" not in n]),
+        ("variants", [n for n in rules if "/" in n]),
+        ("boards", list(bundled("boards"))),
+        ("examples", list(bundled("examples"))),
+    ]
+    for title, names in sections:
+        print(f"{title}:")
+        for n in names:
+            print(f"  {n}")
     return EXIT_OK
 
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "draw": cmd_draw, "play": cmd_play,
-            "simulate": cmd_simulate, "rules": cmd_rules}
-
-
-def default_path(kind: str, name: str) -> Path:
-    """A bundled rules or board file: the repository copy when run from a checkout."""
-    here = Path(__file__).resolve().parent.parent
-    return here / kind / name
+            "simulate": cmd_simulate, "rules": cmd_rules, "list": cmd_list}

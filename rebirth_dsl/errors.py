@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 
@@ -86,7 +87,5 @@ class IllegalMove(RebirthError):
 
 def did_you_mean(name: str, options: list[str] | set[str] | tuple[str, ...]) -> str | None:
     """The closest known name to a misspelt one, if any is close enough."""
-    import difflib
-
     best = difflib.get_close_matches(name, sorted(options), n=1, cutoff=0.6)
     return best[0] if best else None

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from conftest import BOARDS, ROOT, RULES
 
-from rebirth_dsl.board import NEIGHBOUR_OFFSETS, load_board, validate_board_data
+from rebirth_dsl.board.model import NEIGHBOUR_OFFSETS, load_board, validate_board_data
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.schemas import schemas
+from rebirth_dsl.records.schemas import schemas
 
 
 def test_schema_files_equal_the_models() -> None:
-    """schemas/*.json are exported from the pydantic models (python -m rebirth_dsl.schemas)."""
+    """schemas/*.json are exported from the pydantic models (python -m rebirth_dsl.records.schemas)."""
     for name, schema in schemas().items():
         on_disk = json.loads((ROOT / "schemas" / name).read_text())
-        assert on_disk == json.loads(json.dumps(schema)), f"schemas/{name} is stale: run python -m rebirth_dsl.schemas"
+        assert on_disk == json.loads(json.dumps(schema)), f"schemas/{name} is stale: run python -m rebirth_dsl.records.schemas"
 
 
 def test_broken_board_names_the_json_path() -> None:
@@ -67,8 +67,8 @@ def test_scotland_board_shape() -> None:
 @pytest.mark.parametrize("side", ["scotland"])
 def test_bundled_rules_and_board_check_clean(side: str) -> None:
     """`rebirth check rules/X.rules --board boards/X.json` finds nothing."""
-    from rebirth_dsl.checks import check
-    from rebirth_dsl.parser import load_rules
+    from rebirth_dsl.check.checks import check
+    from rebirth_dsl.lang.parser import load_rules
 
     path = BOARDS / f"{side}.json"
     assert check(load_rules(RULES / f"{side}.rules"), load_board(path), str(path), strict=True) == []
@@ -76,8 +76,8 @@ def test_bundled_rules_and_board_check_clean(side: str) -> None:
 
 def test_board_problems_against_rules(tmp_path: Path) -> None:
     """Rules-board consistency: undeclared kinds, split areas, missing payouts, harbours off settlements."""
-    from rebirth_dsl.checks import check
-    from rebirth_dsl.parser import load_rules
+    from rebirth_dsl.check.checks import check
+    from rebirth_dsl.lang.parser import load_rules
 
     hexes = [
         {"q": 0, "r": 0, "kind": "settlement", "area": "Split"},
@@ -101,8 +101,8 @@ def test_board_problems_against_rules(tmp_path: Path) -> None:
 
 def test_rules_on_the_wrong_map_name_what_is_missing() -> None:
     """Ireland's rules against the Scotland map: no towers, no wind collectors, no Hill of Tara."""
-    from rebirth_dsl.checks import check
-    from rebirth_dsl.parser import load_rules
+    from rebirth_dsl.check.checks import check
+    from rebirth_dsl.lang.parser import load_rules
 
     path = BOARDS / "scotland.json"
     text = "\n".join(d.render() for d in check(load_rules(RULES / "ireland.rules"), load_board(path), str(path)))

@@ -81,7 +81,8 @@ def test_mission_position_card_by_card(pos_file: Path, tmp_path: Path) -> None:
     assert sum(want.values()) == pos["expect"]["players"]["Ann"]["breakdown"]["missions"], "arithmetic"
     record = dict(pos["record"])
     for key in ("rules", "board"):
-        record[key] = str((pos_file.parent / record[key]).resolve())
+        if record[key].endswith((".rules", ".json")):  # a file beside the position; a bare name is bundled
+            record[key] = str((pos_file.parent / record[key]).resolve())
     rec_file = tmp_path / pos_file.name
     rec_file.write_text(json.dumps(record))
     out = subprocess.run(

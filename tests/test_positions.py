@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rebirth_dsl.record import SetupRefused, load_record, replay
-from rebirth_dsl.report import evaluate
+from rebirth_dsl.present.report import evaluate
+from rebirth_dsl.records.record import SetupRefused, load_record, replay
 
 HERE = Path(__file__).parent
 POSITIONS = sorted((HERE / "positions").glob("*.json")) + sorted((HERE / "positions_ireland").glob("*.json"))

@@ -9,11 +9,12 @@ from conftest import BOARDS, RULES
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rebirth_dsl.agents import GreedyAgent, RandomAgent
-from rebirth_dsl.engine import NEUTRAL, Game, colour_tiles
-from rebirth_dsl.play import play_game, record_for
-from rebirth_dsl.record import load_record, load_ruleset, replay
-from rebirth_dsl.report import evaluate
+from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
+from rebirth_dsl.play.loop import play_game, record_for
+from rebirth_dsl.present.report import evaluate
+from rebirth_dsl.records.record import load_record, load_ruleset, replay
+from rebirth_dsl.runtime.game import NEUTRAL, Game
+from rebirth_dsl.runtime.setup import colour_tiles
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
@@ -30,7 +31,7 @@ def played(seed: int, n: int, rules: str = "scotland", board: str = "scotland", 
 
 
 def as_record(rs, seed: int, n: int, moves, rules: str = "scotland", board: str = "scotland") -> dict:
-    from rebirth_dsl.engine import deal
+    from rebirth_dsl.runtime.setup import deal
 
     return record_for(rs, RULES / f"{rules}.rules", BOARDS / f"{board}.json", Path(__file__).parent, NAMES[:n],
                       ["random"] * n, seed, deal(rs, n, seed), moves)
@@ -179,9 +180,10 @@ def test_same_seed_same_game(seed: int) -> None:
 def test_generated_expressions_equal_the_closures(g: tuple[int, int], side: str) -> None:
     """cel-python's habit: every card condition and tie-break, compiled to Python source, gives what the
     closure interpreter gives, for every player, on random final positions."""
-    from rebirth_dsl import ast as A
-    from rebirth_dsl.expr import Ctx, compile_expr
-    from rebirth_dsl.exprgen import compile_expr_source
+    from rebirth_dsl.compile.closures import compile_expr
+    from rebirth_dsl.compile.exprgen import compile_expr_source
+    from rebirth_dsl.compile.prims import Ctx
+    from rebirth_dsl.lang import ast as A
 
     seed, n = g
     rs = ruleset(side, side)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.render import draw
+from rebirth_dsl.present.render import draw
 
 RULES = Path(__file__).resolve().parents[1] / "rules" / "scotland.rules"
 SVG = "{http://www.w3.org/2000/svg}"

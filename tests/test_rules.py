@@ -11,14 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lark import Lark
 
-from rebirth_dsl.compiler import Tables
+from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.errors import RebirthError, RulesSyntaxError
-from rebirth_dsl.parser import load_rules, parse_text
+from rebirth_dsl.lang.parser import load_rules, parse_text
 
 
 def test_grammar_is_conflict_free_lalr() -> None:
     """strict=True makes Lark fail on any shift/reduce or terminal collision."""
-    grammar = (Path(__file__).parents[1] / "rebirth_dsl" / "grammar.lark").read_text()
+    grammar = (Path(__file__).parents[1] / "rebirth_dsl" / "lang" / "grammar.lark").read_text()
     Lark(grammar, parser="lalr", strict=True, maybe_placeholders=True)
 
 
@@ -32,7 +32,7 @@ def test_scotland_rules_parse_and_declare_the_game() -> None:
 
 def test_tile_mix_per_colour() -> None:
     """S-C1, S-C2: 12 food, 12 energy, 12 settlements of influence 1,1,1,2,2,2,2,3,3,3,4,4."""
-    from rebirth_dsl import ast as A
+    from rebirth_dsl.lang import ast as A
 
     rules = load_rules(RULES / "scotland.rules")
     specs = {s.kind: s for s in rules.statements if isinstance(s, A.TileSpec)}
@@ -90,7 +90,7 @@ def test_token_soup_parses_or_raises_our_error(tokens: list[str]) -> None:
 
 
 def _check_text(tmp_path: Path, text: str) -> list[str]:
-    from rebirth_dsl.checks import check
+    from rebirth_dsl.check.checks import check
 
     f = tmp_path / "t.rules"
     f.write_text(text)
@@ -124,7 +124,7 @@ def test_expression_type_and_arity_errors(tmp_path: Path) -> None:
 
 def test_extends_replaces_and_without_removes(tmp_path: Path) -> None:
     """A child ruleset replaces statements by key and removes them with `without`."""
-    from rebirth_dsl import ast as A
+    from rebirth_dsl.lang import ast as A
 
     (tmp_path / "child.rules").write_text(
         f'ruleset child extends "{RULES / "scotland.rules"}"\n'
@@ -150,7 +150,7 @@ def test_without_something_missing_is_an_error(tmp_path: Path) -> None:
 
 def test_every_scotland_statement_cites_a_rule_id() -> None:
     """The habit made a check: `rebirth check --strict` passes on the bundled rules."""
-    from rebirth_dsl.checks import check
+    from rebirth_dsl.check.checks import check
 
     for f in [RULES / "scotland.rules", *sorted((RULES / "variants").glob("*.rules"))]:
         assert check(load_rules(f), strict=True) == [], f
@@ -166,9 +166,9 @@ SCOTLAND_TEXT = (RULES / "scotland.rules").read_text()
 def test_mutated_rules_never_crash_the_checker(edits: list[tuple[int, int, str]]) -> None:
     """Any edit of the real rules file parses and checks to diagnostics, or raises our error, and one that
     checks clean plays a whole game: never a crash."""
-    from rebirth_dsl.board import load_board
-    from rebirth_dsl.checks import check
-    from rebirth_dsl.compiler import compile_rules
+    from rebirth_dsl.board.model import load_board
+    from rebirth_dsl.check.checks import check
+    from rebirth_dsl.compile.compiler import compile_rules
 
     text = SCOTLAND_TEXT
     for pos, cut, ins in edits:
@@ -185,7 +185,7 @@ def test_mutated_rules_never_crash_the_checker(edits: list[tuple[int, int, str]]
             rs = compile_rules(rules, board)
         except RebirthError:
             return
-        from rebirth_dsl.fast import random_game
+        from rebirth_dsl.runtime.fast import random_game
 
         if rs.players[0] <= 2 <= rs.players[1] and rs.mix:  # a checked ruleset also plays: no runtime type errors
             game, _ = random_game(rs, ["A", "B"], 1)

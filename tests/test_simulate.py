@@ -11,12 +11,12 @@ from conftest import BOARDS, RULES
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rebirth_dsl.agents import RandomAgent
-from rebirth_dsl.fast import random_game
-from rebirth_dsl.play import DEFAULT_NAMES, play_game
-from rebirth_dsl.record import load_ruleset
-from rebirth_dsl.report import evaluate
-from rebirth_dsl.simulate import Job, play_one, run_local, summarise
+from rebirth_dsl.play.agents import RandomAgent
+from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
+from rebirth_dsl.play.simulate import Job, play_one, run_local, summarise
+from rebirth_dsl.present.report import evaluate
+from rebirth_dsl.records.record import load_ruleset
+from rebirth_dsl.runtime.fast import random_game
 
 RS = None
 
@@ -81,7 +81,7 @@ def test_workers_do_not_change_results() -> None:
 def test_ray_backend_equals_local() -> None:
     """A local Ray cluster plays the same games as the local backend for the same seed."""
     pytest.importorskip("ray")
-    from rebirth_dsl.simulate import run_ray
+    from rebirth_dsl.play.simulate import run_ray
 
     job = Job(str(RULES / "scotland.rules"), str(BOARDS / "scotland.json"), 4, ("random",) * 4, 11)
     assert run_ray(job, 40, 2, lambda k: None) == run_local(job, 40, 1, lambda k: None)
@@ -89,7 +89,7 @@ def test_ray_backend_equals_local() -> None:
 
 def test_mc_agent_beats_greedy() -> None:
     """The search agent wins most of a fixed set of 2-player games against greedy (seats alternate)."""
-    from rebirth_dsl.agents import make_agent
+    from rebirth_dsl.play.registry import make_agent
 
     wins = 0
     for seed in range(4):

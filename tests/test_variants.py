@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import BOARDS, ROOT, RULES
 
-from rebirth_dsl.record import SetupRefused, load_record, replay
-from rebirth_dsl.report import evaluate
+from rebirth_dsl.present.report import evaluate
+from rebirth_dsl.records.record import SetupRefused, load_record, replay
 
 POS = ROOT / "tests" / "positions"
 
@@ -59,8 +59,8 @@ def test_changed_payout(tmp_path: Path) -> None:
 def test_changed_tile_mix(tmp_path: Path) -> None:
     """A fifth settlement of influence 4 per colour: a record dealt for the 12/12/12 mix is now refused
     (S-C2), and a seeded game deals 37 - 2 set aside = 35 tiles per player with 3 players."""
-    from rebirth_dsl.engine import colour_tiles
-    from rebirth_dsl.record import load_ruleset
+    from rebirth_dsl.records.record import load_ruleset
+    from rebirth_dsl.runtime.setup import colour_tiles
 
     f = _variant(tmp_path, "3 x3, 4 x2 ", "3 x3, 4 x3 ")
     pos = json.loads((POS / "s_u3_four_players_27.json").read_text())
@@ -111,9 +111,9 @@ def test_lighthouse_variant_is_a_rules_file_and_a_board(tmp_path: Path) -> None:
 
 def test_lighthouse_board_checks_clean() -> None:
     """The bundled lighthouse board fits the lighthouse rules."""
-    from rebirth_dsl.board import load_board
-    from rebirth_dsl.checks import check
-    from rebirth_dsl.parser import load_rules
+    from rebirth_dsl.board.model import load_board
+    from rebirth_dsl.check.checks import check
+    from rebirth_dsl.lang.parser import load_rules
 
-    b = BOARDS / "variants" / "scotland-lighthouses.json"
+    b = BOARDS / "variants" / "lighthouses.json"
     assert check(load_rules(RULES / "variants" / "lighthouses.rules"), load_board(b), str(b)) == []

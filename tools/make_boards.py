@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rebirth_dsl.board import NEIGHBOUR_OFFSETS, validate_board_data  # noqa: E402
+from rebirth_dsl.board.model import NEIGHBOUR_OFFSETS, validate_board_data  # noqa: E402
 
 BOARDS_DIR = ROOT / "boards"
 

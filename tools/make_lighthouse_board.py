@@ -1,4 +1,4 @@
-"""Derive boards/variants/scotland-lighthouses.json: the Scotland map with four lighthouses on the coast.
+"""Derive boards/variants/lighthouses.json: the Scotland map with four lighthouses on the coast.
 
 A lighthouse replaces a sea hex next to the land; which ones is chosen here, by name and position.
 """
@@ -46,7 +46,7 @@ def main() -> int:
         at[c]["name"] = name
     board["name"] = "scotland_lighthouses"
     board["title"] = "Scotland (reconstructed) with four lighthouses (variant)"
-    out = ROOT / "boards" / "variants" / "scotland-lighthouses.json"
+    out = ROOT / "boards" / "variants" / "lighthouses.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=out.parent)
     with os.fdopen(fd, "w") as f:

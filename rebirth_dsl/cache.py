@@ -1,0 +1,190 @@
+"""A cache on disk that can never run code: plain JSON data in a folder only the current user can write.
+
+What it holds (the parser's tables, parsed rules) is rebuilt whenever an entry is missing, foreign,
+corrupt or stale, so the cache can only ever make a command faster, never change what it does:
+
+- Entries are JSON, decoded into a fixed set of classes named by the caller (never pickle: a planted file
+  can at most be ignored).
+- The folder is made with mode 0700; it is used only if it is a real folder owned by the current user
+  and closed to others, and an entry only if it is a regular file owned by the user that nobody else may
+  write. Anything else is ignored, never an error.
+- Each entry records the format version, its key and the SHA-256 of its payload; one byte changed, a
+  truncated file or another version reads as a miss and the entry is rebuilt.
+- The folder is pruned to the newest MAX_ENTRIES entries, and entries older than MAX_AGE are removed.
+
+`REBIRTH_CACHE=off` turns it off; `REBIRTH_CACHE=DIR` moves it (default: $XDG_CACHE_HOME/rebirth-dsl or
+~/.cache/rebirth-dsl).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+MAX_ENTRIES = 256
+MAX_AGE = 60 * 60 * 24 * 30  # seconds: a month
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when the cache is off."""
+    root = os.environ.get("REBIRTH_CACHE")
+    if root == "off":
+        return None
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "rebirth-dsl")
+    return Path(root)
+
+
+def _private_dir(path: Path) -> bool:
+    """Make the folder if needed; True only if it is ours, a real folder, and closed to others."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+        return False  # a link, or somebody else's folder: never read from it
+    if st.st_mode & 0o077:
+        try:
+            os.chmod(path, 0o700)  # ours but open (e.g. made by an older version with 0755): close it
+        except OSError:
+            return False
+    return True
+
+
+def _key_name(namespace: str, key: str) -> str:
+    return f"{namespace}-{key}.json"
+
+
+def digest(*parts: bytes | str) -> str:
+    """A SHA-256 key over the parts (separated, so no two part lists collide)."""
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode("utf-8", "surrogatepass") if isinstance(p, str) else p
+        h.update(len(b).to_bytes(8, "big"))
+        h.update(b)
+    return h.hexdigest()
+
+
+def load(namespace: str, key: str) -> Any | None:
+    """The payload stored under the key, or None for a miss (absent, foreign, corrupt or stale)."""
+    root = cache_dir()
+    if root is None or not _private_dir(root):
+        return None
+    path = root / _key_name(namespace, key)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022
+                or st.st_size > MAX_ENTRY_BYTES):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(MAX_ENTRY_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    header, sep, body = raw.partition(b"\n")
+    try:
+        meta = json.loads(header)
+        if (not sep or meta.get("format") != FORMAT or meta.get("key") != key
+                or meta.get("sha256") != hashlib.sha256(body).hexdigest()):
+            raise ValueError("stale or corrupt")
+        return json.loads(body)
+    except (ValueError, AttributeError, RecursionError):
+        _remove(path)  # rebuilt by the caller
+        return None
+
+
+def store(namespace: str, key: str, payload: Any) -> None:
+    """Write the payload under the key, atomically; any failure leaves the cache as it was."""
+    root = cache_dir()
+    if root is None or not _private_dir(root):
+        return
+    try:
+        body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
+    except (TypeError, ValueError, RecursionError):
+        return
+    header = json.dumps({"format": FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}).encode()
+    try:
+        fd, tmp = tempfile.mkstemp(dir=root, prefix=".tmp-", suffix=".json")  # mode 0600
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(header + b"\n" + body)
+            os.replace(tmp, root / _key_name(namespace, key))
+        except BaseException:
+            _remove(Path(tmp))
+            raise
+    except OSError:
+        return
+    prune(root)
+
+
+def prune(root: Path, max_entries: int = MAX_ENTRIES, max_age: float = MAX_AGE) -> None:
+    """Keep the newest entries: at most max_entries, none older than max_age seconds."""
+    try:
+        entries = []
+        for p in root.iterdir():
+            if p.suffix == ".json":
+                st = os.lstat(p)
+                if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid():
+                    entries.append((st.st_mtime, p))
+    except OSError:
+        return
+    entries.sort(reverse=True)
+    now = time.time()
+    for i, (mtime, p) in enumerate(entries):
+        if i >= max_entries or now - mtime > max_age:
+            _remove(p)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+# ----- a JSON codec for plain data and a fixed set of dataclasses --------------------------------
+def encode(x: Any) -> Any:
+    """Plain JSON for dicts (any keys), tuples, lists, scalars and dataclass instances."""
+    if x is None or isinstance(x, bool | int | float | str):
+        return x
+    if isinstance(x, list):
+        return [encode(v) for v in x]
+    if isinstance(x, tuple):
+        return {"t": [encode(v) for v in x]}
+    if isinstance(x, dict):
+        return {"d": [[encode(k), encode(v)] for k, v in x.items()]}
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return {"c": type(x).__name__, "f": {f.name: encode(getattr(x, f.name)) for f in dataclasses.fields(x)}}
+    raise TypeError(f"cannot cache a {type(x).__name__}")
+
+
+def decode(x: Any, classes: dict[str, type]) -> Any:
+    """The inverse of encode; a dataclass is rebuilt only if its name is one of `classes`."""
+    if isinstance(x, list):
+        return [decode(v, classes) for v in x]
+    if isinstance(x, dict):
+        if "t" in x:
+            return tuple(decode(v, classes) for v in x["t"])
+        if "d" in x:
+            return {decode(k, classes): decode(v, classes) for k, v in x["d"]}
+        cls = classes[x["c"]]  # a KeyError for any other name: the entry is refused
+        return cls(**{k: decode(v, classes) for k, v in x["f"].items()})
+    if x is None or isinstance(x, bool | int | float | str):
+        return x
+    raise TypeError(f"not cache data: {type(x).__name__}")

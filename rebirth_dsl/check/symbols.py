@@ -1,0 +1,136 @@
+"""Symbol tables: the names a ruleset declares and, with a board, the board's integer tables."""
+
+from __future__ import annotations
+
+from rebirth_dsl.board.model import Board
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.ids import comment_ids
+
+
+class Tables:
+    """Names the rules declare, and (with a board) the board's integer tables."""
+
+    def __init__(self, rules: A.Rules, board: Board | None = None) -> None:
+        self.rules = rules
+        self.board = board
+        self.board_file = ""
+        self.require_landmarks = True
+        st = rules.statements
+        self.hex_kinds: list[str] = []
+        self.landmark_kinds: list[str] = []
+        self.tags: list[str] = []
+        self.tag_on: dict[str, tuple[str, ...]] = {}
+        for s in st:
+            if isinstance(s, A.Declare):
+                target = {"hex": self.hex_kinds, "landmark": self.landmark_kinds, "tag": self.tags}[s.what]
+                target.extend(n for n in s.names if n not in target)
+                if s.what == "tag" and s.on:
+                    self.tag_on.update(dict.fromkeys(s.names, s.on))
+        self.tile_kinds: list[str] = []
+        self.attributes: set[str] = set()
+        self.attribute_of: dict[str, str | None] = {}
+        for s in st:
+            if isinstance(s, A.TileSpec) and s.kind not in self.tile_kinds:
+                self.tile_kinds.append(s.kind)
+                self.attribute_of[s.kind] = s.attribute
+                if s.attribute:
+                    self.attributes.add(s.attribute)
+        self.classes: dict[str, tuple[str, ...]] = {s.name: s.kinds for s in st if isinstance(s, A.ClassDecl)}
+        self.decks: dict[str, A.DeckBlock] = {s.name: s for s in st if isinstance(s, A.DeckBlock)}
+        self._ids: dict[str, dict[int, tuple[str, ...]]] = {f: comment_ids(src) for f, src in rules.sources.items()}
+        if board is not None:
+            self._bind(board)
+
+    # ----- names ------------------------------------------------------------------------------
+    def selector_kind(self, name: str) -> str | None:
+        """What a bare name denotes, if anything."""
+        if name in self.tile_kinds:
+            return "tile kind"
+        if name in self.classes:
+            return "class"
+        if name in self.hex_kinds:
+            return "hex kind"
+        if name in self.landmark_kinds:
+            return "landmark kind"
+        if name in self.tags:
+            return "tag"
+        return None
+
+    def all_selector_names(self) -> list[str]:
+        """Every declared kind, class and tag name."""
+        return self.tile_kinds + list(self.classes) + self.hex_kinds + self.landmark_kinds + self.tags
+
+    def selector_options(self, what: str) -> list[str]:
+        """The names a selector argument may take."""
+        if what == "tile":
+            return self.tile_kinds + list(self.classes)
+        if what in ("hex", "near"):
+            return self.hex_kinds + self.landmark_kinds + self.tags
+        return list(self.landmark_kinds)
+
+    def tile_kind_ids(self, name: str) -> frozenset[int]:
+        """Kind ids named by a tile kind or a class."""
+        kinds = self.classes.get(name, (name,))
+        return frozenset(self.tile_kinds.index(k) for k in kinds if k in self.tile_kinds)
+
+    def ids(self, span: A.Span, whole: bool = True) -> tuple[str, ...]:
+        """The rule ids cited in the comments on a statement's lines."""
+        table = self._ids.get(span.file, {})
+        last = span.end_line if whole and span.end_line else span.line
+        out: list[str] = []
+        for ln in range(span.line, last + 1):
+            out.extend(i for i in table.get(ln, ()) if i not in out)
+        return tuple(out)
+
+    # ----- board ------------------------------------------------------------------------------
+    def _bind(self, board: Board) -> None:
+        geo = board.geometry
+        self.n = len(board.hexes)
+        self.coords = geo.coords
+        self.index = geo.index
+        self.neighbours = geo.neighbours
+        self.hex_kind: list[str] = [h.kind for h in board.hexes]
+        self.hex_tags: list[frozenset[str]] = [frozenset(h.tags) for h in board.hexes]
+        self.landmark_hex: list[int] = []
+        self.landmark_kind: list[str] = []
+        self.landmark_name: list[str] = []
+        self.landmark_of_hex: dict[int, int] = {}
+        self.landmark_ability: list[str | None] = []
+        for i, h in enumerate(board.hexes):
+            if h.kind in self.landmark_kinds:
+                self.landmark_ability.append(h.ability)
+                self.landmark_of_hex[i] = len(self.landmark_hex)
+                self.landmark_hex.append(i)
+                self.landmark_kind.append(h.kind)
+                self.landmark_name.append(h.name or f"{h.kind} ({h.q},{h.r})")
+        self.landmark_names = list(zip(self.landmark_kind, self.landmark_name, strict=True))
+        self.area_names: list[str] = []
+        self.area_of: list[int] = []
+        for h in board.hexes:
+            if h.area is None:
+                self.area_of.append(-1)
+                continue
+            if h.area not in self.area_names:
+                self.area_names.append(h.area)
+            self.area_of.append(self.area_names.index(h.area))
+        self.area_hexes: list[tuple[int, ...]] = [
+            tuple(i for i, a in enumerate(self.area_of) if a == k) for k in range(len(self.area_names))
+        ]
+        self.area_kind: list[str] = [self.hex_kind[hs[0]] for hs in self.area_hexes]
+
+    def hex_matches(self, name: str) -> list[bool]:
+        """Per hex: is it of this kind or does it carry this tag."""
+        return [self.hex_kind[h] == name or name in self.hex_tags[h] for h in range(self.n)]
+
+    def find_landmark(self, kind: str, name: str | None, tag: str | None) -> int | None:
+        """The index of a landmark by kind and name, or kind and tag."""
+        if self.board is None:
+            return None
+        for i, (k, n) in enumerate(self.landmark_names):
+            if k != kind:
+                continue
+            if name is not None and n == name:
+                return i
+            if tag is not None and tag in self.hex_tags[self.landmark_hex[i]]:
+                return i
+        return None

@@ -1,0 +1,180 @@
+"""The expression language's names and types: built-in functions with their signatures, context
+variables, and the type checker that reports every name, type and arity error at its place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rebirth_dsl.errors import RebirthError, did_you_mean
+from rebirth_dsl.lang import ast as A
+
+if TYPE_CHECKING:
+    from rebirth_dsl.check.symbols import Tables
+
+
+# Types: int, bool, player, hex, hexes, groups, landmark, landmarks, areas; "sel:..." is a name argument.
+# Each signature: (argument types, result type). A trailing "*" argument type repeats.
+SIGNATURES: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "count": (("coll",), "int", "the number of things in a collection (hexes, groups, landmarks, areas)"),
+    "size": (("coll",), "int", "same as count; reads well for a group"),
+    "tiles": (("player", "sel:tile*"), "hexes", "the hexes holding the player's tiles, of the given kinds or classes"),
+    "hexes": (("sel:hex",), "hexes", "every board hex of a kind or with a tag"),
+    "group": (("hex",), "hexes", "the group (S-F1) containing a hex"),
+    "groups": (("player", "sel:tile*"), "groups", "the player's groups of the given kinds"),
+    "largest": (("groups",), "int", "the size of the largest group, 0 if none"),
+    "atleast": (("groups", "int"), "groups", "the groups of at least N tiles"),
+    "at": (("hexes", "sel:hex"), "hexes", "the hexes that are of a kind or carry a tag"),
+    "near": (("hexes", "sel:near"), "hexes", "the hexes adjacent to a hex of a kind or tag, or to a landmark"),
+    "touched": (("player", "sel:landmark"), "landmarks", "landmarks of a kind next to one of the player's tiles"),
+    "owned": (("player", "sel:landmark"), "landmarks", "landmarks of a kind the player holds (majorities)"),
+    "owner": (("landmark",), "player", "who holds a landmark, or nobody"),
+    "areas": (("hexes",), "areas", "the distinct settlement areas the hexes lie in"),
+    "won": (("player",), "areas", "completed areas in which the player ranked first"),
+    "most": (("int",), "bool", "true if `me` has at least as much as every other player (ties count)"),
+    "fewest": (("int",), "bool", "true if `me` has at most as much as every other player (ties count)"),
+    "best": (("int",), "player", "the one player with strictly the most (above 0), or nobody"),
+}
+VARIABLES: dict[str, tuple[str, str]] = {
+    "me": ("player", "the player the expression is evaluated for"),
+    "placed": ("hex", "the hex just placed on (placement triggers)"),
+    "influence": ("int", "the player's influence in the area (payouts, incomplete areas)"),
+    "always": ("bool", "true"),
+    "nobody": ("player", "no player"),
+}
+COLLECTIONS = {"hexes", "groups", "landmarks", "areas"}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which context variables an expression may use."""
+
+    placed: bool = False
+    influence: bool = False
+
+
+class ExprError(RebirthError):
+    """A name, type or arity error in an expression."""
+
+
+def _err(msg: str, node: Any, hint: str | None = None) -> ExprError:
+    sp = node.span
+    return ExprError.single(msg, file=sp.file, line=sp.line, col=sp.col, hint=hint)
+
+
+def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> str:
+    """Check an expression, collecting errors; return its type ('?' when unknown)."""
+    match node:
+        case A.Num():
+            return "int"
+        case A.Name(id=name):
+            if name in VARIABLES:
+                if name == "placed" and not scope.placed:
+                    errors.append(_err("`placed` only exists in a placement trigger", node))
+                if name == "influence" and not scope.influence:
+                    errors.append(_err("`influence` only exists in an area payout or incomplete-area rule", node))
+                return VARIABLES[name][0]
+            if name in t.attributes:
+                if not scope.influence:
+                    errors.append(_err(f"`{name}` alone only exists in an area payout; use {name}(HEXES)", node))
+                return "int"
+            known = list(VARIABLES) + list(t.attributes)
+            sel = t.selector_kind(name)
+            if sel:
+                errors.append(_err(f"{sel} `{name}` is not a value here; it can only be an argument "
+                                   "(e.g. tiles(me, food))", node))
+            else:
+                dym = did_you_mean(name, known + t.all_selector_names())
+                errors.append(_err(f"unknown name `{name}`", node, f"did you mean `{dym}`?" if dym else None))
+            return "?"
+        case A.Landmark(kind=kind, name=lname, tag=tag):
+            if kind not in t.landmark_kinds:
+                dym = did_you_mean(kind, t.landmark_kinds)
+                errors.append(_err(f"unknown landmark kind `{kind}`", node, f"did you mean `{dym}`?" if dym else None))
+            if tag is not None and tag not in t.tags:
+                dym = did_you_mean(tag, t.tags)
+                errors.append(_err(f"unknown tag `{tag}`", node, f"did you mean `{dym}`?" if dym else None))
+            if t.board is not None and t.require_landmarks and t.find_landmark(kind, lname, tag) is None:
+                what = f'"{lname}"' if lname is not None else f"with {tag}"
+                names = [n for k, n in t.landmark_names if k == kind]
+                dym = did_you_mean(lname, names) if lname else None
+                errors.append(_err(f"the board has no {kind} {what}", node, f'did you mean "{dym}"?' if dym else None))
+            return "landmark"
+        case A.Not(operand=o):
+            _expect(o, "bool", t, scope, errors)
+            return "bool"
+        case A.BinOp(op=op, left=left, right=right):
+            if op in ("and", "or"):
+                _expect(left, "bool", t, scope, errors)
+                _expect(right, "bool", t, scope, errors)
+                return "bool"
+            if op in ("+", "-", "*"):
+                _expect(left, "int", t, scope, errors)
+                _expect(right, "int", t, scope, errors)
+                return "int"
+            lt = type_of(left, t, scope, errors)
+            rt = type_of(right, t, scope, errors)
+            if op in ("==", "!="):
+                if "?" not in (lt, rt) and lt != rt:
+                    errors.append(_err(f"cannot compare {lt} with {rt}", node))
+            elif "?" not in (lt, rt) and (lt != "int" or rt != "int"):
+                errors.append(_err(f"`{op}` compares numbers, not {lt} and {rt}", node))
+            return "bool"
+        case A.Call(fn=fn, args=args):
+            if fn in t.attributes:
+                if len(args) != 1:
+                    errors.append(_err(f"{fn}() takes 1 argument (hexes), not {len(args)}", node))
+                else:
+                    _expect(args[0], "hexes", t, scope, errors)
+                return "int"
+            if fn not in SIGNATURES:
+                dym = did_you_mean(fn, list(SIGNATURES) + list(t.attributes))
+                errors.append(_err(f"unknown function `{fn}`", node, f"did you mean `{dym}`?" if dym else None))
+                return "?"
+            params, result, _doc = SIGNATURES[fn]
+            variadic = params and params[-1].endswith("*")
+            fixed = params[:-1] if variadic else params
+            if len(args) < len(fixed) or (not variadic and len(args) > len(params)):
+                want = f"{len(fixed)}+" if variadic else str(len(params))
+                errors.append(_err(f"{fn}() takes {want} argument(s), not {len(args)}", node,
+                                   f"{fn}({', '.join(p.rstrip('*') for p in params)}): {_doc}"))
+                return result
+            for i, arg in enumerate(args):
+                ptype = params[min(i, len(params) - 1)].rstrip("*")
+                if ptype.startswith("sel:"):
+                    _check_selector(arg, ptype[4:], t, errors)
+                elif ptype == "coll":
+                    at = type_of(arg, t, scope, errors)
+                    if at not in COLLECTIONS and at != "?":
+                        errors.append(_err(f"{fn}() counts a collection, not {at}", arg))
+                else:
+                    _expect(arg, ptype, t, scope, errors)
+            return result
+    return "?"
+
+
+def _expect(node: A.Expr, want: str, t: Tables, scope: Scope, errors: list[ExprError]) -> None:
+    got = type_of(node, t, scope, errors)
+    if got not in (want, "?"):
+        errors.append(_err(f"expected {want}, got {got}", node))
+
+
+def _check_selector(node: A.Expr, what: str, t: Tables, errors: list[ExprError]) -> None:
+    if what == "near" and isinstance(node, A.Landmark):
+        type_of(node, t, Scope(), errors)
+        return
+    if not isinstance(node, A.Name):
+        errors.append(_err(f"expected the name of a {_SEL_DOC[what]}", node))
+        return
+    options = t.selector_options(what)
+    if node.id not in options:
+        dym = did_you_mean(node.id, options)
+        errors.append(_err(f"`{node.id}` is not a {_SEL_DOC[what]}", node, f"did you mean `{dym}`?" if dym else None))
+
+
+_SEL_DOC = {
+    "tile": "tile kind or class",
+    "hex": "hex kind or tag",
+    "near": "hex kind, tag or landmark",
+    "landmark": "landmark kind",
+}

@@ -1,0 +1,200 @@
+"""AST + board -> a compiled Ruleset: integer tables, neighbour tuples and closures the engine runs."""
+
+from __future__ import annotations
+
+from rebirth_dsl.board.model import Board
+from rebirth_dsl.check.checks import check
+from rebirth_dsl.check.symbols import Tables
+from rebirth_dsl.compile.closures import compile_expr
+from rebirth_dsl.compile.exprgen import compile_expr_source
+from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.ruleset import (
+    AreaRule,
+    CardDef,
+    MajorityRule,
+    PublicRule,
+    Ruleset,
+    ScoreTrigger,
+    TouchRule,
+)
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.vocab import PLACES
+
+
+def _generated(expr: A.Expr, t: Tables) -> Fn:
+    """Expressions read over whole positions (cards, end scoring, tie-breaks) run as generated Python;
+    the closures of expr.py remain the reference they are tested against."""
+
+    return compile_expr_source(expr, t)[0]
+
+
+def _category(cats: list[str], name: str) -> str:
+    if name not in cats:
+        cats.append(name)
+    return name
+
+
+def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
+    """Resolve every name against the board and compile every expression; raise on any problem."""
+
+    problems = check(rules, board, full=False)
+    if problems:
+        raise RebirthError(problems)
+    t = Tables(rules, board)
+    rs = Ruleset(t, rules.header.name, rules.header.title or rules.header.name, tile_kinds=list(t.tile_kinds))
+    cats: list[str] = []
+    track: list[str] = []
+    for s in rules.statements:
+        ids = t.ids(s.span, whole=not isinstance(s, A.AreaBlock | A.MajorityBlock))
+        match s:
+            case A.PlayersRange():
+                rs.players = (s.low, s.high)
+            case A.TileSpec():
+                kid = t.tile_kinds.index(s.kind)
+                for value, count in s.counts:
+                    rs.mix.extend([(kid, value)] * count)
+                rs.mix_ids += tuple(i for i in ids if i not in rs.mix_ids)
+            case A.SetAside():
+                rs.set_aside, rs.set_aside_visible, rs.set_aside_ids = s.count, s.visible, ids
+            case A.Hand():
+                rs.hand = s.count
+            case A.Returns():
+                rs.returns[s.players] = list(s.tiles)
+                rs.returns_ids[s.players] = ids
+            case A.Neutral():
+                rs.neutral[s.players] = s
+            case A.PublicSetup():
+                rs.public = s
+                rs.public_ids = ids
+            case A.PlaceRule():
+                kid = t.tile_kinds.index(s.tile)
+                if s.fallback:
+                    rs.fallback[kid] = tuple(dict.fromkeys(s.on))
+                    rs.fallback_ids[kid] = ids
+                else:
+                    rs.primary[kid] = tuple(dict.fromkeys(s.on))
+                    rs.place_ids[kid] = ids
+            case A.OneTile():
+                rs.one_tile_ids = ids
+            case A.Turns():
+                rs.turn_ids = ids
+            case A.PassRule():
+                rs.pass_allowed, rs.pass_ids = True, ids
+            case A.GroupDecl():
+                rs.group_kinds = frozenset(t.tile_kinds.index(k) for k in s.kinds)
+                rs.group_ids = ids
+            case A.Trigger(event=A.PlaceEvent() as ev, action=A.ScoreAction() as act):
+                kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
+                at = t.hex_matches(ev.at) if ev.at else None
+                rs.reactions.append(ScoreTrigger(kinds, at, compile_expr(act.expr, t), _category(cats, act.category),
+                                                 ids, _text(rules, act.expr.span), act.expr))
+                track.append(act.category)
+            case A.Trigger(event=A.TouchEvent() as ev):
+                rs.reactions.append(TouchRule(ev.kind, s.action, ids))
+            case A.AreaBlock():
+                rule = _area(s, t, rules, cats)
+                rs.areas[s.kind] = rule
+                rs.reactions.append(rule)
+                track.append(rule.category)
+            case A.MajorityBlock():
+                rule = _majority(s, t)
+                rs.majorities.append(rule)
+                rs.reactions.append(rule)
+            case A.DeckBlock():
+                rs.decks[s.name] = [
+                    CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span))
+                    for c in s.cards for _ in range(c.copies)
+                ]
+            case A.PublicDecl():
+                rs.public_category = _category(cats, s.category)
+                track.append(s.category)
+                rs.reactions.append(PublicRule(s.deck, s.category, ids))
+            case A.AbilityDecl():
+                rs.abilities[s.name] = s
+                rs.ability_ids[s.name] = ids
+                if s.effect == "score" and s.expr is not None and s.category:
+                    rs.ability_fns[s.name] = compile_expr(s.expr, t)
+                    _category(cats, s.category)
+                    track.append(s.category)
+            case A.EndIncomplete():
+                rs.end_incomplete.append((s.kind, _generated(s.expr, t), _category(cats, s.category), ids))
+            case A.EndOwned():
+                rs.end_owned.append((s.kind, _generated(s.expr, t), _category(cats, s.category), ids))
+            case A.EndHeld():
+                rs.end_held = (_category(cats, s.category), ids)
+            case A.WinnerTies():
+                rs.winner_ties = [(_generated(st.expr, t), st.among_tied, _text(rules, st.span)) for st in s.steps]
+                rs.winner_ids = ids
+    rs.categories = cats
+    rs.track_categories = [c for c in cats if c in track]
+    return rs
+
+
+def _text(rules: A.Rules, span: A.Span) -> str:
+    src = rules.sources.get(span.file, "")
+    lines = src.splitlines()
+    if not span.line or span.line > len(lines):
+        return ""
+    if span.end_line == span.line:
+        return lines[span.line - 1][span.col - 1:span.end_col - 1].strip()
+    return lines[span.line - 1][span.col - 1:].split("#")[0].strip()
+
+
+def _area(s: A.AreaBlock, t: Tables, rules: A.Rules, cats: list[str]) -> AreaRule:
+    pay: dict[tuple[int, int | None], tuple[Fn, ...]] = {}
+    ties: tuple[tuple[str, ...], ...] = ()
+    alone: tuple[int, ...] = ()
+    ids: list[str] = list(t.ids(s.span, whole=False))
+    rank_ids: list[str] = []
+    pay_ids: dict[tuple[int, int | None], tuple[str, ...]] = {}
+    alone_ids: tuple[str, ...] = ()
+    for it in s.items:
+        its = t.ids(it.span)
+        ids.extend(i for i in its if i not in ids)
+        match it:
+            case A.Pay():
+                pay[(it.size, it.players)] = tuple(compile_expr(e, t) for e in it.amounts)
+                pay_ids[(it.size, it.players)] = its
+            case A.Ties():
+                ties = it.steps
+                rank_ids.extend(its)
+            case A.RankBy():
+                rank_ids[:0] = its
+            case A.Alone():
+                alone = tuple(PLACES.index(p) for p in it.places)
+                alone_ids = its
+    return AreaRule(s.kind, _category(cats, s.category or s.kind), ties, pay, alone, tuple(ids), tuple(rank_ids),
+                    pay_ids, alone_ids)
+
+
+def _majority(s: A.MajorityBlock, t: Tables) -> MajorityRule:
+    metrics: tuple[frozenset[int] | None, ...] = (None,)
+    placer_takes = False
+    ids: list[str] = list(t.ids(s.span, whole=False))
+    for it in s.items:
+        ids.extend(i for i in t.ids(it.span) if i not in ids)
+        match it:
+            case A.Compare():
+                metrics = tuple(None if m == "any" else t.tile_kind_ids(m) for m in it.metrics)
+            case A.FinalTie():
+                placer_takes = it.placer_takes
+    names: tuple[str, ...] = ("any",)
+    step_ids: dict[str, tuple[str, ...]] = {}
+    for it in s.items:
+        its = t.ids(it.span)
+        match it:
+            case A.OverAdjacent():
+                step_ids["over"] = its
+            case A.UnownedTakes():
+                step_ids["unowned"] = its
+            case A.FinalTie():
+                step_ids["final"] = its
+            case A.Compare():
+                names = it.metrics
+                # `# S-K3, S-K4` on a two-metric line: one id per metric, in order
+                for i in range(len(it.metrics)):
+                    step_ids[f"compare.{i}"] = (its[i],) if len(its) == len(it.metrics) else its
+    lms = tuple(i for i, k in enumerate(t.landmark_kind) if k == s.kind)
+    # A majority scores nothing by itself (the end block pays for holding), so its category is only a label.
+    return MajorityRule(s.kind, s.category or s.kind, lms, metrics, placer_takes, tuple(ids), names, step_ids)

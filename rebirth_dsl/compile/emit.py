@@ -1,0 +1,15 @@
+"""The one way generated code receives data: literals checked to be plain values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def literal(v: Any) -> str:
+    """Source for a plain value, after checking it is one: int, bool, str, None, or tuples of them.
+    The one way generated code (here and in fast.py) receives data."""
+    if isinstance(v, bool | int | str) or v is None:
+        return repr(v)
+    if isinstance(v, tuple):
+        return "(" + "".join(literal(x) + ", " for x in v) + ")"
+    raise TypeError(f"not a literal: {type(v).__name__}")

@@ -1,0 +1,176 @@
+"""Expressions compiled to Python source: one generated function per expression, same interface as the
+closures of closures.py (`f(ctx)`), and checked equal to them by a property test.
+
+Safety: the source is made only of the generator's own identifiers, operators from a fixed table, and
+literals: ints, and tuples of ints or bools computed from the board. No name, string or number from a
+rules or board file is ever spliced in as text; kinds, tags and landmarks are resolved to integers first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.prims import Ctx, Fn, best, fewest, most, selected_kinds
+from rebirth_dsl.lang import ast as A
+
+if TYPE_CHECKING:
+    from rebirth_dsl.check.symbols import Tables
+
+_OPS = {"+": "+", "-": "-", "*": "*", ">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!=",
+        "and": "and", "or": "or"}
+
+
+def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
+    if p < 0:
+        return []
+    mine = g.tiles_of[p]
+    if len(kinds) == 1:
+        return mine[kinds[0]]
+    return [h for k in kinds for h in mine[k]]
+
+
+class _Gen:
+    def __init__(self, t: Tables) -> None:
+        self.t = t
+        self.consts: list[str] = []
+        self.n = 0
+
+    def const(self, value: Any) -> str:
+        name = f"C{len(self.consts)}"
+        self.consts.append(f"{name} = {literal(value)}")
+        return name
+
+    def src(self, node: A.Expr, me: str) -> str:  # noqa: C901 - one case per node kind
+        t = self.t
+        match node:
+            case A.Num(value=v):
+                return literal(int(v))
+            case A.Name(id="me"):
+                return me
+            case A.Name(id="placed"):
+                return "ctx.placed"
+            case A.Name(id="always"):
+                return "True"
+            case A.Name(id="nobody"):
+                return "-1"
+            case A.Name(id=name) if name == "influence" or name in t.attributes:
+                return "ctx.influence"
+            case A.Landmark(kind=kind, name=lname, tag=tag):
+                lm = t.find_landmark(kind, lname, tag)
+                return literal(-1 if lm is None else int(lm))
+            case A.Not(operand=o):
+                return f"(not {self.src(o, me)})"
+            case A.BinOp(op=op, left=left, right=right):
+                return f"({self.src(left, me)} {_OPS[op]} {self.src(right, me)})"
+            case A.Call(fn=fn, args=args):
+                if fn in t.attributes:
+                    return f"sum(g.tval[h] for h in {self.src(args[0], me)})"
+                return getattr(self, "fn_" + fn)(args, me)
+        raise ValueError("cannot generate this expression")
+
+    def kinds(self, args: tuple[A.Expr, ...]) -> tuple[int, ...]:
+        return selected_kinds(self.t, args)
+
+    def mask(self, a: A.Expr) -> str:
+        assert isinstance(a, A.Name)
+        return self.const(tuple(bool(x) for x in self.t.hex_matches(a.id)))
+
+    def lambda_of(self, e: A.Expr) -> str:
+        self.n += 1
+        var = f"q{self.n}"
+        return f"(lambda {var}: {self.src(e, var)})"
+
+    def fn_count(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"len({self.src(args[0], me)})"
+
+    fn_size = fn_count
+
+    def fn_tiles(self, args: tuple[A.Expr, ...], me: str) -> str:
+        kinds = self.kinds(args[1:])
+        if isinstance(args[0], A.Name) and args[0].id == "me" and len(kinds) == 1:
+            return f"g.tiles_of[{me}][{literal(kinds[0])}]"  # `me` is always a seat
+        return f"_tiles(g, {self.src(args[0], me)}, {literal(kinds)})"
+
+    def fn_hexes(self, args: tuple[A.Expr, ...], me: str) -> str:
+        assert isinstance(args[0], A.Name)
+        m = self.t.hex_matches(args[0].id)
+        return self.const(tuple(h for h in range(self.t.n) if m[h]))
+
+    def fn_group(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"g.group_of({self.src(args[0], me)})"
+
+    def fn_groups(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"g.groups_of({self.src(args[0], me)}, frozenset({literal(self.kinds(args[1:]))}))"
+
+    def fn_largest(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"max(map(len, {self.src(args[0], me)}), default=0)"
+
+    def fn_atleast(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"[x for x in {self.src(args[0], me)} if len(x) >= {self.src(args[1], me)}]"
+
+    def fn_at(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"[h for h in {self.src(args[0], me)} if {self.mask(args[1])}[h]]"
+
+    def fn_near(self, args: tuple[A.Expr, ...], me: str) -> str:
+        t, target = self.t, args[1]
+        if isinstance(target, A.Landmark):
+            lm = t.find_landmark(target.kind, target.name, target.tag)
+            ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
+            near = tuple(h in ring for h in range(t.n))
+        else:
+            assert isinstance(target, A.Name)
+            m = t.hex_matches(target.id)
+            near = tuple(any(m[x] for x in t.neighbours[h]) for h in range(t.n))
+        return f"[h for h in {self.src(args[0], me)} if {self.const(near)}[h]]"
+
+    def fn_touched(self, args: tuple[A.Expr, ...], me: str) -> str:
+        t = self.t
+        assert isinstance(args[1], A.Name)
+        rings = tuple((i, tuple(t.neighbours[t.landmark_hex[i]])) for i, k in enumerate(t.landmark_kind)
+                      if k == args[1].id)
+        p = self.src(args[0], me)
+        return f"[i for i, ring in {self.const(rings)} if any(g.owner[m] == {p} for m in ring)]"
+
+    def fn_owned(self, args: tuple[A.Expr, ...], me: str) -> str:
+        t = self.t
+        assert isinstance(args[1], A.Name)
+        lms = tuple(i for i, k in enumerate(t.landmark_kind) if k == args[1].id)
+        return f"[i for i in {self.const(lms)} if g.lm_owner[i] == {self.src(args[0], me)}]"
+
+    def fn_owner(self, args: tuple[A.Expr, ...], me: str) -> str:
+        lm = self.src(args[0], me)
+        if lm.lstrip("-").isdigit():  # a landmark resolved at compile time
+            return "-1" if int(lm) < 0 else f"g.lm_owner[{lm}]"
+        return f"(lambda L: g.lm_owner[L] if L >= 0 else -1)({lm})"
+
+    def fn_areas(self, args: tuple[A.Expr, ...], me: str) -> str:
+        area = self.const(tuple(int(a) for a in self.t.area_of))
+        return f"sorted({{{area}[h] for h in {self.src(args[0], me)} if {area}[h] >= 0}})"  # as closures.py: a sorted list
+
+    def fn_won(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"[a for a, f in g.area_first.items() if f == {self.src(args[0], me)}]"
+
+    def fn_most(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"_most(g.n_players, {me}, {self.lambda_of(args[0])})"
+
+    def fn_fewest(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"_fewest(g.n_players, {me}, {self.lambda_of(args[0])})"
+
+    def fn_best(self, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"_best(g.n_players, {self.lambda_of(args[0])})"
+
+
+def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
+    """A generated function `f(ctx)` for a checked expression, and its source."""
+    gen = _Gen(t)
+    body = gen.src(node, "me")
+    source = "\n".join([*gen.consts, "def f(ctx):", "    g = ctx.g", "    me = ctx.me", f"    return {body}", ""])
+    env: dict[str, Any] = {"__builtins__": {"len": len, "sum": sum, "max": max, "map": map, "any": any,
+                                            "frozenset": frozenset, "sorted": sorted, "True": True, "False": False},
+                           "_most": most, "_fewest": fewest, "_best": best, "_tiles": _tiles}
+    exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
+    return env["f"], source
+
+
+__all__ = ["compile_expr_source", "Ctx"]

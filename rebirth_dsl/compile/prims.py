@@ -1,0 +1,61 @@
+"""Primitives shared by the closure interpreter (closures.py) and generated expression code (exprgen.py):
+the evaluation context and the comparisons across players."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rebirth_dsl.lang import ast as A
+
+if TYPE_CHECKING:
+    from rebirth_dsl.check.symbols import Tables
+
+Fn = Callable[["Ctx"], Any]
+
+
+class Ctx:
+    """What an expression can see: the game state, `me`, and context values."""
+
+    __slots__ = ("g", "me", "placed", "influence")
+
+    def __init__(self, g: Any, me: int = -1, placed: int = -1, influence: int = 0) -> None:
+        self.g = g
+        self.me = me
+        self.placed = placed
+        self.influence = influence
+
+    def with_me(self, me: int) -> Ctx:
+        """The same context seen from another player."""
+        return Ctx(self.g, me, self.placed, self.influence)
+
+
+# Comparisons across players, shared by the closures here and the generated source of exprgen.py.
+def most(n: int, me: int, f: Callable[[int], Any]) -> bool:
+    """`me` has at least as much as every other player (a tie fulfils it)."""
+    v = f(me)
+    return all(f(q) <= v for q in range(n) if q != me)
+
+
+def fewest(n: int, me: int, f: Callable[[int], Any]) -> bool:
+    """`me` has at most as much as every other player."""
+    v = f(me)
+    return all(f(q) >= v for q in range(n) if q != me)
+
+
+def best(n: int, f: Callable[[int], Any]) -> int:
+    """The one player with strictly the most, above 0; else -1 (nobody)."""
+    vals = [f(q) for q in range(n)]
+    top = max(vals)
+    return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
+
+
+def selected_kinds(t: Tables, args: tuple[A.Expr, ...]) -> tuple[int, ...]:
+    """Tile kind ids named by selector arguments (kinds or classes); none named means every kind."""
+    if not args:
+        return tuple(range(len(t.tile_kinds)))
+    out: set[int] = set()
+    for a in args:
+        assert isinstance(a, A.Name)
+        out |= t.tile_kind_ids(a.id)
+    return tuple(sorted(out))

@@ -1,0 +1,155 @@
+"""The compiled ruleset: everything the engine needs, resolved against one board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rebirth_dsl.check.symbols import Tables
+from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.errors import RebirthError, did_you_mean
+from rebirth_dsl.lang import ast as A
+
+
+# ----- the compiled ruleset -------------------------------------------------------------------
+@dataclass
+class ScoreTrigger:
+    """A placement trigger: on a tile of these kinds (on hexes matching `at`), score `fn` as `category`."""
+
+    kinds: frozenset[int] | None
+    at: list[bool] | None
+    fn: Fn
+    category: str
+    ids: tuple[str, ...]
+    text: str
+    expr: A.Expr | None = None  # kept so the fast engine can specialise known shapes
+
+
+@dataclass
+class AreaRule:
+    """S-A1..S-A4 as data: ranking attribute, tie-break steps, payouts and the alone rule."""
+
+    kind: str
+    category: str
+    ties: tuple[tuple[str, ...], ...]
+    pay: dict[tuple[int, int | None], tuple[Fn, ...]]
+    alone: tuple[int, ...]
+    ids: tuple[str, ...]
+    rank_ids: tuple[str, ...] = ()  # rank + ties
+    pay_ids: dict[tuple[int, int | None], tuple[str, ...]] = field(default_factory=dict)
+    alone_ids: tuple[str, ...] = ()
+
+
+@dataclass
+class MajorityRule:
+    """S-K1..S-K5 as data: landmarks of a kind, comparison metrics, and the final tie."""
+
+    kind: str
+    category: str
+    landmarks: tuple[int, ...]
+    metrics: tuple[frozenset[int] | None, ...]
+    placer_takes_tie: bool
+    ids: tuple[str, ...]
+    metric_names: tuple[str, ...] = ("any",)
+    step_ids: dict[str, tuple[str, ...]] = field(default_factory=dict)  # over, unowned, compare.N, final
+
+
+@dataclass
+class TouchRule:
+    """`on first touch KIND: ACTION`: S-M1 draws a card, I-R1 uses the landmark's ability."""
+
+    kind: str
+    action: A.Action
+    ids: tuple[str, ...]
+
+
+@dataclass
+class PublicRule:
+    """I-M1: the face-up cards of a deck, checked after every placement; big to the first, small later."""
+
+    deck: str
+    category: str
+    ids: tuple[str, ...]
+
+
+@dataclass
+class CardDef:
+    """One card: name, points (big), small points, condition."""
+
+    name: str
+    points: int
+    small: int | None
+    cond: Fn
+    ids: tuple[str, ...]
+
+
+@dataclass
+class Ruleset:
+    """Everything the engine needs, resolved against one board."""
+
+    t: Tables
+    name: str
+    title: str
+    players: tuple[int, int] = (2, 4)
+    tile_kinds: list[str] = field(default_factory=list)
+    mix: list[tuple[int, int]] = field(default_factory=list)  # (kind id, value) per tile of one colour
+    set_aside: int = 0
+    set_aside_visible: bool = True
+    mix_ids: tuple[str, ...] = ()
+    returns_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    set_aside_ids: tuple[str, ...] = ()
+    hand: int = 1
+    returns: dict[int, list[A.TileCount]] = field(default_factory=dict)
+    neutral: dict[int, A.Neutral] = field(default_factory=dict)
+    public: A.PublicSetup | None = None
+    # tile kind id -> hex kinds, in the rules' order (never a set: iteration order must not depend on hashing)
+    primary: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    fallback: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    place_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    fallback_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    one_tile_ids: tuple[str, ...] = ()
+    turn_ids: tuple[str, ...] = ()
+    pass_ids: tuple[str, ...] = ()
+    pass_allowed: bool = False
+    group_kinds: frozenset[int] = frozenset()
+    group_ids: tuple[str, ...] = ()
+    # the statements that react to a placement, in file order
+    reactions: list[ScoreTrigger | AreaRule | MajorityRule | TouchRule | PublicRule] = field(default_factory=list)
+    areas: dict[str, AreaRule] = field(default_factory=dict)
+    majorities: list[MajorityRule] = field(default_factory=list)
+    decks: dict[str, list[CardDef]] = field(default_factory=dict)
+    public_category: str | None = None
+    abilities: dict[str, A.AbilityDecl] = field(default_factory=dict)
+    ability_fns: dict[str, Fn] = field(default_factory=dict)
+    ability_ids: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    public_ids: tuple[str, ...] = ()
+    end_incomplete: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
+    end_owned: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
+    end_held: tuple[str, tuple[str, ...]] | None = None
+    winner_ties: list[tuple[Fn, bool, str]] = field(default_factory=list)
+    winner_ids: tuple[str, ...] = ()
+    categories: list[str] = field(default_factory=list)
+    track_categories: list[str] = field(default_factory=list)
+
+    # ----- tiles ------------------------------------------------------------------------------
+    def tile_name(self, kind: int, value: int) -> str:
+        """`food` or `settlement:3`."""
+        k = self.tile_kinds[kind]
+        return f"{k}:{value}" if self.t.attribute_of.get(k) else k
+
+    def parse_tile(self, text: str) -> tuple[int, int]:
+        """`settlement:3` -> (kind id, value); raises a RebirthError naming the valid tiles."""
+        kind, _, val = str(text).partition(":")
+        if kind not in self.tile_kinds:
+            dym = did_you_mean(kind, self.tile_kinds)
+            raise RebirthError.single(f"unknown tile {text!r}" + (f"; did you mean {dym!r}?" if dym else "")
+                                      + f" (tiles: {', '.join(self.tile_kinds)})")
+        kid = self.tile_kinds.index(kind)
+        has_attr = self.t.attribute_of.get(kind) is not None
+        if has_attr:
+            valid = sorted({v for k, v in self.mix if k == kid})
+            if not val.isdigit() or int(val) not in valid:
+                raise RebirthError.single(f"tile {text!r} needs a value: {', '.join(f'{kind}:{v}' for v in valid)}")
+            return kid, int(val)
+        if val:
+            raise RebirthError.single(f"tile {text!r}: a {kind} has no value; write {kind!r}")
+        return kid, 0

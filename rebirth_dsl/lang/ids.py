@@ -1,0 +1,23 @@
+"""Rule ids (`S-P2`, `I-R1`) cited in a rules file's comments: the ids a refusal or a scoring event cites."""
+
+from __future__ import annotations
+
+import re
+
+_ID = re.compile(r"\b[A-Z]{1,3}-[A-Z]{0,3}[0-9]+\b")
+
+
+def comment_ids(source: str) -> dict[int, tuple[str, ...]]:
+    """Rule ids cited in each line's comment: {line number: ids}."""
+    out: dict[int, tuple[str, ...]] = {}
+    for n, line in enumerate(source.splitlines(), 1):
+        in_str = False
+        for i, ch in enumerate(line):
+            if ch == '"':
+                in_str = not in_str
+            elif ch == "#" and not in_str:
+                ids = tuple(_ID.findall(line[i:]))
+                if ids:
+                    out[n] = ids
+                break
+    return out

@@ -1,0 +1,111 @@
+"""`rebirth play`: one full game from the ruleset's setup, an agent per seat, written as a game record."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.play.agents import Agent, pick_choices, pick_tile
+from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.present.report import evaluate, render_table
+from rebirth_dsl.records.record import dumps, load_ruleset, write_json_atomic
+from rebirth_dsl.records.resources import name_of, rules_and_board
+from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.setup import deal, seat_rng
+
+DEFAULT_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fin"]
+
+
+def player_names(spec: str) -> list[str]:
+    """`3` -> Ann, Bob, Cat; `Ann,Bob` -> those names."""
+    spec = str(spec).strip()
+    if spec.isdigit():
+        n = int(spec)
+        if not 1 <= n <= len(DEFAULT_NAMES):
+            raise RebirthError.single(f"--players {n}: give 2 to 4 players (or names separated by commas)")
+        return DEFAULT_NAMES[:n]
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if len(set(names)) != len(names):
+        raise RebirthError.single(f"--players {spec}: player names must differ")
+    return names
+
+
+def agent_list(spec: str, n: int) -> list[str]:
+    """One agent name for all seats, or one per seat."""
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if len(names) == 1:
+        return names * n
+    if len(names) != n:
+        raise RebirthError.single(f"--agents names {len(names)} agents for {n} players")
+    return names
+
+
+def play_game(rs: Any, names: list[str], agents: list[Agent], seed: int) -> tuple[Game, list[dict[str, Any]]]:
+    """Play a whole game; return the final state and the moves as record entries."""
+    setup = deal(rs, len(names), seed)
+    game = Game(rs, names, setup)
+    rngs = [seat_rng(seed, i) for i in range(len(names))]
+    moves: list[dict[str, Any]] = []
+    coords = game.t.coords
+    while not game.is_over():
+        p = game.turn
+        tile = pick_tile(agents[p], game, p, rngs[p])
+        hexes, _ = game.legal_hexes(tile[0])
+        h = agents[p].choose(game, p, tile, hexes, rngs[p]) if hexes else None
+        choices = pick_choices(agents[p], game, p, h, rngs[p]) if h is not None else {}
+        game.play(p, tile, h, len(moves), choices)
+        move: dict[str, Any] = {"player": names[p], "tile": rs.tile_name(*tile),
+                                "hex": list(coords[h]) if h is not None else None}
+        if choices:
+            move["choices"] = choices
+        moves.append(move)
+    return game, moves
+
+
+def record_for(rs: Any, rules: Path, board: Path, out_dir: Path, names: list[str], agents: list[str], seed: int,
+               setup: Any, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game record, with explicit setup so it replays without this program's random generator."""
+    def rel(p: Path, folder: str) -> str:
+        # a bundled game by its name, so the record works wherever it is moved; a file relative to it
+        return name_of(folder, p) or os.path.relpath(p.resolve(), out_dir.resolve())
+
+    return {
+        "rules": rel(rules, "rules"),
+        "board": rel(board, "boards"),
+        "players": names,
+        "agents": agents,
+        "setup": {
+            "seed": seed,
+            "set_aside": {n: [rs.tile_name(*t) for t in setup.set_aside[i]] for i, n in enumerate(names)},
+            "supply": {n: [rs.tile_name(*t) for t in setup.supply[i]] for i, n in enumerate(names)},
+            "decks": setup.decks,
+        },
+        "moves": moves,
+    }
+
+
+def play_command(args: argparse.Namespace) -> int:
+    """Run `rebirth play` and write (or print) the record."""
+    rules, board = rules_and_board(args.rules, args.board)
+    rs, _ = load_ruleset(rules, board)
+    names = player_names(args.players)
+    lo, hi = rs.players
+    if not lo <= len(names) <= hi:
+        raise RebirthError.single(f"{len(names)} players: {rs.title} is for {lo} to {hi} players")
+    agent_names = agent_list(args.agents, len(names))
+    agents = [make_agent(a) for a in agent_names]
+    game, moves = play_game(rs, names, agents, args.seed)
+    setup = deal(rs, len(names), args.seed)
+    out = Path(args.output) if args.output else None
+    rec = record_for(rs, rules, board, (out.parent if out else Path.cwd()), names, agent_names, args.seed, setup, moves)
+    if out:
+        write_json_atomic(out, rec)
+        if not args.quiet:
+            print(render_table(evaluate(game), rs.categories))
+            print(f"\nwrote {out} ({len(moves)} moves)")
+    else:
+        print(dumps(rec))
+    return 0

@@ -1,0 +1,70 @@
+"""A flat Monte Carlo agent: each promising hex is tried in random playouts to the end of the game.
+
+Playouts run on the generated fast engine. The future is not known to a player, so every playout first
+reshuffles every player's supply and the decks (a determinisation), then plays uniformly random moves
+to the end and scores the game: the hex with the best mean margin (own final score minus the best
+other player's) is chosen.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rebirth_dsl.play.agents import GreedyAgent, immediate_points, smart_answer
+from rebirth_dsl.runtime.fast import compiled
+from rebirth_dsl.runtime.game import Game
+
+
+@dataclass
+class MonteCarloAgent:
+    """Flat Monte Carlo over playouts, with a budget of playouts per move."""
+
+    budget: int = 96
+    candidates: int = 8
+    name: str = "mc"
+    answer = staticmethod(smart_answer)
+
+    def choose_tile(self, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
+        """As greedy: the hand tile whose best placement scores most."""
+        return GreedyAgent().choose_tile(game, p, rng)
+
+    def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
+        """The hex with the best mean playout margin among the most promising ones."""
+        if len(hexes) == 1:
+            return hexes[0]
+        # keep the candidates with the best immediate points (random order among equals)
+        scored = [(immediate_points(game, p, tile, h), rng.random(), h) for h in hexes]
+        scored.sort(reverse=True)
+        cands = [h for _, _, h in scored[: self.candidates]]
+        per = max(1, self.budget // len(cands))
+        fast = compiled(game.rs)
+        best, best_val = cands[0], float("-inf")
+        for h in cands:
+            total = 0.0
+            for _ in range(per):
+                g = game.fork()
+                g.quiet = True
+                fast.place(g, p, tile[0], tile[1], h)
+                _after_move(g, p, tile)
+                for q in range(g.n_players):
+                    rng.shuffle(g.supply[q])
+                for deck in g.decks.values():
+                    rng.shuffle(deck)
+                g.auto_choose = None  # the playout answers abilities at random
+                fast.run_random(g, [rng] * g.n_players, None)
+                end = g.end_events()
+                final = g.final_scores(end)
+                total += final[p] - max(s for q, s in enumerate(final) if q != p)
+            if total / per > best_val:
+                best, best_val = h, total / per
+        return best
+
+
+def _after_move(g: Game, p: int, tile: tuple[int, int]) -> None:
+    """The end of a turn: the tile leaves the hand, the next is drawn, the turn passes (S-T1)."""
+    g.hand[p].remove(tile)
+    if g.supply[p]:
+        g.hand[p].append(g.supply[p].pop())
+    g.move_index += 1
+    g._advance()

@@ -1,0 +1,210 @@
+"""`rebirth simulate`: many games, on local processes or a Ray cluster, with identical results per seed.
+
+Game i of a run with seed S is dealt and played from seed S * 1_000_000 + i, whatever process plays it,
+and results are put back in game order before they are summarised, so the worker count and the
+backend never change a number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list, play_game
+from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.records.record import load_ruleset
+from rebirth_dsl.records.resources import rules_and_board
+from rebirth_dsl.runtime.fast import random_game
+
+GameResult = tuple[list[int], list[list[int]], list[int]]  # scores, breakdown per seat, winner seats
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to play a range of games (plain data, so it pickles)."""
+
+    rules: str
+    board: str
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game i of a run."""
+    return seed * 1_000_000 + i
+
+
+def _ruleset(job: Job) -> Any:
+    return load_ruleset(Path(job.rules), Path(job.board))[0]
+
+
+def play_one(job: Job, i: int) -> GameResult:
+    """Play game i of the job and return its scores, per-category breakdowns and winners."""
+    rs = _ruleset(job)
+    names = DEFAULT_NAMES[: job.players]
+    seed = game_seed(job.seed, i)
+    if all(a == "random" for a in job.agents):
+        game, _ = random_game(rs, names, seed)
+    else:
+        game, _ = play_game(rs, names, [make_agent(a) for a in job.agents], seed)
+        game.quiet = True
+    end = game.end_events()
+    totals = game.final_scores(end)
+    winners, _ = game.winners(totals)
+    cats = rs.categories
+    breakdown = [[game.scores[q].get(c, 0) for c in cats] for q in range(job.players)]
+    for e in end:
+        breakdown[e.player][cats.index(e.category)] += e.points
+    return totals, breakdown, winners
+
+
+def play_range(job: Job, start: int, stop: int) -> list[GameResult]:
+    """Games start..stop-1 (a worker's chunk)."""
+    return [play_one(job, i) for i in range(start, stop)]
+
+
+def _chunks(n: int, size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + size, n)) for a in range(0, n, size)]
+
+
+def run_local(job: Job, games: int, workers: int, progress: Callable[[int], None]) -> list[GameResult]:
+    """Play on this machine: in-process for one worker, else a process pool; results in game order."""
+    size = max(1, min(200, games // max(1, workers * 8) or 1))
+    chunks = _chunks(games, size)
+    results: dict[int, list[GameResult]] = {}
+    if workers <= 1:
+        for a, b in chunks:
+            results[a] = play_range(job, a, b)
+            progress(b - a)
+    else:
+        ctx = mp.get_context("spawn")  # no fork: a clean interpreter per worker, same on every OS
+        with ctx.Pool(workers) as pool:
+            pending = {a: pool.apply_async(play_range, (job, a, b)) for a, b in chunks}
+            for a, b in chunks:
+                results[a] = pending[a].get()
+                progress(b - a)
+    return [r for a, _ in chunks for r in results[a]]
+
+
+def run_ray(job: Job, games: int, workers: int, progress: Callable[[int], None], address: str | None = None
+            ) -> list[GameResult]:
+    """Play on a Ray cluster (a local one if none is given); results in game order."""
+    try:
+        import ray
+    except ImportError:
+        raise RebirthError.single("--backend ray needs Ray: pip install 'rebirth-dsl[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        ray.init(address=address, num_cpus=None if address else max(1, workers), include_dashboard=False,
+                 log_to_driver=False, configure_logging=False)
+        started = True
+    try:
+        remote = ray.remote(play_range)
+        size = max(1, min(200, games // max(1, workers * 8) or 1))
+        chunks = _chunks(games, size)
+        refs = [remote.remote(job, a, b) for a, b in chunks]
+        out: list[GameResult] = []
+        for (a, b), ref in zip(chunks, refs, strict=True):
+            out.extend(ray.get(ref))
+            progress(b - a)
+        return out
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def summarise(results: list[GameResult], names: list[str], agents: list[str], categories: list[str]) -> dict[str, Any]:
+    """Per seat: mean and spread of scores, win rate (shared wins split), mean of each category."""
+    n = len(names)
+    games = len(results)
+    seats = []
+    for q in range(n):
+        scores = [r[0][q] for r in results]
+        mean = sum(scores) / games
+        var = sum((s - mean) ** 2 for s in scores) / (games - 1) if games > 1 else 0.0
+        wins = sum(1 / len(r[2]) for r in results if q in r[2])
+        seats.append({
+            "seat": q + 1, "name": names[q], "agent": agents[q],
+            "mean": round(mean, 3), "sd": round(math.sqrt(var), 3), "min": min(scores), "max": max(scores),
+            "win_rate": round(wins / games, 4),
+            "categories": {c: round(sum(r[1][q][i] for r in results) / games, 3) for i, c in enumerate(categories)},
+        })
+    return {"games": games, "players": n, "seats": seats}
+
+
+class Progress:
+    """A progress bar on a terminal (stderr); silent otherwise."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, 0, enabled
+        self.start = time.perf_counter()
+
+    def __call__(self, k: int) -> None:
+        """Advance by k games."""
+        self.done += k
+        if not self.enabled:
+            return
+        frac = self.done / self.total
+        width = 30
+        bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
+        rate = self.done / max(time.perf_counter() - self.start, 1e-9)
+        sys.stderr.write(f"\r[{bar}] {self.done}/{self.total} games  {rate:,.0f}/s")
+        if self.done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def table(summary: dict[str, Any], categories: list[str]) -> str:
+    """The summary as a text table."""
+    head = ["seat", "agent", "mean", "sd", "min", "max", "win%", *categories]
+    rows = [head]
+    for s in summary["seats"]:
+        rows.append([f"{s['seat']} {s['name']}", s["agent"], f"{s['mean']:.1f}", f"{s['sd']:.1f}", str(s["min"]),
+                     str(s["max"]), f"{100 * s['win_rate']:.1f}", *(f"{s['categories'][c]:.1f}" for c in categories)])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+             for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    """Run `rebirth simulate`."""
+    rules, board = rules_and_board(args.rules, args.board)
+    rs, _ = load_ruleset(rules, board)
+    lo, hi = rs.players
+    if not lo <= args.players <= hi:
+        raise RebirthError.single(f"--players {args.players}: {rs.title} is for {lo} to {hi} players")
+    if args.games < 1 or args.workers < 1:
+        raise RebirthError.single("--games and --workers must be at least 1")
+    agents = agent_list(args.agents, args.players)
+    for a in set(agents):
+        make_agent(a)  # fail early on a misspelt agent
+    job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed)
+    progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)
+    t0 = time.perf_counter()
+    if args.backend == "ray":
+        results = run_ray(job, args.games, args.workers, progress)
+    else:
+        results = run_local(job, args.games, args.workers, progress)
+    elapsed = time.perf_counter() - t0
+    summary = summarise(results, DEFAULT_NAMES[: args.players], agents, rs.categories)
+    summary.update({"rules": str(rules), "board": str(board), "seed": args.seed, "backend": args.backend,
+                    "workers": args.workers})
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"{rs.title}: {args.games} games, {args.players} players, seed {args.seed}, "
+              f"{args.backend} x{args.workers}: {elapsed:.1f} s ({args.games / elapsed:,.0f} games/s)\n")
+        print(table(summary, rs.categories))
+    return 0

@@ -1,0 +1,545 @@
+"""Drawing a board, or a game's position: a text map for the terminal, or an SVG picture.
+
+Nothing here knows a game: hex kinds, tags and tiles are names the rules and the board declare.
+Colours, letters and glyphs come from small palettes looked up by name, with generic fallbacks for
+names a palette does not know.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from xml.sax.saxutils import escape
+
+from rebirth_dsl.board.model import NEIGHBOUR_OFFSETS, Board, validate_board_data
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.present.report import evaluate, render_table
+from rebirth_dsl.records.record import load_record, replay
+
+# ----- palettes (display only: unknown names fall back to generic choices) ------------------------
+KIND_COLOURS: dict[str, str] = {
+    "plain": "#ebe4c6", "food": "#b7d88c", "energy": "#f5d77a", "settlement": "#deb38a",
+    "sea": "#92c0e0", "water": "#92c0e0", "lake": "#92c0e0", "forest": "#8fbf7f", "mountain": "#b0a89c",
+    "castle": "#a3a3a3", "cathedral": "#c9b6e8", "tower": "#d9a0a8", "lighthouse": "#f2f2f2",
+}
+FALLBACK_COLOURS: tuple[str, ...] = ("#cfcfcf", "#d7c4a3", "#b9d3c9", "#d8b9c9", "#c4c9e0", "#e0d2b0")
+SEAT_COLOURS: tuple[str, ...] = ("#c62828", "#1f5fbf", "#e6a700", "#7b1fa2", "#2e7d32", "#ef6c00")
+NEUTRAL_COLOUR = "#6e6e6e"
+AREA_BORDER = "#6b3510"
+KIND_LETTERS: dict[str, str] = {"sea": "~", "water": "~", "lake": "~"}
+TAG_MARKS: dict[str, str] = {"harbour": "+", "clover": "*", "neutral": ":", "wind": "%"}
+SPARE_MARKS = "^=!?&@$"
+TAG_GLYPHS: dict[str, str] = {"harbour": "anchor", "clover": "clover", "neutral": "dot"}
+
+EMPTY = -1
+NEUTRAL = -2
+SQRT3 = math.sqrt(3.0)
+
+
+def kind_colour(kind: str) -> str:
+    """The fill for a hex kind: the palette's colour, or a stable generic one for an unknown kind."""
+    return KIND_COLOURS.get(kind) or FALLBACK_COLOURS[zlib.crc32(kind.encode()) % len(FALLBACK_COLOURS)]
+
+
+def seat_colour(seat: int) -> str:
+    """The colour of a seat's tiles."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)] if seat >= 0 else NEUTRAL_COLOUR
+
+
+def _ink(fill: str) -> str:
+    """Black or white text, whichever reads better on `fill` (#rrggbb)."""
+    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
+
+
+def _letters(names: list[str], defaults: dict[str, str], upper: bool) -> dict[str, str]:
+    """One distinct character per name: the palette's, else its first free letter, else any free one."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for n in names:
+        g = defaults.get(n)
+        if g and g not in used:
+            out[n] = g
+            used.add(g)
+    for n in names:
+        if n in out:
+            continue
+        pool = [c for c in n if c.isalnum()] + list("abcdefghijklmnopqrstuvwxyz0123456789")
+        pick = next(c for c in (c.upper() if upper else c.lower() for c in pool) if c not in used)
+        out[n] = pick
+        used.add(pick)
+    return out
+
+
+def _seat_letter(seat: int) -> str:
+    return chr(ord("a") + seat) if 0 <= seat < 26 else "?"
+
+
+# ----- what is drawn: a board and, for a game, its position --------------------------------------
+@dataclass
+class View:
+    """A board with, for a game, who holds what. Hexes are board indices."""
+
+    board: Board
+    title: str
+    landmark_kinds: list[str]
+    landmarks: list[tuple[int, str]]  # (hex, name) per landmark
+    players: list[str] = field(default_factory=list)
+    owner: list[int] = field(default_factory=list)  # per hex: EMPTY, NEUTRAL or a seat
+    tile: list[str] = field(default_factory=list)  # per hex: the tile kind name, "" if none
+    value: list[int | None] = field(default_factory=list)  # per hex: a valued tile's value
+    lm_owner: list[int] = field(default_factory=list)  # per landmark: seat or -1
+    contested: set[int] = field(default_factory=set)  # landmarks whose ownership the rules track
+    hidden_tags: set[str] = field(default_factory=set)  # tags not worth showing in this game
+    tile_kinds: list[str] = field(default_factory=list)
+    valued: dict[str, str] = field(default_factory=dict)  # tile kinds that carry a number -> its name
+    result: dict[str, Any] | None = None  # report.evaluate
+    categories: list[str] = field(default_factory=list)
+    status: str = ""
+    hex_kinds: list[str] = field(default_factory=list)  # display order
+
+    @property
+    def is_game(self) -> bool:
+        """Whether there is a position to show."""
+        return self.result is not None
+
+    def tags(self) -> list[str]:
+        """The tags shown, in order of first appearance."""
+        out: list[str] = []
+        for h in self.board.hexes:
+            out.extend(t for t in h.tags if t not in out and t not in self.hidden_tags)
+        return out
+
+
+def _board_view(board: Board) -> View:
+    named = {h.kind for h in board.hexes if h.name}
+    kinds = list(dict.fromkeys(h.kind for h in board.hexes))
+    landmarks = [(i, h.name or f"{h.kind} ({h.q},{h.r})") for i, h in enumerate(board.hexes) if h.kind in named]
+    n = len(board.hexes)
+    return View(board, board.title or board.name, [k for k in kinds if k in named], landmarks,
+                owner=[EMPTY] * n, tile=[""] * n, value=[None] * n, lm_owner=[-1] * len(landmarks),
+                hex_kinds=[k for k in kinds if k not in named])
+
+
+def _game_view(path: str, data: dict[str, Any]) -> View:
+    r = replay(load_record(path, data))
+    game, board, rec = r.game, r.loaded.board, r.loaded.record
+    rs, t = game.rs, game.t
+    present = list(dict.fromkeys(t.hex_kind))
+    lm_kinds = list(dict.fromkeys(t.hex_kind[h] for h in t.landmark_hex))
+    declared = [k for k in t.hex_kinds if k in present]
+    hex_kinds = [k for k in declared + present if k not in lm_kinds]
+    valued = {k: str(t.attribute_of[k]) for k in rs.tile_kinds if t.attribute_of.get(k)}
+    tiles = [rs.tile_kinds[k] if game.owner[h] >= 0 and 0 <= k < len(rs.tile_kinds) else ""
+             for h, k in enumerate(game.tkind)]
+    values: list[int | None] = [game.tval[h] if tiles[h] in valued else None for h in range(t.n)]
+    applied = r.error.index if r.error is not None and r.error.index is not None else len(rec.moves)
+    result = evaluate(game)
+    state = "finished" if result["finished"] else "in progress"
+    status = f"{rs.title}; {', '.join(game.players)}; after {applied} of {len(rec.moves)} moves ({state})"
+    if r.error is not None:
+        status += f"; stopped: {r.error.diagnostics[0].message} ({r.error.rule}, move {r.error.index})"
+    return View(
+        board, board.title or board.name, lm_kinds,
+        list(zip(t.landmark_hex, t.landmark_name, strict=True)),
+        players=list(game.players), owner=list(game.owner), tile=tiles, value=values,
+        lm_owner=list(game.lm_owner), contested={lm for rule in rs.majorities for lm in rule.landmarks},
+        hidden_tags={nr.tag for nr in rs.neutral.values()}, tile_kinds=list(rs.tile_kinds), valued=valued,
+        result=result, categories=list(rs.categories), status=status, hex_kinds=list(dict.fromkeys(hex_kinds)),
+    )
+
+
+def build_view(path: str, data: Any) -> View:
+    """A board file, a game record, or a reference position (its `record`), ready to draw."""
+    if not isinstance(data, dict):
+        raise RebirthError.single("expected a JSON object: a board or a game record", file=path)
+    if "hexes" in data:
+        return _board_view(validate_board_data(data, path))
+    if "moves" in data or "rules" in data:
+        return _game_view(path, data)
+    if isinstance(data.get("record"), dict):
+        return _game_view(path, data["record"])
+    raise RebirthError.single("neither a board (it has no \"hexes\") nor a game record (no \"moves\")", file=path)
+
+
+def draw(path: str, data: dict, svg: bool) -> str:
+    """Draw a board or a game record's position: SVG text if `svg`, else a text map for a terminal."""
+    view = build_view(path, data)
+    return render_svg(view) if svg else render_text(view)
+
+
+# ----- text -------------------------------------------------------------------------------------
+def _wrap(head: str, items: list[str], width: int = 110) -> list[str]:
+    """`head` then the items, joined by two spaces, wrapped under `width` with a hanging indent."""
+    lines, cur = [], head
+    for it in items:
+        if len(cur) + 2 + len(it) > width and cur.strip():
+            lines.append(cur.rstrip())
+            cur = " " * len(head)
+        cur += it + "  "
+    lines.append(cur.rstrip())
+    return lines
+
+
+def render_text(view: View) -> str:
+    """Pointy-top hexes as offset rows: hex (q, r) sits in row r at column 2q + r, two characters per hex."""
+    hexes = view.board.hexes
+    plain_kinds = list(dict.fromkeys(view.hex_kinds + [h.kind for h in hexes if h.kind not in view.landmark_kinds]))
+    kind_ch = _letters(sorted(plain_kinds), KIND_LETTERS, upper=False)  # sorted: same letters on every map
+    lm_ch = _letters(sorted(view.landmark_kinds), {}, upper=True)
+    tags = view.tags()
+    mark = {t: TAG_MARKS[t] for t in tags if t in TAG_MARKS}
+    spare = iter(c for c in SPARE_MARKS if c not in mark.values())
+    for t in tags:
+        mark.setdefault(t, next(spare, "?"))
+    tile_ch = _letters([k for k in view.tile_kinds if k not in view.valued], {}, upper=True)
+    lm_of = {h: i for i, (h, _) in enumerate(view.landmarks)}
+
+    def cell(i: int) -> str:
+        h = hexes[i]
+        o = view.owner[i]
+        if o == NEUTRAL:
+            return "##"
+        if o >= 0:
+            v = view.value[i]
+            second = tile_ch.get(view.tile[i], "?") if v is None else (str(v) if 0 <= v <= 9 else "+")
+            return _seat_letter(o) + second
+        shown = [mark[t] for t in h.tags if t in mark]
+        if i in lm_of:
+            lo = view.lm_owner[lm_of[i]]
+            return lm_ch[h.kind] + (_seat_letter(lo) if lo >= 0 else (shown[0] if shown else " "))
+        return kind_ch[h.kind] + (shown[0] if shown else " ")
+
+    xs = {i: 2 * h.q + h.r for i, h in enumerate(hexes)}
+    x0, x1 = min(xs.values()), max(xs.values())
+    rows: dict[int, list[int]] = {}
+    for i, h in enumerate(hexes):
+        rows.setdefault(h.r, []).append(i)
+    width = 2 * (x1 - x0) + 2
+    out = [view.title + (f"  ({len(hexes)} hexes)" if not view.is_game else "")]
+    if view.status:
+        out.append(view.status)
+    out.append("")
+    for r in range(min(rows), max(rows) + 1):
+        line = [" "] * width
+        for i in rows.get(r, []):
+            c = 2 * (xs[i] - x0)
+            line[c:c + 2] = cell(i)
+        qs = sorted(hexes[i].q for i in rows.get(r, []))
+        span = f"q {qs[0]}..{qs[-1]}" if qs else ""
+        out.append(f"{r:>3}  {''.join(line)}  {span}".rstrip())
+    out.append("")
+    out.append("row r at the left; hex (q, r) sits at column 2q + r, so (q, r+1) is half a hex right of (q, r)")
+    out += _wrap("hexes:     ", [f"{kind_ch[k]} {k}" for k in plain_kinds] + [f"{lm_ch[k]} {k}" for k in view.landmark_kinds])
+    if tags:
+        out += _wrap("marks:     ", [f"{mark[t]} {t}" for t in tags])
+    if view.is_game:
+        out += _wrap("players:   ", [f"{_seat_letter(s)} {p}" for s, p in enumerate(view.players)])
+        out += _wrap("tiles:     ", ["seat letter, then:"] + [f"{tile_ch[k]} {k}" for k in tile_ch]
+                     + [f"digit: {k} {view.valued[k]}" for k in view.tile_kinds if k in view.valued]
+                     + (["## neutral tile"] if NEUTRAL in view.owner else []))
+    if view.landmarks:
+        out.append("landmarks:")
+        for li, (h, name) in enumerate(view.landmarks):
+            hx = hexes[h]
+            tagtxt = f" [{', '.join(hx.tags)}]" if hx.tags else ""
+            held = ""
+            if view.is_game and li in view.contested:
+                lo = view.lm_owner[li]
+                held = f"  held by {view.players[lo]} ({_seat_letter(lo)})" if lo >= 0 else "  not held"
+            out.append(f"  {lm_ch[hx.kind]} {name} ({hx.q},{hx.r}) {hx.kind}{tagtxt}{held}")
+    if view.result is not None:
+        out.append("")
+        for line in render_table(view.result, view.categories).splitlines():
+            out.extend(textwrap.wrap(line, 110, subsequent_indent="  ", break_on_hyphens=False) or [""])
+    return "\n".join(out)
+
+
+# ----- SVG --------------------------------------------------------------------------------------
+def _f(v: float) -> str:
+    s = f"{v:.1f}"
+    return "0" if s == "-0.0" else s.removesuffix(".0")
+
+
+def _corner(cx: float, cy: float, size: float, k: int) -> tuple[float, float]:
+    a = math.radians(60 * k - 30)
+    return cx + size * math.cos(a), cy + size * math.sin(a)
+
+
+def _anchor(cx: float, cy: float, s: float) -> str:
+    """A small anchor glyph centred on (cx, cy), s across."""
+    w = s * 0.07
+    d = (f"M{_f(cx)},{_f(cy - s * 0.28)}V{_f(cy + s * 0.42)}"
+         f"M{_f(cx - s * 0.22)},{_f(cy - s * 0.16)}H{_f(cx + s * 0.22)}"
+         f"M{_f(cx - s * 0.4)},{_f(cy + s * 0.12)}"
+         f"A{_f(s * 0.42)},{_f(s * 0.42)} 0 0 0 {_f(cx + s * 0.4)},{_f(cy + s * 0.12)}")
+    return (f'<g class="harbour" stroke="#123a63" stroke-width="{_f(w)}" fill="none" stroke-linecap="round">'
+            f'<circle cx="{_f(cx)}" cy="{_f(cy - s * 0.36)}" r="{_f(s * 0.08)}"/><path d="{d}"/></g>')
+
+
+def _clover(cx: float, cy: float, s: float) -> str:
+    """A four-leaf clover centred on (cx, cy), s across."""
+    r = s * 0.17
+    leaves = "".join(f'<circle cx="{_f(cx + dx * r)}" cy="{_f(cy + dy * r)}" r="{_f(r * 1.05)}"/>'
+                     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+    stem = (f'<path d="M{_f(cx)},{_f(cy)}q{_f(s * 0.1)},{_f(s * 0.25)} {_f(s * 0.28)},{_f(s * 0.4)}" '
+            f'fill="none" stroke="#1b5e20" stroke-width="{_f(s * 0.07)}"/>')
+    return f'<g class="clover" fill="#2e7d32" stroke="#fff" stroke-width="{_f(s * 0.03)}">{stem}{leaves}</g>'
+
+
+def _dot(cx: float, cy: float, s: float) -> str:
+    return f'<circle class="neutral" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.16)}" fill="#4a4a4a"/>'
+
+
+def _tag_mark(tag: str, cx: float, cy: float, s: float) -> str:
+    """A tag the palette has no glyph for: its name's first letter in a small circle."""
+    return (f'<g class="tag"><circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.3)}" fill="#fff" '
+            f'stroke="#555" stroke-width="{_f(s * 0.04)}"/><text x="{_f(cx)}" y="{_f(cy + s * 0.13)}" '
+            f'font-size="{_f(s * 0.38)}" text-anchor="middle" fill="#333">{escape(tag[:1])}</text></g>')
+
+
+def _glyph(tag: str, cx: float, cy: float, s: float) -> str:
+    kind = TAG_GLYPHS.get(tag)
+    if kind == "anchor":
+        return _anchor(cx, cy, s)
+    if kind == "clover":
+        return _clover(cx, cy, s)
+    if kind == "dot":
+        return _dot(cx, cy, s)
+    return _tag_mark(tag, cx, cy, s)
+
+
+def _text(x: float, y: float, text: str, fs: float, anchor: str = "start", weight: str = "normal",
+          fill: str = "#222", halo: bool = False) -> str:
+    extra = (f' stroke="#fff" stroke-width="{_f(fs * 0.28)}" stroke-linejoin="round" paint-order="stroke"'
+             if halo else "")
+    bold = ' font-weight="bold"' if weight != "normal" else ""
+    return (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(fs)}" text-anchor="{anchor}" fill="{fill}"'
+            f'{bold}{extra}>{escape(text)}</text>')
+
+
+def _split(name: str, limit: int = 9) -> list[str]:
+    """A landmark name on one line, or two when long."""
+    if len(name) <= limit or " " not in name:
+        return [name]
+    words, best = name.split(" "), None
+    for k in range(1, len(words)):
+        a, b = " ".join(words[:k]), " ".join(words[k:])
+        if best is None or max(len(a), len(b)) < max(len(best[0]), len(best[1])):
+            best = (a, b)
+    return list(best) if best else [name]
+
+
+def render_svg(view: View, size: float = 30.0) -> str:
+    """The board as pointy-top hexes (one polygon per hex), with tiles, landmarks, a legend and scores."""
+    hexes = view.board.hexes
+    s = size
+    centre = [(s * SQRT3 * (h.q + h.r / 2), s * 1.5 * h.r) for h in hexes]
+    index = {(h.q, h.r): i for i, h in enumerate(hexes)}
+    lm_of = {h: i for i, (h, _) in enumerate(view.landmarks)}
+    tags = view.tags()
+    minx = min(c[0] for c in centre) - s * SQRT3 / 2
+    maxx = max(c[0] for c in centre) + s * SQRT3 / 2
+    miny = min(c[1] for c in centre) - s
+    maxy = max(c[1] for c in centre) + s
+    pad = s * 0.8
+    fs = s * 0.42  # legend text
+    title_h = fs * 1.5 * (2 if view.status else 1) + s * 0.4
+    left, top = minx - pad, miny - pad - title_h
+    width = max(maxx - minx + 2 * pad, 520.0)
+    body: list[str] = []
+
+    # title
+    ty = top + pad * 0.5 + fs * 1.2
+    body.append(_text(left + pad, ty, view.title, fs * 1.3, weight="bold"))
+    if view.status:
+        body.append(_text(left + pad, ty + fs * 1.5, view.status, fs * 0.85, fill="#444"))
+
+    # hexes: one polygon each, filled by kind, thin outline, a tooltip
+    tile_ch = _letters([k for k in view.tile_kinds if k not in view.valued], {}, upper=True)
+    for i, h in enumerate(hexes):
+        cx, cy = centre[i]
+        pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in (_corner(cx, cy, s, k) for k in range(6)))
+        tip = [f"({h.q},{h.r}) {h.kind}"]
+        if h.name:
+            tip.append(h.name)
+        if h.area:
+            tip.append(f"area {h.area}")
+        if h.tags:
+            tip.append("tags " + ", ".join(h.tags))
+        o = view.owner[i]
+        if o >= 0:
+            v = view.value[i]
+            tip.append(f"{view.players[o]}'s {view.tile[i]}" + (f":{v}" if v is not None else ""))
+        elif o == NEUTRAL:
+            tip.append("neutral tile")
+        body.append(f'<polygon class="hex" points="{pts}" fill="{kind_colour(h.kind)}" stroke="#7a7a7a" '
+                    f'stroke-width="{_f(s * 0.035)}"><title>{escape("; ".join(tip))}</title></polygon>')
+
+    # settlement areas: a thick border on every edge whose neighbour is not of the same area
+    seg: list[str] = []
+    for i, h in enumerate(hexes):
+        if not h.area:
+            continue
+        cx, cy = centre[i]
+        for dq, dr in NEIGHBOUR_OFFSETS:
+            j = index.get((h.q + dq, h.r + dr))
+            if j is not None and hexes[j].area == h.area:
+                continue
+            ang = math.degrees(math.atan2(1.5 * dr, SQRT3 * (dq + dr / 2)))
+            k = round((ang + 60) / 60) % 6  # corners k-1 and k bound the edge facing that way
+            (ax, ay), (bx, by) = _corner(cx, cy, s, k - 1), _corner(cx, cy, s, k)
+            seg.append(f"M{_f(ax)},{_f(ay)}L{_f(bx)},{_f(by)}")
+    if seg:
+        body.append(f'<path class="areas" d="{"".join(seg)}" fill="none" stroke="{AREA_BORDER}" '
+                    f'stroke-width="{_f(s * 0.11)}" stroke-linecap="round"/>')
+
+    # landmark owners: an inner ring in the owner's colour
+    for li, (h, _) in enumerate(view.landmarks):
+        lo = view.lm_owner[li] if li < len(view.lm_owner) else -1
+        if lo < 0:
+            continue
+        cx, cy = centre[h]
+        pts = [_corner(cx, cy, s * 0.8, k) for k in range(6)]
+        d = "M" + "L".join(f"{_f(x)},{_f(y)}" for x, y in pts) + "Z"
+        body.append(f'<path class="owner" d="{d}" fill="none" stroke="{seat_colour(lo)}" '
+                    f'stroke-width="{_f(s * 0.14)}"/>')
+
+    # tags: anchor / clover / dot / a letter, placed around the hex so tiles do not cover them
+    for i, h in enumerate(hexes):
+        cx, cy = centre[i]
+        shown = [t for t in h.tags if t in tags]
+        occupied = view.owner[i] != EMPTY
+        if i in lm_of:  # the name sits across the middle
+            free = [(0.0, -0.64), (-0.56, -0.3), (0.56, -0.3)]
+        elif occupied:  # the tile sits in the middle
+            free = [(0.0, -0.64), (0.0, 0.66), (-0.56, -0.3), (0.56, -0.3)]
+        else:
+            free = [(0.0, 0.0), (0.0, -0.64), (0.0, 0.66), (-0.56, -0.3), (0.56, -0.3)]
+        for t, (dx, dy) in zip(shown, free, strict=False):
+            if TAG_GLYPHS.get(t) == "dot" and occupied:
+                continue
+            body.append(_glyph(t, cx + dx * s, cy + dy * s, s * (0.6 if (dx, dy) == (0.0, 0.0) else 0.44)))
+
+    # tiles: circles in the seat's colour, with the tile's letter or value
+    for i in range(len(hexes)):
+        o = view.owner[i]
+        if o == EMPTY:
+            continue
+        cx, cy = centre[i]
+        fill = seat_colour(o)
+        body.append(f'<circle class="tile" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.42)}" fill="{fill}" '
+                    f'stroke="#2b2b2b" stroke-width="{_f(s * 0.04)}"/>')
+        if o >= 0:
+            v = view.value[i]
+            label = str(v) if v is not None else tile_ch.get(view.tile[i], "?")
+            body.append(_text(cx, cy + s * 0.16, label, s * 0.46, anchor="middle", weight="bold", fill=_ink(fill)))
+
+    # landmark names, on top so neighbours do not hide them
+    for h, name in view.landmarks:
+        cx, cy = centre[h]
+        lines = _split(name)
+        nfs = s * 0.3
+        y0 = cy + nfs * 0.35 - (len(lines) - 1) * nfs * 0.55 + s * 0.12
+        for k, line in enumerate(lines):
+            body.append(_text(cx, y0 + k * nfs * 1.1, line, nfs, anchor="middle", weight="bold", halo=True))
+
+    # legend and scores, below the map
+    y = maxy + pad
+    x0 = left + pad
+    lh = fs * 1.6
+    right = left + width - pad
+
+    def flow(head: str, items: list[tuple[Callable[[float, float], str], str]]) -> None:
+        """A legend row: a heading, then swatch-and-label items, wrapped to the picture's width."""
+        nonlocal y
+        y += lh
+        body.append(_text(x0, y, head, fs, weight="bold"))
+        x = x0 + fs * 0.62 * len(head) + fs
+        for swatch, label in items:
+            w = fs * 1.6 + fs * 0.62 * len(label) + fs
+            if x + w > right and x > x0 + fs * 7:
+                y += lh
+                x = x0 + fs * 0.62 * len(head) + fs
+            body.append(swatch(x + fs * 0.6, y - fs * 0.35))
+            body.append(_text(x + fs * 1.5, y, label, fs))
+            x += w
+
+    def rect(colour: str) -> Callable[[float, float], str]:
+        return lambda x, yy: (f'<rect x="{_f(x - fs * 0.55)}" y="{_f(yy - fs * 0.55)}" width="{_f(fs * 1.1)}" '
+                              f'height="{_f(fs * 1.1)}" fill="{colour}" stroke="#7a7a7a" '
+                              f'stroke-width="{_f(s * 0.03)}"/>')
+
+    def disc(colour: str, label: str = "") -> Callable[[float, float], str]:
+        def one(x: float, yy: float) -> str:
+            c = (f'<circle cx="{_f(x)}" cy="{_f(yy)}" r="{_f(fs * 0.6)}" fill="{colour}" stroke="#777" '
+                 f'stroke-width="{_f(s * 0.03)}"/>')
+            return c + (_text(x, yy + fs * 0.3, label, fs * 0.8, "middle", "bold", _ink(colour)) if label else "")
+        return one
+
+    kinds = list(dict.fromkeys(view.hex_kinds + [h.kind for h in hexes]))
+    flow("Hexes", [(rect(kind_colour(k)), k) for k in kinds if any(h.kind == k for h in hexes)])
+    marks: list[tuple[Callable[[float, float], str], str]] = [
+        (lambda x, yy, t=t: _glyph(t, x, yy, fs * 1.6), t) for t in tags]
+    if any(h.area for h in hexes):
+        marks.append((lambda x, yy: (f'<path d="M{_f(x - fs * 0.6)},{_f(yy)}H{_f(x + fs * 0.6)}" stroke="{AREA_BORDER}" '
+                                     f'stroke-width="{_f(s * 0.11)}"/>'), "area border"))
+    flow("Marks", marks)
+    if view.is_game:
+        flow("Tiles", [(disc("#ffffff", tile_ch[k]), k) for k in tile_ch]
+             + [(disc("#ffffff", "n"), f"{k} ({view.valued[k]} n)") for k in view.tile_kinds if k in view.valued]
+             + ([(disc(NEUTRAL_COLOUR), "neutral tile")] if NEUTRAL in view.owner else []))
+    if view.landmarks:
+        items = []
+        for li, (h, name) in enumerate(view.landmarks):
+            label = name
+            lo = view.lm_owner[li] if li < len(view.lm_owner) else -1
+            if view.is_game and li in view.contested:
+                label += f": {view.players[lo]}" if lo >= 0 else ": -"
+            items.append((rect(kind_colour(hexes[h].kind)) if lo < 0 else disc(seat_colour(lo)), label))
+        flow("Landmarks", items)
+
+    if view.result is not None:
+        res = view.result
+        cats = [c for c in view.categories if any(p["breakdown"].get(c, 0) for p in res["players"])]
+        head = ["", *cats, "total"] + ([] if res["finished"] else ["if ended now"])
+        rows = [head]
+        for p in res["players"]:
+            row = [p["name"], *(str(p["breakdown"].get(c, 0)) for c in cats), str(p["score"])]
+            rows.append(row + ([] if res["finished"] else [str(p.get("if_ended_now", ""))]))
+        colw = [max(fs * 0.6 * len(r[k]) for r in rows) + fs * 1.2 for k in range(len(head))]
+        colw[0] += fs * 1.6
+        y += lh * 0.6
+        for ri, row in enumerate(rows):
+            y += lh
+            x = x0
+            for k, cell in enumerate(row):
+                if k == 0:
+                    if ri:
+                        body.append(disc(seat_colour(ri - 1))(x + fs * 0.6, y - fs * 0.35))
+                    body.append(_text(x + fs * 1.6, y, cell, fs, weight="bold" if ri == 0 else "normal"))
+                else:
+                    body.append(_text(x + colw[k] - fs * 0.6, y, cell, fs, anchor="end",
+                                      weight="bold" if ri == 0 or k == len(cats) + 1 else "normal"))
+                x += colw[k]
+            if ri == 0:
+                body.append(f'<path d="M{_f(x0)},{_f(y + fs * 0.45)}H{_f(x)}" stroke="#999" '
+                            f'stroke-width="{_f(s * 0.03)}"/>')
+            width = max(width, x - left + pad)
+        if res["finished"] and res.get("winners"):
+            y += lh * 1.2
+            how = f" ({res['decided_by']})" if res.get("decided_by") else ""
+            body.append(_text(x0, y, f"Winner: {', '.join(res['winners'])}{how}", fs, weight="bold"))
+
+    height = y + pad - top
+    vb = f"{_f(left)} {_f(top)} {_f(width)} {_f(height)}"
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" width="{_f(width)}" height="{_f(height)}" '
+            f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">\n'
+            f'<title>{escape(view.title)}</title>\n'
+            f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(width)}" height="{_f(height)}" fill="#fff"/>')
+    return "\n".join([head, *body, "</svg>"]) + "\n"
+

@@ -1,0 +1,300 @@
+"""Game records: JSON validated by a schema, turned into a Setup, replayed move by move."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rebirth_dsl.board.model import Board, load_board, load_json, schema_errors
+from rebirth_dsl.compile.compiler import compile_rules
+from rebirth_dsl.compile.ruleset import Ruleset
+from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, did_you_mean
+from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.records.resources import bundled, is_name
+from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.setup import Setup, colour_tiles, deal
+
+
+class MoveRecord(BaseModel):
+    """One move: who, which tile, where (null: passed under the pass rule), and any choices."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player: str
+    tile: str = Field(description="food, energy, or settlement:N")
+    hex: tuple[int, int] | None = Field(description="axial [q, r], or null for a passed tile")
+    choices: dict[str, Any] = Field(default_factory=dict, description="answers to abilities that ask the player")
+
+
+class SetupRecord(BaseModel):
+    """What the game starts from; what is not given is drawn from `seed`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: int | None = None
+    set_aside: dict[str, list[str]] | None = None
+    supply: dict[str, list[str]] | None = Field(default=None, description="per player, in draw order")
+    decks: dict[str, list[str]] | None = Field(default=None, description="per deck, top card first")
+    missions: list[str] | None = Field(default=None, description="shorthand: the order of the ruleset's first deck")
+    scores: dict[str, int] | None = Field(default=None, description="scenario only: starting track points")
+    missions_held: dict[str, list[str]] | None = Field(default=None, description="scenario only: cards in hand")
+
+
+class GameRecord(BaseModel):
+    """A game record: rules, board, players in seat order, setup, moves."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rules: str
+    board: str
+    players: list[str] = Field(min_length=1)
+    setup: SetupRecord = Field(default_factory=SetupRecord)
+    moves: list[MoveRecord] = Field(default_factory=list)
+    scenario: bool = Field(default=False, description="free order: no turn-order or supply checks")
+    over: bool = Field(default=False, description="scenario only: score it as a finished game")
+    agents: list[str] | None = Field(default=None, description="informational: who played each seat")
+
+
+def game_json_schema() -> dict[str, Any]:
+    """The game-record JSON Schema, exported from the models."""
+    schema = GameRecord.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://rebirth-dsl.invalid/schemas/game.schema.json"
+    return schema
+
+
+def parse_record(data: Any, file: str = "") -> GameRecord:
+    """Validate raw JSON against the schema; every problem names its JSON path (see validate_board_data)."""
+    try:
+        return GameRecord.model_validate(data)
+    except ValidationError:
+        raise RebirthError(schema_errors(game_json_schema(), data, file)
+                           or [Diagnostic("not a valid game record", file=file, path="$")]) from None
+
+
+@dataclass
+class Loaded:
+    """A record with its compiled ruleset and board."""
+
+    record: GameRecord
+    rs: Ruleset
+    board: Board
+    base: Path
+    file: str = ""
+
+
+_CACHE: dict[tuple[str, str], tuple[Ruleset, Board]] = {}
+
+
+def resolve(base: Path, rel: str, folder: str = "rules") -> Path:
+    """A rules or board file a record names: a bundled name (`scotland`), or a path relative to the
+    record's folder."""
+    if is_name(rel):
+        named = bundled(folder)
+        return named[rel] if rel in named else _unknown(folder, rel)
+    p = Path(rel)
+    return p if p.is_absolute() else base / p
+
+
+def _unknown(folder: str, name: str) -> Path:
+    what = "ruleset" if folder == "rules" else "board"
+    dym = did_you_mean(name, list(bundled(folder)))
+    raise RebirthError.single(f"the record names {name!r}, which is no bundled {what}"
+                              + (f"; did you mean {dym!r}?" if dym else "")
+                              + " (a file is named by a path ending in .rules or .json)")
+
+
+def load_ruleset(rules_path: Path, board_path: Path) -> tuple[Ruleset, Board]:
+    """Load and compile once per (rules, board) pair in this process."""
+    key = (str(rules_path.resolve()), str(board_path.resolve()))
+    if key not in _CACHE:
+        board = load_board(board_path)
+        _CACHE[key] = (compile_rules(load_rules(rules_path), board), board)
+    return _CACHE[key]
+
+
+def load_record(path: str | Path, data: Any = None) -> Loaded:
+    """Read a record file (or given JSON data, with paths relative to `path`'s folder)."""
+    file = str(path)
+    rec = parse_record(load_json(path) if data is None else data, file)
+    base = Path(path).parent
+    rs, board = load_ruleset(resolve(base, rec.rules, "rules"), resolve(base, rec.board, "boards"))
+    return Loaded(rec, rs, board, base, file)
+
+
+def _tiles(rs: Ruleset, names: list[str], where: str) -> list[tuple[int, int]]:
+    out = []
+    for i, n in enumerate(names):
+        try:
+            out.append(rs.parse_tile(n))
+        except RebirthError as e:
+            raise RebirthError([Diagnostic(d.message, path=f"{where}[{i}]") for d in e.diagnostics]) from None
+    return out
+
+
+def make_setup(rec: GameRecord, rs: Ruleset) -> Setup:
+    """The Setup a record describes: explicit parts checked against the tile mix, the rest from the seed."""
+    n = len(rec.players)
+    s = rec.setup
+    dealt = deal(rs, n, s.seed if s.seed is not None else 0)
+    decks = dict(dealt.decks)
+    first_deck = next(iter(rs.decks), None)
+    if s.missions is not None and first_deck is not None:
+        decks[first_deck] = list(s.missions)
+    for name, cards in (s.decks or {}).items():
+        decks[name] = list(cards)
+    for name, cards in decks.items():
+        known = {c.name for c in rs.decks.get(name, [])}
+        for i, c in enumerate(cards):
+            if c not in known:
+                dym = did_you_mean(c, known)
+                raise RebirthError.single(f"no card {c!r} in deck {name!r}" + (f"; did you mean {dym!r}?" if dym else ""),
+                                          path=f"$.setup.decks.{name}[{i}]")
+    for p in (s.set_aside or {}) | (s.supply or {}) | (s.scores or {}) | (s.missions_held or {}):
+        if p not in rec.players:
+            raise RebirthError.single(f"setup names {p!r}, who is not a player", path="$.setup")
+    set_aside, supply = dealt.set_aside, dealt.supply
+    if rec.scenario:
+        set_aside = [[] for _ in range(n)]
+        supply = [[] for _ in range(n)]
+    if s.set_aside is not None or s.supply is not None:
+        mix = sorted(colour_tiles(rs, n))
+        for i, p in enumerate(rec.players):
+            aside = _tiles(rs, (s.set_aside or {}).get(p, []), f"$.setup.set_aside.{p}")
+            sup = _tiles(rs, (s.supply or {}).get(p, []), f"$.setup.supply.{p}")
+            set_aside[i], supply[i] = aside, sup
+            if rec.scenario:
+                continue
+            if len(aside) != rs.set_aside:
+                raise SetupRefused(f"{p} sets aside {len(aside)} tiles; the rules say {rs.set_aside}",
+                                   _first(rs.set_aside_ids, "the set-aside rule"), f"$.setup.set_aside.{p}")
+            if sorted(aside + sup) != mix:
+                have = _count(aside + sup, rs)
+                want = _count(mix, rs)
+                diff = ", ".join(f"{k}: {have.get(k, 0)} (expected {want.get(k, 0)})"
+                                 for k in sorted(set(have) | set(want)) if have.get(k, 0) != want.get(k, 0))
+                # Too many tiles where this player count returns some: the return rule is what was missed.
+                returned = n in rs.returns and len(aside + sup) > len(mix)
+                rule = _first(rs.returns_ids.get(n, ()), "the return rule") if returned else _first(
+                    rs.mix_ids, "the tile mix")
+                raise SetupRefused(f"{p}'s tiles do not match the tile mix for {n} players: {diff}", rule,
+                                   f"$.setup.supply.{p}")
+    scores = [(s.scores or {}).get(p, 0) for p in rec.players] if s.scores else None
+    held = [list((s.missions_held or {}).get(p, [])) for p in rec.players] if s.missions_held else None
+    if (scores or held) and not rec.scenario:
+        raise RebirthError.single("starting scores and held cards are for scenarios only", path="$.setup")
+    return Setup(set_aside, supply, decks, scores, held)
+
+
+class SetupRefused(IllegalMove):
+    """A record whose setup breaks the setup rules (tile mix, returns, set-aside): refused before move 0."""
+
+    def __init__(self, message: str, rule: str, path: str) -> None:
+        super().__init__(message, rule, None)
+        self.diagnostics[0].path = path
+
+
+def _first(ids: tuple[str, ...], fallback: str) -> str:
+    return ids[0] if ids else fallback
+
+
+def _count(tiles: list[tuple[int, int]], rs: Ruleset) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for k, v in tiles:
+        name = rs.tile_name(k, v)
+        out[name] = out.get(name, 0) + 1
+    return out
+
+
+@dataclass
+class Replay:
+    """The result of replaying a record: the game as far as it got, and the refusal if one stopped it."""
+
+    game: Game
+    error: IllegalMove | None
+    loaded: Loaded
+
+
+def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
+    """Apply the record's moves in order; stop at the first illegal one (nothing after it is applied)."""
+    rec, rs = loaded.record, loaded.rs
+    try:
+        game = Game(rs, rec.players, make_setup(rec, rs), scenario=rec.scenario)
+    except RebirthError as e:
+        for d in e.diagnostics:  # say which file a setup problem is in
+            d.file = d.file or loaded.file
+        raise
+    moves = rec.moves if stop_at is None else rec.moves[:stop_at]
+    game.declared_over = rec.scenario and rec.over and stop_at is None
+    for i, m in enumerate(moves):
+        try:
+            p = game.player_index(m.player, i)
+            tile = rs.parse_tile(m.tile)
+            h = None
+            if m.hex is not None:
+                h = game.t.index.get(tuple(m.hex))
+                if h is None:
+                    raise IllegalMove(f"there is no hex ({m.hex[0]},{m.hex[1]}) on the board",
+                                      rs.one_tile_ids[0] if rs.one_tile_ids else "the one-tile rule", i)
+            game.play(p, tile, h, i, m.choices)
+        except IllegalMove as e:
+            if e.index is None:
+                e = IllegalMove(e.diagnostics[0].message.rsplit(" (", 1)[0], e.rule, i)
+            game.declared_over = False
+            return Replay(game, e, loaded)
+        except RebirthError as e:  # a tile the ruleset does not have
+            game.declared_over = False
+            return Replay(game, IllegalMove(e.diagnostics[0].message, rs.mix_ids[0] if rs.mix_ids else "the tile mix", i),
+                          loaded)
+    return Replay(game, None, loaded)
+
+
+def write_json_atomic(path: str | Path, data: Any) -> None:
+    """Write JSON to a temp file beside the target, then rename: never a half-written file."""
+    write_text_atomic(path, dumps(data) + "\n")
+
+
+def dumps(data: Any, indent: int = 0, width: int = 110) -> str:
+    """JSON with small objects and lists kept on one line (a move per line), the rest indented."""
+    flat = json.dumps(data, ensure_ascii=False)
+    if len(flat) + indent <= width or not isinstance(data, dict | list) or not data:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(data, dict):
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps(v, indent + 2, width)}" for k, v in data.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    if all(not isinstance(v, dict | list) for v in data):  # scalars: fill lines, like prose
+        lines, cur = [], ""
+        for v in data:
+            tok = json.dumps(v, ensure_ascii=False)
+            if cur and len(pad) + len(cur) + len(tok) + 2 > width:
+                lines.append(cur)
+                cur = ""
+            cur = f"{cur}, {tok}" if cur else tok
+        lines.append(cur)
+        return "[\n" + ",\n".join(pad + ln for ln in lines) + "\n" + " " * indent + "]"
+    items = [pad + dumps(v, indent + 2, width) for v in data]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write text to a temp file beside the target, then rename it into place."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=str(p.parent) or ".", prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; give the file the usual mode
+        os.replace(tmp, p)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,59 @@
+"""Setup and seeds (S-U1..S-U4): one colour's tiles, a random deal from a seed, and each seat's generator."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from rebirth_dsl.compile.ruleset import Ruleset
+
+
+@dataclass
+class Setup:
+    """What a game starts from (S-U1..S-U4): per-player set-aside tiles and supply order, decks."""
+
+    set_aside: list[list[tuple[int, int]]]
+    supply: list[list[tuple[int, int]]]  # draw order, first tile first
+    decks: dict[str, list[str]] = field(default_factory=dict)  # top card first
+    scores: list[int] | None = None  # scenario: starting track points
+    held: list[list[str]] | None = None  # scenario: cards already in hand
+
+
+def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
+    """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled."""
+    rng = random.Random(seed)
+    tiles = colour_tiles(rs, n_players)
+    set_aside, supply = [], []
+    rnd = rng.random
+    for _ in range(n_players):
+        mine = list(tiles)
+        # Fisher-Yates from float draws: the same distribution as rng.shuffle, a quarter of its time
+        for i in range(len(mine) - 1, 0, -1):
+            j = int(rnd() * (i + 1))
+            mine[i], mine[j] = mine[j], mine[i]
+        set_aside.append(mine[:rs.set_aside])
+        supply.append(mine[rs.set_aside:])
+    decks = {}
+    for name in sorted(rs.decks):
+        cards = [c.name for c in rs.decks[name]]
+        rng.shuffle(cards)
+        decks[name] = cards
+    return Setup(set_aside, supply, decks)
+
+
+def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:
+    """One colour's tiles for this player count: the mix less what is returned (S-C2, S-U3)."""
+    tiles = list(rs.mix)
+    for tc in rs.returns.get(n_players, []):
+        kid = rs.tile_kinds.index(tc.kind)
+        for _ in range(tc.count):
+            for i, (k, v) in enumerate(tiles):
+                if k == kid and (tc.value is None or v == tc.value):
+                    del tiles[i]
+                    break
+    return tiles
+
+
+def seat_rng(seed: int, seat: int) -> random.Random:
+    """Each seat's own generator, so one agent's draws never shift another's."""
+    return random.Random(seed * 16 + seat + 1)  # an int seeds fast; a string would be hashed with SHA-512
