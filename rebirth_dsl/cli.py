@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from rebirth_dsl import __version__
+from rebirth_dsl.board.maps import load_map, render_board
 from rebirth_dsl.board.model import load_board, load_json
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.errors import RebirthError
@@ -84,6 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("rules", help="a rules file, or a bundled ruleset by name")
 
     sub.add_parser("list", help="the bundled rulesets, variants, boards and examples")
+
+    bd = sub.add_parser("board", help="make board files")
+    bds = bd.add_subparsers(dest="board_command", required=True, parser_class=_Parser)
+    bb = bds.add_parser("build", help="build a board from a map file (docs/maps.md)")
+    bb.add_argument("map", help="a map file, or a bundled map by name (boards/maps/NAME.txt: scotland, ireland)")
+    bb.add_argument("-o", "--output", required=True, help="the board JSON file to write")
+    bb.add_argument("--check", action="store_true", help="write nothing; exit 1 if the board file is missing or "
+                    "differs from what the map builds")
     return p
 
 
@@ -243,5 +253,29 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_board(args: argparse.Namespace) -> int:
+    """`rebirth board build MAP -o BOARD.json [--check]`: a board made from a map file."""
+    data = load_map(find("boards/maps", args.map))
+    text = render_board(data)
+    out = Path(args.output)
+    try:
+        current = out.read_text(encoding="utf-8") if out.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        current = None
+    if current == text:
+        print(f"{out}: up to date")
+        return EXIT_OK
+    if args.check:
+        print(f"{out}: {'missing' if current is None else 'out of date'}: "
+              f"run `rebirth board build {args.map} -o {out}`", file=sys.stderr)
+        return EXIT_PROBLEMS
+    try:
+        write_text_atomic(out, text)
+    except OSError as e:
+        raise RebirthError.single(f"cannot write: {e.strerror or e}", file=str(out)) from None
+    print(f"wrote {out}: {len(data['hexes'])} hexes")
+    return EXIT_OK
+
+
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "draw": cmd_draw, "play": cmd_play,
-            "simulate": cmd_simulate, "rules": cmd_rules, "list": cmd_list}
+            "simulate": cmd_simulate, "rules": cmd_rules, "list": cmd_list, "board": cmd_board}

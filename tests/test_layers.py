@@ -1,7 +1,8 @@
 """The package's layers: each imports only from the layers before it, and no modules import in a circle.
 
-The check reads the source (every import statement, module-level or not, TYPE_CHECKING included), so an
-import hidden inside a function is seen as well.
+The check reads the source (every import statement, module-level or not), so an import hidden inside a
+function is seen as well. Imports under `if TYPE_CHECKING:` count for the direction of the layers but not
+as circles: they never run.
 """
 
 from __future__ import annotations
@@ -34,15 +35,30 @@ def module_name(root: Path, path: Path) -> str:
     return ".".join(parts)
 
 
-def imports(root: Path) -> dict[str, set[str]]:
-    """Every module of the package and the package modules it imports."""
+def _type_only(tree: ast.AST) -> set[int]:
+    """ids of the import nodes inside `if TYPE_CHECKING:` blocks."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for sub in node.body:
+                out.update(id(n) for n in ast.walk(sub))
+    return out
+
+
+def imports(root: Path, type_only: bool = True) -> dict[str, set[str]]:
+    """Every module of the package and the package modules it imports (with type_only=False, leaving out
+    the imports that only type checkers run)."""
     pkg = root.name
     out: dict[str, set[str]] = {}
     for path in sorted(root.rglob("*.py")):
         mod = module_name(root, path)
         is_pkg = path.name == "__init__.py"
         deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = set() if type_only else _type_only(tree)
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
             if isinstance(node, ast.Import):
                 deps.update(a.name for a in node.names if a.name.split(".")[0] == pkg)
             elif isinstance(node, ast.ImportFrom):
@@ -84,7 +100,8 @@ def problems(root: Path, layers: list[tuple[str, ...]]) -> list[str]:
             ld = layer_of(d, layers)
             if ld > lm:
                 out.append(f"upward import: {mod} (layer {lm}) imports {d} (layer {ld})")
-    # circles: depth-first search for a back edge
+    # circles: depth-first search for a back edge, over the imports that run
+    graph = imports(root, type_only=False)
     state: dict[str, int] = {}
     stack: list[str] = []
 

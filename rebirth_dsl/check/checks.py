@@ -6,7 +6,8 @@ at once, each at its file:line:col (or a board's JSON path).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import fields, is_dataclass
 
 from rebirth_dsl.board.model import Board
 from rebirth_dsl.check.symbols import Tables
@@ -125,8 +126,8 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                 if s.deck not in t.decks:
                     out.append(_unknown(s, "deck", s.deck, t.decks))
             case A.AbilityDecl():
-                if s.effect in ("draw_card", "double") and s.target not in t.decks:
-                    out.append(_unknown(s, "deck", s.target or "", t.decks))
+                if isinstance(s.effect, A.DrawCardEffect | A.DoubleEffect) and s.effect.deck not in t.decks:
+                    out.append(_unknown(s.effect, "deck", s.effect.deck, t.decks))
             case A.EndIncomplete():
                 if s.kind not in t.hex_kinds:
                     out.append(_unknown(s, "hex kind", s.kind, t.hex_kinds))
@@ -198,8 +199,8 @@ def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
                         want.extend((e, "int", Scope(influence=True)) for e in it.amounts)
             case A.DeckBlock():
                 want.extend((c.condition, "bool", Scope()) for c in s.cards)
-            case A.AbilityDecl() if s.expr is not None:
-                want.append((s.expr, "int", Scope()))
+            case A.AbilityDecl(effect=A.ScoreEffect(expr=e)):
+                want.append((e, "int", Scope()))
             case A.EndIncomplete():
                 want.append((s.expr, "int", Scope(influence=True)))
             case A.EndOwned():
@@ -417,6 +418,75 @@ def check_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
     return out
 
 
+def check_neutral_hexes(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """The hexes neutral tiles are laid on take a tile: a neutral tile occupies its hex (S-U2)."""
+    if board is None:
+        return []
+    out: list[Diagnostic] = []
+    takeable = {h for s in rules.statements if isinstance(s, A.PlaceRule) for h in s.on}
+    laid = {s.tag: s for s in rules.statements if isinstance(s, A.Neutral)}
+    for i, h in enumerate(board.hexes):
+        for tag in h.tags:
+            if tag in laid and h.kind not in takeable:
+                out.append(_bd(t.board_file, f"$.hexes[{i}].tags", f"{tag!r} on a {h.kind} hex ({h.q},{h.r}): with "
+                               f"{laid[tag].players} players a neutral tile goes there, but no rule places a tile on "
+                               f"{h.kind} hexes"))
+    return out
+
+
+def check_abilities(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """Every declared ability is printed on a landmark whose first touch uses it, and only there (I-R1)."""
+    if board is None:
+        return []
+    out: list[Diagnostic] = []
+    users = {s.event.kind for s in rules.statements if isinstance(s, A.Trigger)
+             and isinstance(s.event, A.TouchEvent) and isinstance(s.action, A.AbilityAction)}
+    printed: set[str] = set()
+    for i, h in enumerate(board.hexes):
+        if h.ability is None:
+            continue
+        printed.add(h.ability)
+        if h.kind not in users and h.kind in t.hex_kinds + t.landmark_kinds:
+            out.append(_bd(t.board_file, f"$.hexes[{i}].ability", f"{h.kind} {h.name!r} carries ability "
+                           f"{h.ability!r}, but no rule uses the abilities of {h.kind} hexes"
+                           + (f" (only those of {', '.join(sorted(users))})" if users else "")))
+    for s in rules.statements:
+        if isinstance(s, A.AbilityDecl) and s.name not in printed:
+            out.append(_at(s, f"ability `{s.name}` is printed on no landmark of {t.board_file or 'the board'}, so it "
+                              "can never be used"))
+    return out
+
+
+def _landmark_refs(node: object) -> Iterator[A.Landmark]:
+    """Every landmark reference (`castle "Stirling"`, `castle with clover`) inside a piece of the AST."""
+    if isinstance(node, A.Landmark):
+        yield node
+    elif isinstance(node, tuple | list):
+        for x in node:
+            yield from _landmark_refs(x)
+    elif is_dataclass(node) and not isinstance(node, A.Span):
+        for f in fields(node):
+            yield from _landmark_refs(getattr(node, f.name))
+
+
+def check_landmarks_by_tag(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """A landmark the rules name by a tag (`castle with clover`) is one landmark of the board (S-C3, S-E4)."""
+    if board is None:
+        return []
+    out: list[Diagnostic] = []
+    seen: set[tuple[str, str]] = set()
+    for ref in _landmark_refs(rules.statements):
+        if ref.tag is None or (ref.kind, ref.tag) in seen:
+            continue
+        seen.add((ref.kind, ref.tag))
+        names = [n for i, (k, n) in enumerate(t.landmark_names)
+                 if k == ref.kind and ref.tag in t.hex_tags[t.landmark_hex[i]]]
+        if len(names) > 1:
+            out.append(_at(ref, f"`{ref.kind} with {ref.tag}` names one {ref.kind}, but {t.board_file or 'the board'} "
+                                f"has {len(names)}: {', '.join(names)}"))
+    return out
+
+
 RULES_CHECKS: tuple[Check, ...] = (
     check_declarations,
     check_names,
@@ -426,7 +496,7 @@ RULES_CHECKS: tuple[Check, ...] = (
     check_decks,
 )
 BOARD_CHECKS: tuple[Check, ...] = (check_board_names, check_board_has_what_rules_use, check_areas, check_geometry,
-                                   check_supply)
+                                   check_supply, check_neutral_hexes, check_abilities, check_landmarks_by_tag)
 
 
 def check(rules: A.Rules, board: Board | None = None, board_file: str = "", strict: bool = False,

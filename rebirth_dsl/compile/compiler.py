@@ -9,6 +9,7 @@ from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
 from rebirth_dsl.compile.prims import Fn
 from rebirth_dsl.compile.ruleset import (
+    Ability,
     AreaRule,
     CardDef,
     MajorityRule,
@@ -19,7 +20,7 @@ from rebirth_dsl.compile.ruleset import (
 )
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.vocab import PLACES
+from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS, TieStep
 
 
 def _generated(expr: A.Expr, t: Tables) -> Fn:
@@ -49,7 +50,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
         ids = t.ids(s.span, whole=not isinstance(s, A.AreaBlock | A.MajorityBlock))
         match s:
             case A.PlayersRange():
-                rs.players = (s.low, s.high)
+                rs.players, rs.player_ids = (s.low, s.high), ids
             case A.TileSpec():
                 kid = t.tile_kinds.index(s.kind)
                 for value, count in s.counts:
@@ -111,12 +112,12 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 track.append(s.category)
                 rs.reactions.append(PublicRule(s.deck, s.category, ids))
             case A.AbilityDecl():
-                rs.abilities[s.name] = s
-                rs.ability_ids[s.name] = ids
-                if s.effect == "score" and s.expr is not None and s.category:
-                    rs.ability_fns[s.name] = compile_expr(s.expr, t)
-                    _category(cats, s.category)
-                    track.append(s.category)
+                fn = None
+                if isinstance(s.effect, A.ScoreEffect):
+                    fn = compile_expr(s.effect.expr, t)
+                    _category(cats, s.effect.category)
+                    track.append(s.effect.category)
+                rs.abilities[s.name] = Ability(s.name, s.effect, ids, fn)
             case A.EndIncomplete():
                 rs.end_incomplete.append((s.kind, _generated(s.expr, t), _category(cats, s.category), ids))
             case A.EndOwned():
@@ -143,7 +144,7 @@ def _text(rules: A.Rules, span: A.Span) -> str:
 
 def _area(s: A.AreaBlock, t: Tables, rules: A.Rules, cats: list[str]) -> AreaRule:
     pay: dict[tuple[int, int | None], tuple[Fn, ...]] = {}
-    ties: tuple[tuple[str, ...], ...] = ()
+    ties: tuple[TieStep, ...] = ()
     alone: tuple[int, ...] = ()
     ids: list[str] = list(t.ids(s.span, whole=False))
     rank_ids: list[str] = []
@@ -157,15 +158,22 @@ def _area(s: A.AreaBlock, t: Tables, rules: A.Rules, cats: list[str]) -> AreaRul
                 pay[(it.size, it.players)] = tuple(compile_expr(e, t) for e in it.amounts)
                 pay_ids[(it.size, it.players)] = its
             case A.Ties():
-                ties = it.steps
+                ties = tuple(TIE_STEPS[st] for st in it.steps)
                 rank_ids.extend(its)
             case A.RankBy():
                 rank_ids[:0] = its
             case A.Alone():
                 alone = tuple(PLACES.index(p) for p in it.places)
                 alone_ids = its
+    paid = {key: (_join(tuple(rank_ids), pids), _join(tuple(rank_ids), pids, alone_ids))
+            for key, pids in pay_ids.items()}
     return AreaRule(s.kind, _category(cats, s.category or s.kind), ties, pay, alone, tuple(ids), tuple(rank_ids),
-                    pay_ids, alone_ids)
+                    pay_ids, alone_ids, paid)
+
+
+def _join(*parts: tuple[str, ...]) -> tuple[str, ...]:
+    """Rule ids of several steps, each once, in order."""
+    return tuple(dict.fromkeys(i for part in parts for i in part))
 
 
 def _majority(s: A.MajorityBlock, t: Tables) -> MajorityRule:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.prims import Fn
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.vocab import TieStep
 
 
 # ----- the compiled ruleset -------------------------------------------------------------------
@@ -30,13 +32,15 @@ class AreaRule:
 
     kind: str
     category: str
-    ties: tuple[tuple[str, ...], ...]
+    ties: tuple[TieStep, ...]
     pay: dict[tuple[int, int | None], tuple[Fn, ...]]
     alone: tuple[int, ...]
     ids: tuple[str, ...]
     rank_ids: tuple[str, ...] = ()  # rank + ties
     pay_ids: dict[tuple[int, int | None], tuple[str, ...]] = field(default_factory=dict)
     alone_ids: tuple[str, ...] = ()
+    # the ids an area's payment cites, per payout key: (by place, alone), joined once here
+    paid_ids: dict[tuple[int, int | None], tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -51,6 +55,16 @@ class MajorityRule:
     ids: tuple[str, ...]
     metric_names: tuple[str, ...] = ("any",)
     step_ids: dict[str, tuple[str, ...]] = field(default_factory=dict)  # over, unowned, compare.N, final
+
+
+@dataclass
+class Ability:
+    """A printed ability (I-R1): its name, its typed effect, the compiled points of a scoring effect."""
+
+    name: str
+    effect: A.Effect
+    ids: tuple[str, ...]
+    fn: Fn | None = None  # ScoreEffect only
 
 
 @dataclass
@@ -90,6 +104,7 @@ class Ruleset:
     name: str
     title: str
     players: tuple[int, int] = (2, 4)
+    player_ids: tuple[str, ...] = ()
     tile_kinds: list[str] = field(default_factory=list)
     mix: list[tuple[int, int]] = field(default_factory=list)  # (kind id, value) per tile of one colour
     set_aside: int = 0
@@ -118,9 +133,7 @@ class Ruleset:
     majorities: list[MajorityRule] = field(default_factory=list)
     decks: dict[str, list[CardDef]] = field(default_factory=dict)
     public_category: str | None = None
-    abilities: dict[str, A.AbilityDecl] = field(default_factory=dict)
-    ability_fns: dict[str, Fn] = field(default_factory=dict)
-    ability_ids: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    abilities: dict[str, Ability] = field(default_factory=dict)
     public_ids: tuple[str, ...] = ()
     end_incomplete: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
     end_owned: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
@@ -129,6 +142,9 @@ class Ruleset:
     winner_ids: tuple[str, ...] = ()
     categories: list[str] = field(default_factory=list)
     track_categories: list[str] = field(default_factory=list)
+    # what later stages derive from the ruleset once (runtime tables, the generated engine), by name:
+    # a field made for it, so nothing is stuck onto the object afterwards
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # ----- tiles ------------------------------------------------------------------------------
     def tile_name(self, kind: int, value: int) -> str:

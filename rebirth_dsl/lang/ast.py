@@ -466,15 +466,55 @@ class PublicDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoreEffect:
+    """`score EXPR as CATEGORY`: the ability scores at once."""
+
+    expr: Expr
+    category: str
+    span: Span = NOSPAN
+
+
+@dataclass(frozen=True, slots=True)
+class TakeAsideEffect:
+    """`take set aside`: one of the player's set-aside tiles goes into hand."""
+
+    span: Span = NOSPAN
+
+
+@dataclass(frozen=True, slots=True)
+class DrawKeepEffect:
+    """`draw N keep K`: the turn's draw becomes N tiles, of which K are kept."""
+
+    draw: int
+    keep: int
+    span: Span = NOSPAN
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCardEffect:
+    """`draw DECK`: the top card of a deck into the player's hand."""
+
+    deck: str
+    span: Span = NOSPAN
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleEffect:
+    """`double DECK`: the player's doubling marker goes on a face-up card of the deck."""
+
+    deck: str
+    span: Span = NOSPAN
+
+
+Effect = ScoreEffect | TakeAsideEffect | DrawKeepEffect | DrawCardEffect | DoubleEffect
+
+
+@dataclass(frozen=True, slots=True)
 class AbilityDecl:
     """`ability NAME: EFFECT` (I-R1)."""
 
     name: str
-    effect: str  # score | take_aside | draw_keep | draw_card | double
-    expr: Expr | None = None
-    category: str | None = None
-    numbers: tuple[int, ...] = ()
-    target: str | None = None
+    effect: Effect
     span: Span = NOSPAN
 
     @property

@@ -261,29 +261,27 @@ class Lower(Transformer):
 
     def ability_decl(self, meta: Meta, items: list[Any]) -> A.AbilityDecl:
         """`ability NAME: EFFECT`."""
-        eff: A.AbilityDecl = items[1]
-        return A.AbilityDecl(str(items[0]), eff.effect, eff.expr, eff.category, eff.numbers, eff.target,
-                             self.s(meta))
+        return A.AbilityDecl(str(items[0]), items[1], self.s(meta))
 
-    def ab_score(self, meta: Meta, items: list[Any]) -> A.AbilityDecl:
+    def ab_score(self, meta: Meta, items: list[Any]) -> A.ScoreEffect:
         """`score EXPR as CATEGORY`."""
-        return A.AbilityDecl("", "score", expr=items[0], category=str(items[1]))
+        return A.ScoreEffect(items[0], str(items[1]), self.s(meta))
 
-    def ab_take_aside(self, meta: Meta, items: list[Any]) -> A.AbilityDecl:
+    def ab_take_aside(self, meta: Meta, items: list[Any]) -> A.TakeAsideEffect:
         """`take set aside`."""
-        return A.AbilityDecl("", "take_aside")
+        return A.TakeAsideEffect(self.s(meta))
 
-    def ab_draw_keep(self, meta: Meta, items: list[Token]) -> A.AbilityDecl:
+    def ab_draw_keep(self, meta: Meta, items: list[Token]) -> A.DrawKeepEffect:
         """`draw 3 keep 1`."""
-        return A.AbilityDecl("", "draw_keep", numbers=(int(items[0]), int(items[1])))
+        return A.DrawKeepEffect(int(items[0]), int(items[1]), self.s(meta))
 
-    def ab_draw_card(self, meta: Meta, items: list[Token]) -> A.AbilityDecl:
+    def ab_draw_card(self, meta: Meta, items: list[Token]) -> A.DrawCardEffect:
         """`draw DECK`."""
-        return A.AbilityDecl("", "draw_card", target=str(items[0]))
+        return A.DrawCardEffect(str(items[0]), self.s(meta))
 
-    def ab_double(self, meta: Meta, items: list[Token]) -> A.AbilityDecl:
+    def ab_double(self, meta: Meta, items: list[Token]) -> A.DoubleEffect:
         """`double DECK`."""
-        return A.AbilityDecl("", "double", target=str(items[0]))
+        return A.DoubleEffect(str(items[0]), self.s(meta))
 
     # end
     def end_block(self, meta: Meta, items: list[Any]) -> list[Any]:

@@ -67,4 +67,4 @@ def _after_move(g: Game, p: int, tile: tuple[int, int]) -> None:
     if g.supply[p]:
         g.hand[p].append(g.supply[p].pop())
     g.move_index += 1
-    g._advance()
+    g.advance()

@@ -98,7 +98,7 @@ def describe(rules: A.Rules) -> str:
                         case A.RankBy():
                             out.append(f"    - players rank by the {it.attribute} of their tiles there; 0 does not rank{_ids(rules, it.span)}")
                         case A.Ties():
-                            out.append("    - ties: " + "; then ".join(TIE_STEPS.get(st, " ".join(st)) for st in it.steps) + _ids(rules, it.span))
+                            out.append("    - ties: " + "; then ".join(TIE_STEPS[st].text if st in TIE_STEPS else " ".join(st) for st in it.steps) + _ids(rules, it.span))
                         case A.Pay():
                             who = f" with {it.players} players" if it.players else ""
                             out.append(f"    - size {it.size}{who} pays " + " / ".join(expr_text(a) for a in it.amounts) + _ids(rules, it.span))
@@ -125,10 +125,17 @@ def describe(rules: A.Rules) -> str:
                 say(f"Public missions ({s.category}) are checked after every placement: the first to fulfil one "
                     "scores its big number, each later player its small number, once.", s)
             case A.AbilityDecl():
-                what = {"score": f"score {expr_text(s.expr) if s.expr else ''}",
-                        "take_aside": "take one of your set-aside tiles into hand",
-                        "draw_keep": f"draw {s.numbers[0] if s.numbers else '?'} tiles and keep {s.numbers[1] if len(s.numbers) > 1 else '?'}",
-                        "draw_card": f"take a {s.target} card", "double": f"double one {s.target} card for you"}[s.effect]
+                match s.effect:
+                    case A.ScoreEffect(expr=e):
+                        what = f"score {expr_text(e)}"
+                    case A.TakeAsideEffect():
+                        what = "take one of your set-aside tiles into hand"
+                    case A.DrawKeepEffect(draw=n, keep=k):
+                        what = f"draw {n} tiles and keep {k}"
+                    case A.DrawCardEffect(deck=d):
+                        what = f"take a {d} card"
+                    case A.DoubleEffect(deck=d):
+                        what = f"double one {d} card for you"
                 say(f"Ability {s.name}: {what}.", s)
             case A.EndIncomplete():
                 say(f"At the end, each tile in an incomplete {s.kind} area scores {expr_text(s.expr)} ({s.category}).", s)

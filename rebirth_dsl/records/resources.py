@@ -17,7 +17,7 @@ from pathlib import Path
 from rebirth_dsl.errors import RebirthError, did_you_mean
 
 # folder -> the suffix of its files
-FOLDERS = {"rules": ".rules", "boards": ".json", "schemas": ".json", "examples": ".json"}
+FOLDERS = {"rules": ".rules", "boards": ".json", "schemas": ".json", "examples": ".json", "boards/maps": ".txt"}
 
 
 def games_root() -> Path:
@@ -60,7 +60,8 @@ def find(folder: str, text: str) -> Path:
     names = bundled(folder)
     if text in names:
         return names[text]
-    what = {"rules": "ruleset", "boards": "board", "schemas": "schema", "examples": "example"}[folder]
+    what = {"rules": "ruleset", "boards": "board", "schemas": "schema", "examples": "example",
+            "boards/maps": "map"}[folder]
     dym = did_you_mean(text, list(names))
     raise RebirthError.single(f"{text}: no such file, and no bundled {what} of that name"
                               + (f"; did you mean {dym!r}?" if dym else "")

@@ -18,7 +18,9 @@ from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.runtime.abilities import draw_after_turn
 from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.reactions import react_one, score_area, touch
 from rebirth_dsl.runtime.setup import deal, seat_rng
 
 
@@ -63,6 +65,8 @@ def generate(rs: Ruleset) -> Compiled:
     const("HK", tuple(str(k) for k in t.hex_kind))
     const("AREA", tuple(int(a) for a in t.area_of))
     env["Ctx"] = Ctx
+    # the reference engine's own rule functions, called where the generated code does not inline a rule
+    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one)
 
     # per-rule adjacency tables
     maj_tables: dict[int, str] = {}
@@ -148,7 +152,7 @@ def generate(rs: Ruleset) -> Compiled:
     R("            moves.append((p, k, v, h))")
     R("        del hp[ti]")
     R("        if g.pending_draw:")
-    R("            g._draw(p)")
+    R("            DRAW(g, p)")
     R("        else:")
     R("            sp = supply[p]")
     R("            if sp:")
@@ -228,7 +232,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
             L("    track[p] += pts")
         elif isinstance(r, AreaRule):
             L(f"if a >= 0 and AREAOK{ri}[a] and area_free[a] == 0 and not g.area_done[a]:")
-            L(f"    g._score_area(a, p, {closure(f'RULE{ri}', r)}, None)")
+            L(f"    SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
         elif isinstance(r, MajorityRule):
             L(f"for lm in {maj_tables[ri]}[h]:")
             L("    o = lm_owner[lm]")
@@ -252,9 +256,9 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
             L(f"for lm in TOUCH{ri}[h]:")
             L("    if lm not in touched:")
             L("        touched.add(lm)")
-            L(f"        g._touch(lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE)")
+            L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE)")
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
-            L(f"g._react_one({closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
+            L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
     return out
 
 
@@ -302,10 +306,10 @@ def _trigger_expr(r: ScoreTrigger, rs: Ruleset) -> str | None:
 
 def compiled(rs: Ruleset) -> Compiled:
     """The specialised functions for a ruleset, generated once and kept on the ruleset."""
-    c = getattr(rs, "_fast", None)
+    c = rs.derived.get("fast")
     if c is None:
         c = generate(rs)
-        rs._fast = c  # type: ignore[attr-defined]
+        rs.derived["fast"] = c
     return c
 
 

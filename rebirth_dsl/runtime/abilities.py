@@ -1,0 +1,150 @@
+"""Printed abilities (I-R1): which a placement triggers, the question each asks, the answers a move may
+give, and what each typed effect does. Every effect is dispatched here and nowhere else."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.ruleset import Ability, TouchRule
+from rebirth_dsl.errors import IllegalMove
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.runtime.placement import cite
+
+if TYPE_CHECKING:
+    from rebirth_dsl.runtime.game import Game
+
+
+def pending(g: Game, p: int, h: int) -> list[tuple[int, TouchRule]]:
+    """Landmarks whose ability a placement on h would trigger for p (first touch), in board order."""
+    out = []
+    for r in g.ability_rules:  # empty when no statement uses abilities: nothing to scan per move
+        out.extend((lm, r) for lm in g.lm_adj[h] if g.t.landmark_kind[lm] == r.kind and lm not in g.touched[p])
+    return out
+
+
+def ability_of(g: Game, lm: int) -> Ability:
+    """The compiled ability printed on a landmark."""
+    return g.rs.abilities[g.t.landmark_ability[lm] or ""]
+
+
+def options(g: Game, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
+    """The landmark's ability, the key its answer is given under, and the possible answers
+    (None: nothing to choose; []: nothing possible, so the ability does nothing)."""
+    ab = ability_of(g, lm)
+    rs = g.rs
+    match ab.effect:
+        case A.TakeAsideEffect():
+            return ab, "take", sorted({rs.tile_name(*x) for x in g.set_aside[p]})
+        case A.DrawKeepEffect(draw=n):
+            top = g.supply[p][-n:] if n else []
+            return ab, "keep", sorted({rs.tile_name(*x) for x in top}) if not g.scenario else []
+        case A.DoubleEffect():
+            if g.doubled[p] is not None:
+                return ab, "double", []
+            return ab, "double", [c for c in g.public if p not in g.public_by[c]]
+        case A.ScoreEffect() | A.DrawCardEffect():
+            return ab, "", None
+    raise TypeError(f"unknown ability effect {type(ab.effect).__name__}")
+
+
+def _rule_ids(g: Game) -> tuple[str, ...]:
+    return g.ability_rules[0].ids if g.ability_rules else ()
+
+
+def check_choices(g: Game, p: int, h: int, choices: dict[str, Any], index: int | None) -> None:
+    """Refuse, before anything changes, a move whose ability answers are missing, unasked or impossible."""
+    trig = pending(g, p, h)
+    names = {g.t.landmark_name[lm]: lm for lm, _ in trig}
+    for key in choices:
+        if key not in names:
+            ids = next((r.ids for _, r in trig), ()) or _rule_ids(g)
+            what = ", ".join(repr(n) for n in names) or "no landmark with an ability"
+            raise IllegalMove(f"a choice is given for {key!r}, but this move first touches {what}",
+                              cite(ids, "the ability rule"), index)
+    if g.auto_choose is not None:
+        return
+    for name, lm in names.items():
+        ab, key, opts = options(g, p, lm)
+        ids = ab.ids or _rule_ids(g)
+        c = choices.get(name)
+        if c is False or (c in (None, True) and not opts):
+            continue
+        if c in (None, True):
+            raise IllegalMove(f"{name}'s ability {ab.name} needs a choice: "
+                              f'"choices": {{"{name}": {{"{key}": ...}}}} with one of {opts}',
+                              cite(ids, "the ability rule"), index)
+        if not isinstance(c, dict) or set(c) != {key}:
+            raise IllegalMove(f"{name}'s ability {ab.name} is answered with {{\"{key}\": ...}} (or false to "
+                              f"decline), not {c!r}", cite(ids, "the ability rule"), index)
+        if c[key] not in (opts or []):
+            raise IllegalMove(f"{name}'s ability {ab.name}: {c[key]!r} is not possible; choose one of "
+                              f"{opts}", cite(ids, "the ability rule"), index)
+
+
+def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
+    """Use the touched landmark's ability with the move's answer (or the playout's own answerer)."""
+    rs = g.rs
+    name = g.t.landmark_name[lm]
+    ab, key, opts = options(g, p, lm)
+    ids = tuple(dict.fromkeys(rule.ids + ab.ids))
+    c = choices.get(name)
+    if c is None and g.auto_choose is not None:
+        c = g.auto_choose(g, p, lm, ab, key, opts)
+    who = g.players[p]
+    if c is False:
+        g.event(index, p, 0, "ability", ids, "{} first touches {}: declines {}", who, name, ab.name)
+        return
+    answer = c[key] if isinstance(c, dict) else None
+    effect = ab.effect
+    if isinstance(effect, A.ScoreEffect):
+        assert ab.fn is not None
+        pts = ab.fn(Ctx(g, p))
+        g.event(index, p, pts, effect.category, ids, "{} first touches {}: {} = {}", who, name, ab.name, pts)
+        return
+    if opts == [] or (opts and answer is None):
+        g.event(index, p, 0, "ability", ids, "{} first touches {}: {} has nothing to act on", who, name, ab.name)
+        return
+    match effect:
+        case A.TakeAsideEffect():
+            tile = rs.parse_tile(answer)
+            g.set_aside[p].remove(tile)
+            g.hand[p].append(tile)
+            text = f"takes a set-aside {answer} into hand"
+        case A.DrawKeepEffect(draw=n):
+            g.pending_draw[p] = (n, rs.parse_tile(answer))
+            text = f"will draw {n} and keep {answer}"
+        case A.DrawCardEffect(deck=deck_name):
+            deck = g.decks.get(deck_name, [])
+            if not deck:
+                g.event(index, p, 0, "ability", ids, "{} first touches {}: the {} deck is empty", who, name,
+                        deck_name)
+                return
+            g.held[p].append(deck.pop(0))
+            text = f"takes a {deck_name} card"
+        case A.DoubleEffect():
+            g.doubled[p] = answer
+            text = f"puts the doubling marker on {answer!r}"
+        case _:
+            raise TypeError(f"unknown ability effect {type(effect).__name__}")
+    g.event(index, p, 0, "ability", ids, "{} first touches {}: {}: {}", who, name, ab.name, text)
+
+
+def draw_after_turn(g: Game, p: int) -> None:
+    """The draw step (S-T1), or a pending "draw N, keep one" (I-R1: the others go under the supply, in the
+    order drawn)."""
+    supply, hand = g.supply[p], g.hand[p]
+    pend = g.pending_draw.pop(p, None) if g.pending_draw else None
+    if pend is None:
+        if supply:
+            hand.append(supply.pop())
+        return
+    n, keep = pend
+    drawn = [supply.pop() for _ in range(min(n, len(supply)))]
+    if not drawn:
+        return
+    kept = keep if keep in drawn else drawn[0]
+    drawn.remove(kept)
+    hand.append(kept)
+    for tile in drawn:  # the supply's top is the end of its list, so its bottom is index 0
+        supply.insert(0, tile)

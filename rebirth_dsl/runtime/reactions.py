@@ -1,0 +1,191 @@
+"""What a placement sets off, statement by statement in file order: scoring triggers (S-F1, S-H1, ...),
+completed areas (S-A1..S-A4), majorities (S-K1..S-K5), first touches (S-M1 draws, I-R1 abilities) and
+public missions (I-M1). Each reaction kind has its home here; `react_one` dispatches on the compiled
+statement's type in this one place."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, ScoreTrigger, TouchRule
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.runtime import abilities
+
+if TYPE_CHECKING:
+    from rebirth_dsl.runtime.game import Game
+
+
+def join(*parts: tuple[str, ...]) -> tuple[str, ...]:
+    """Rule ids of several steps, each once, in order."""
+    out: list[str] = []
+    for part in parts:
+        out.extend(i for i in part if i not in out)
+    return tuple(out)
+
+
+def react(g: Game, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any]) -> None:
+    """Every statement's reaction to p's tile of `kind` placed on h, in the rules' order."""
+    for r in g.rs.reactions:
+        react_one(g, r, p, kind, h, index, choices)
+
+
+def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any]) -> None:
+    """One statement's reaction to a placement."""
+    t = g.t
+    if isinstance(r, ScoreTrigger):
+        if (r.kinds is None or kind in r.kinds) and (r.at is None or r.at[h]):
+            pts = r.fn(Ctx(g, p, h))
+            g.event(index, p, pts, r.category, r.ids, "{} {} at ({},{}): {} = {}", g.players[p],
+                    g.rs.tile_name(kind, g.tval[h]), t.coords[h][0], t.coords[h][1], r.text, pts)
+    elif isinstance(r, AreaRule):
+        a = t.area_of[h]
+        if a >= 0 and g.area_free[a] == 0 and not g.area_done[a] and t.area_kind[a] == r.kind:
+            score_area(g, a, p, r, index)
+    elif isinstance(r, MajorityRule):
+        for lm in g.lm_adj[h]:
+            if g.metric_of.get(lm) is r:
+                challenge(g, lm, p, r, index)
+    elif isinstance(r, TouchRule):
+        for lm in g.lm_adj[h]:
+            if t.landmark_kind[lm] == r.kind and lm not in g.touched[p]:
+                g.touched[p].add(lm)
+                touch(g, lm, p, r, index, choices)
+    elif isinstance(r, PublicRule):
+        public_missions(g, p, r, index)
+    else:  # a compiled statement kind without a reaction would be accepted and ignored: never
+        raise TypeError(f"no reaction for {type(r).__name__}")
+
+
+# ----- areas (S-A1..S-A4) ---------------------------------------------------------------------------
+def rank_area(g: Game, a: int, completer: int, rule: AreaRule) -> list[int]:
+    """Players with influence in the area, best first, by the rule's tie-break chain (S-A1, S-A2)."""
+    inf = g.area_inf[a]
+    n = g.n_players
+    ranked = [q for q in range(n) if inf[q] > 0]
+    if len(ranked) < 2:
+        return ranked
+    steps = rule.ties
+    return sorted(ranked, key=lambda q: [-inf[q]] + [s.key(q, completer, n) for s in steps])
+
+
+def score_area(g: Game, a: int, completer: int, rule: AreaRule, index: int | None) -> None:
+    """A completed area pays its ranking by its size's payout table (S-A3), or the alone rule."""
+    t = g.t
+    g.area_done[a] = True
+    order = rank_area(g, a, completer, rule)
+    size = len(t.area_hexes[a])
+    key = (size, g.n_players) if (size, g.n_players) in rule.pay else (size, None)
+    table = rule.pay.get(key, ())
+    by_place_ids, alone_ids = rule.paid_ids.get(key, (rule.rank_ids, rule.rank_ids))
+    name = t.area_names[a]
+    if not order:
+        g.event(index, completer, 0, rule.category, rule.ids, "area {} complete: nobody has influence", name)
+        return
+    g.area_first[a] = order[0]
+    alone = len(order) == 1 and bool(rule.alone)
+    for place, q in enumerate(order):
+        inf = g.area_inf[a][q]
+        ctx = Ctx(g, q, -1, inf)
+        if alone:
+            pts = sum(table[i](ctx) for i in rule.alone if i < len(table))
+            ids = alone_ids
+        else:
+            pts = table[place](ctx) if place < len(table) else 0
+            ids = by_place_ids
+        how = "alone" if alone else f"place {place + 1}"
+        g.event(index, q, pts, rule.category, ids, "area {} (size {}) complete: {} {} with influence {}: {}",
+                name, size, g.players[q], how, inf, pts)
+
+
+# ----- majorities (S-K1..S-K5) ----------------------------------------------------------------------
+def challenge(g: Game, lm: int, p: int, rule: MajorityRule, index: int | None) -> None:
+    """A placement next to a landmark challenges its holder: compare the metrics in order (S-K3, S-K4),
+    then the final tie (S-K5)."""
+    owner = g.lm_owner[lm]
+    if owner == p:
+        return
+    name = g.t.landmark_name[lm]
+    who = g.players
+    over = rule.step_ids.get("over", ())
+    if owner < 0:
+        take(g, lm, p, rule, index, join(over, rule.step_ids.get("unowned", ())),
+             "{} had no owner: {} takes it", name, who[p])
+        return
+    for mi, c in enumerate(g.lm_count[lm]):
+        mine, theirs = c[p], c[owner]
+        if mine == theirs:
+            continue
+        what = "tiles" if rule.metrics[mi] is None else f"{rule.metric_names[mi]} tiles"
+        ids = join(over, rule.step_ids.get(f"compare.{mi}", ()))
+        if mine > theirs:
+            take(g, lm, p, rule, index, ids, "{}: {} has {} adjacent {} to {}'s {}: takes it", name, who[p], mine,
+                 what, who[owner], theirs)
+        else:
+            g.event(index, p, 0, rule.category, ids, "{}: {} has {} adjacent {} to {}'s {}: {} keeps it", name,
+                    who[p], mine, what, who[owner], theirs, who[owner])
+        return
+    ids = join(over, rule.step_ids.get("final", ()))
+    if rule.placer_takes_tie:
+        take(g, lm, p, rule, index, ids, "{}: tied on every count: the placer {} takes it", name, who[p])
+    else:
+        g.event(index, p, 0, rule.category, ids, "{}: tied on every count: {} keeps it", name, who[owner])
+
+
+def take(g: Game, lm: int, p: int, rule: MajorityRule, index: int | None, ids: tuple[str, ...], text: str,
+         *args: object) -> None:
+    """The landmark changes hands."""
+    g.lm_owner[lm] = p
+    g.event(index, p, 0, rule.category, ids, text, *args)
+
+
+# ----- first touches (S-M1, I-R1) -------------------------------------------------------------------
+def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
+    """A player's first tile next to a landmark: draw a card, or use the landmark's ability."""
+    name = g.t.landmark_name[lm]
+    act = rule.action
+    if isinstance(act, A.AbilityAction):
+        abilities.use(g, lm, p, rule, index, choices)
+    elif isinstance(act, A.DrawAction):
+        deck = g.decks.get(act.deck, [])
+        if deck:
+            g.held[p].append(deck.pop(0))
+            g.event(index, p, 0, "draw", rule.ids, "{} first touches {}: draws a card", g.players[p], name)
+        else:
+            g.event(index, p, 0, "draw", rule.ids, "{} first touches {}: the deck is empty", g.players[p], name)
+    else:
+        raise TypeError(f"no touch reaction for {type(act).__name__}")
+
+
+# ----- public missions (I-M1) -----------------------------------------------------------------------
+def public_missions(g: Game, p: int, r: PublicRule, index: int | None) -> None:
+    """After every placement: each player, the placer first, then clockwise, against every face-up card."""
+    if not g.public:
+        return
+    g.memo = {}  # the position is fixed while the cards are read
+    try:
+        n = g.n_players
+        for step in range(n):
+            q = (p + step) % n
+            ctx = None
+            for name in g.public:
+                done = g.public_by[name]
+                if q in done:
+                    continue
+                card = g.cards[name]
+                if ctx is None:
+                    ctx = Ctx(g, q)
+                if not card.cond(ctx):
+                    continue
+                doubled = g.doubled[q] == name
+                pts = (card.points if not done else (card.small or 0)) * (2 if doubled else 1)
+                done.append(q)
+                nth = len(done)
+                g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
+                        g.players[q], name, _ordinal(nth), pts, " (doubled)" if doubled else "")
+    finally:
+        g.memo = None
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")

@@ -1,0 +1,174 @@
+"""The game state as a plain slotted structure, the one way events happen, and a copy derived from fields.
+
+`State` declares every field with its type; `copy_state` is generated once from those declarations, so a
+field added to the state is copied as deeply as its type says (a list of lists is copied two levels
+down; ints, strings, tuples and frozen values are shared) and can never be silently shared between two
+copies. Fields marked `shared` hold what depends only on the ruleset and board.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rebirth_dsl.check.symbols import Tables
+from rebirth_dsl.compile.ruleset import CardDef, MajorityRule, Ruleset, TouchRule
+
+EMPTY = -1
+NEUTRAL = -2
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened: points scored (possibly 0), a landmark changing hands, a card drawn."""
+
+    index: int | None  # move index; None for end-of-game scoring, -1 for setup
+    player: int
+    points: int
+    category: str
+    ids: tuple[str, ...]
+    text: str
+
+
+def _shared() -> Any:
+    return field(default=None, metadata={"shared": True})
+
+
+@dataclass(slots=True, eq=False)
+class State:
+    """Everything that changes during a game. Hexes are board indices, players are seats (clockwise)."""
+
+    # what depends only on the ruleset and board: shared by every copy
+    rs: Ruleset = _shared()
+    t: Tables = _shared()
+    players: tuple[str, ...] = _shared()
+    n_players: int = 0
+    scenario: bool = False
+    lm_adj: tuple[tuple[int, ...], ...] = _shared()
+    metric_of: dict[int, MajorityRule] = _shared()
+    cards: dict[str, CardDef] = _shared()
+    ability_rules: tuple[TouchRule, ...] = _shared()
+    auto_choose: Any = _shared()  # probes and playouts: answers ability questions the record does not
+    # the position
+    declared_over: bool = False
+    quiet: bool = False  # simulations: points only, no event objects and no text
+    owner: list[int] = field(default_factory=list)
+    tkind: list[int] = field(default_factory=list)
+    tval: list[int] = field(default_factory=list)
+    tiles_of: list[list[list[int]]] = field(default_factory=list)  # [seat][kind] -> hexes, in placing order
+    parent: list[int] = field(default_factory=list)  # union-find over same-owner same-kind neighbours
+    gsize: list[int] = field(default_factory=list)
+    area_free: list[int] = field(default_factory=list)
+    area_inf: list[list[int]] = field(default_factory=list)  # [area][seat]
+    area_first: dict[int, int] = field(default_factory=dict)
+    area_done: list[bool] = field(default_factory=list)
+    lm_owner: list[int] = field(default_factory=list)
+    lm_count: list[list[list[int]]] = field(default_factory=list)  # [landmark][metric][seat]
+    touched: list[set[int]] = field(default_factory=list)
+    free: dict[str, list[int]] = field(default_factory=dict)  # free hexes per hex kind (swap-remove lists)
+    free_pos: list[int] = field(default_factory=list)
+    memo: dict[Any, Any] | None = _shared()  # only set while a fixed position is read, None otherwise
+    # the players
+    scores: list[dict[str, int]] = field(default_factory=list)
+    track: list[int] = field(default_factory=list)
+    start_scores: list[int] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    hand: list[list[tuple[int, int]]] = field(default_factory=list)
+    supply: list[list[tuple[int, int]]] = field(default_factory=list)  # the end of each list is its top
+    set_aside: list[list[tuple[int, int]]] = field(default_factory=list)
+    decks: dict[str, list[str]] = field(default_factory=dict)  # top card first
+    held: list[list[str]] = field(default_factory=list)
+    turn: int = 0
+    move_index: int = 0
+    passed: list[int] = field(default_factory=list)
+    public: list[str] = field(default_factory=list)
+    public_by: dict[str, list[int]] = field(default_factory=dict)
+    doubled: list[str | None] = field(default_factory=list)
+    pending_draw: dict[int, tuple[int, tuple[int, int]]] = field(default_factory=dict)
+
+    # ----- the one way anything happens ---------------------------------------------------------
+    def event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str,
+              *args: object) -> None:
+        """Points (possibly none) to a player's track and category, and an Event unless quiet. The text is
+        a `str.format` template filled with args only when it is kept, so a quiet game never builds words."""
+        if pts:
+            sc = self.scores[p]
+            sc[category] = sc.get(category, 0) + pts
+            self.track[p] += pts
+        if not self.quiet:
+            self.events.append(Event(index, p, pts, category, ids, text.format(*args) if args else text))
+
+    def end_event(self, p: int, pts: int, category: str, ids: tuple[str, ...], text: str, *args: object) -> Event:
+        """An end-of-game Event, scored by the caller on top of the track (the state is not changed)."""
+        return Event(None, p, pts, category, ids, "" if self.quiet else text.format(*args) if args else text)
+
+    def copy(self) -> State:
+        """An independent copy (see copy_state)."""
+        return copy_state(self)
+
+
+# ----- the copy, derived from the field types ------------------------------------------------------
+_ATOMIC = {"int", "bool", "str", "float", "None"}
+
+
+def _copier(ann: str, var: str, depth: int = 0) -> str | None:
+    """Source that copies a value of annotation `ann` held in `var`; None when it is shared as it is."""
+    ann = ann.strip()
+    if ann in _ATOMIC or ann.startswith("tuple[") or ann.startswith("frozenset["):
+        return None
+    if "|" in ann and not ann.startswith(("list[", "dict[", "set[")):
+        parts = [a.strip() for a in ann.split("|")]
+        inner = [p for p in parts if p != "None"]
+        if len(inner) == 1:
+            src = _copier(inner[0], var, depth)
+            return None if src is None else f"(None if {var} is None else {src})"
+        return None
+    m = re.fullmatch(r"(list|set|dict)\[(.*)\]", ann)
+    if m is None:
+        return None  # a class: immutable or shared by design (rule objects, tables)
+    kind, args = m.groups()
+    x = f"x{depth}"
+    if kind in ("list", "set"):
+        inner = _copier(args, x, depth + 1)
+        if inner is None:
+            return f"{kind}({var})"
+        return f"[{inner} for {x} in {var}]" if kind == "list" else f"{{{inner} for {x} in {var}}}"
+    key, _, value = _split_dict(args)
+    inner = _copier(value, x, depth + 1)
+    if inner is None:
+        return f"dict({var})"
+    k = f"k{depth}"
+    return f"{{{k}: {inner} for {k}, {x} in {var}.items()}}"
+
+
+def _split_dict(args: str) -> tuple[str, str, str]:
+    """`str, list[int]` -> ('str', ',', 'list[int]'), splitting at the top-level comma."""
+    depth = 0
+    for i, ch in enumerate(args):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return args[:i].strip(), ",", args[i + 1:].strip()
+    raise ValueError(f"not a dict annotation: {args}")
+
+
+def derive_copy(cls: type) -> Callable[[Any], Any]:
+    """Generate the copy function of a slotted dataclass from its fields' annotations (source made only
+    of the class's own field names and the templates above)."""
+    lines = ["def copy(s):", "    n = object.__new__(type(s))"]
+    for f in dataclasses.fields(cls):
+        ann = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "object")
+        src = None if f.metadata.get("shared") else _copier(ann, f"s.{f.name}")
+        lines.append(f"    n.{f.name} = {src or f's.{f.name}'}")
+    lines.append("    return n")
+    env: dict[str, Any] = {"__builtins__": {"object": object, "type": type, "list": list, "dict": dict, "set": set}}
+    exec(compile("\n".join(lines), f"<copy of {cls.__name__}>", "exec"), env)  # noqa: S102 - our own field names
+    return env["copy"]
+
+
+copy_state = derive_copy(State)
