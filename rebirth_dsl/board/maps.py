@@ -85,7 +85,7 @@ class _Map:
     kinds: dict[str, _Kind] = field(default_factory=dict)
     tags: dict[str, tuple[str, ...]] = field(default_factory=dict)
     pictures: dict[str, dict[Coord, _Cell]] = field(default_factory=dict)
-    rows: dict[str, dict[int, int]] = field(default_factory=dict)  # picture -> row -> line
+    rows: dict[str, dict[int, tuple[int, int]]] = field(default_factory=dict)  # picture -> row -> (line, `|` end)
     areas: dict[str, _Entry] = field(default_factory=dict)
     landmarks: dict[str, _Entry] = field(default_factory=dict)
 
@@ -220,7 +220,7 @@ def _read_legend(m: _Map) -> None:
 def _read_picture(m: _Map, name: str) -> None:
     """A picture: `ROW|cells` lines, one character a hex, on the odd-r offset grid."""
     cells: dict[Coord, _Cell] = {}
-    rows: dict[int, int] = {}
+    rows: dict[int, tuple[int, int]] = {}
     for no, body in m.sections[name][1]:
         head = _ROW.match(body)
         if head is None:
@@ -229,10 +229,10 @@ def _read_picture(m: _Map, name: str) -> None:
             continue
         r = int(head.group(1))
         if r in rows:
-            m.error(f"row {r} is drawn twice in [{name}] (first on line {rows[r]})", no, head.start(1) + 1)
+            m.error(f"row {r} is drawn twice in [{name}] (first on line {rows[r][0]})", no, head.start(1) + 1)
             continue
-        rows[r] = no
         start = head.end()
+        rows[r] = (no, start)
         for x, ch in enumerate(body[start:]):
             if ch == " ":
                 continue
@@ -309,10 +309,12 @@ def _build_hexes(m: _Map) -> list[dict[str, Any]]:
             missing.setdefault(c[1], c)
         for r, c in missing.items():
             k = kinds[c]
-            line = m.rows[name].get(r, m.sections[name][0])
+            line, start = m.rows[name].get(r, (m.sections[name][0], -1))
+            col = start + 2 * (c[0] + (r - (r & 1)) // 2) + (r & 1) + 1 if start >= 0 else 1
             m.error(f"[{name}] has no hex at ({c[0]}, {c[1]}), which [kinds] draws as {k.char!r} "
-                    f"(line {k.line}, column {k.col})", line, 1, "all three pictures must have the same shape")
-    used: dict[str, set[str]] = {"area": set(), "landmark": set()}
+                    f"(line {k.line}, column {k.col})", line, col, "all three pictures must have the same shape")
+    used: dict[str, dict[str, _Cell]] = {"area": {}, "landmark": {}}  # role -> letter -> first label
+    unlabelled: set[str] = set()  # kinds already reported as missing their [labels] picture
     hexes: list[dict[str, Any]] = []
     for c in sorted(kinds, key=lambda c: (c[1], c[0])):
         cell = kinds[c]
@@ -328,17 +330,23 @@ def _build_hexes(m: _Map) -> list[dict[str, Any]]:
             table = m.areas if entry.role == "area" else m.landmarks
             section = "areas" if entry.role == "area" else "landmarks"
             if label is None:
-                if "labels" not in m.pictures:
-                    m.error(f"{entry.kind} hexes need an [{section}] letter, but the map has no [labels]",
+                if "labels" not in m.pictures and entry.kind not in unlabelled:
+                    unlabelled.add(entry.kind)
+                    m.error(f"{entry.kind} hexes need a letter from [{section}], but the map has no [labels]",
                             cell.line, cell.col)
             elif label.char not in table:
                 m.error(f"{entry.kind} hex ({c[0]}, {c[1]}) is labelled {label.char!r}, which [{section}] "
                         "does not list", label.line, label.col,
                         f"add `{label.char}  NAME` to [{section}]" if label.char != BLANK else
-                        f"a {entry.kind} hex carries an [{section}] letter (legend line {entry.line})")
+                        f"a {entry.kind} hex carries a letter from [{section}] (legend line {entry.line})")
+            elif entry.role == "landmark" and label.char in used["landmark"]:
+                first = used["landmark"][label.char]
+                m.error(f"landmark {table[label.char].name!r} (letter {label.char!r}) labels a second hex "
+                        f"({c[0]}, {c[1]}); first on line {first.line}, column {first.col}", label.line, label.col,
+                        "a landmark is one hex: give each its own letter and name")
             else:
                 e = table[label.char]
-                used[entry.role].add(e.key)
+                used[entry.role].setdefault(e.key, label)
                 if entry.role == "area":
                     h["area"] = e.name
                 else:

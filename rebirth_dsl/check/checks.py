@@ -82,7 +82,7 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                     if h not in t.hex_kinds:
                         hint_opts = t.hex_kinds
                         out.append(_unknown(s, "hex kind", h, hint_opts) if h not in t.landmark_kinds
-                                   else _at(s, f"`{h}` is a landmark: landmarks take no tile (S-P1)"))
+                                   else _at(s, f"`{h}` is a landmark: landmarks take no tile"))
             case A.GroupDecl():
                 for k in s.kinds:
                     tile(s, k)
@@ -249,7 +249,7 @@ def check_citations(rules: A.Rules, t: Tables, board: Board | None) -> list[Diag
             continue
         if items and all(t.ids(it.span) for it in items):
             continue
-        out.append(_at(s, "this rule cites no rule id; add a comment like `# S-P2`"))
+        out.append(_at(s, "this rule cites no rule id; add a comment naming the id of the rule it encodes (the ids of RULES.md, e.g. `# X-P2`)"))
     return out
 
 

@@ -20,7 +20,7 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], str, str]] = {
     "size": (("coll",), "int", "same as count; reads well for a group"),
     "tiles": (("player", "sel:tile*"), "hexes", "the hexes holding the player's tiles, of the given kinds or classes"),
     "hexes": (("sel:hex",), "hexes", "every board hex of a kind or with a tag"),
-    "group": (("hex",), "hexes", "the group (S-F1) containing a hex"),
+    "group": (("hex",), "hexes", "the group (same owner, same kind, adjacent) containing a hex"),
     "groups": (("player", "sel:tile*"), "groups", "the player's groups of the given kinds"),
     "largest": (("groups",), "int", "the size of the largest group, 0 if none"),
     "atleast": (("groups", "int"), "groups", "the groups of at least N tiles"),

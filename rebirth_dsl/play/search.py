@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from rebirth_dsl.play.agents import GreedyAgent, immediate_points, smart_answer
+from rebirth_dsl.runtime.abilities import draw_after_turn
 from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game
 
@@ -64,7 +65,6 @@ class MonteCarloAgent:
 def _after_move(g: Game, p: int, tile: tuple[int, int]) -> None:
     """The end of a turn: the tile leaves the hand, the next is drawn, the turn passes (S-T1)."""
     g.hand[p].remove(tile)
-    if g.supply[p]:
-        g.hand[p].append(g.supply[p].pop())
+    draw_after_turn(g, p)  # the same draw step as the reference engine (I-R1's "draw N, keep one" included)
     g.move_index += 1
     g.advance()

@@ -1,0 +1,79 @@
+"""The package as a user installs it: a wheel built from this checkout, installed in a fresh virtual
+environment outside the checkout, and every main command run from another folder. The bundled games
+must come with it (found through importlib.resources), never from the source tree."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from this checkout, as `pip wheel .` builds it (in an isolated build environment)."""
+    dist = tmp_path_factory.mktemp("dist")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(ROOT)],
+                          cwd=dist, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return next(dist.glob("rebirth_dsl-*.whl"))
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(the fresh environment's bin folder, an empty working folder), with the wheel installed."""
+    base = tmp_path_factory.mktemp("wheel")
+    env_dir = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
+    pip = env_dir / "bin" / "pip"
+    done = subprocess.run([str(pip), "install", "-q", str(wheel)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    work = base / "elsewhere"
+    work.mkdir()
+    return env_dir / "bin", work
+
+
+def run(bin_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A command of the installed environment, run in `cwd`, with no trace of the checkout on its paths."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    env["REBIRTH_CACHE"] = str(cwd / ".cache")
+    return subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_wheel_carries_the_games(wheel: Path) -> None:
+    """The wheel holds the rules, boards, schemas and examples inside the package."""
+    names = zipfile.ZipFile(wheel).namelist()
+    for folder, suffix in (("rules", ".rules"), ("boards", ".json"), ("schemas", ".json"), ("examples", ".json")):
+        assert any(n.startswith(f"rebirth_dsl/games/{folder}/") and n.endswith(suffix) for n in names), folder
+    assert "rebirth_dsl/lang/grammar.lark" in names
+
+
+def test_installed_commands_work_from_another_folder(installed: tuple[Path, Path]) -> None:
+    """list, check, play, eval, simulate, draw and the benchmark, from a folder outside the checkout."""
+    bin_dir, work = installed
+    where = run(bin_dir, work, str(bin_dir / "python"), "-c", "import rebirth_dsl; print(rebirth_dsl.__file__)")
+    assert str(ROOT) not in where.stdout and "site-packages" in where.stdout, where.stdout
+    listed = run(bin_dir, work, "rebirth", "list")
+    assert listed.returncode == 0 and "scotland" in listed.stdout and "ireland" in listed.stdout, listed.stderr
+    checked = run(bin_dir, work, "rebirth", "check", "scotland")
+    assert checked.returncode == 0, checked.stderr
+    played = run(bin_dir, work, "rebirth", "play", "--rules", "ireland", "--players", "3", "-o", "g.json")
+    assert played.returncode == 0, played.stderr
+    ev = run(bin_dir, work, "rebirth", "eval", "g.json", "--json")
+    assert ev.returncode == 0 and json.loads(ev.stdout)["finished"], ev.stderr
+    sim = run(bin_dir, work, "rebirth", "simulate", "--games", "8", "--players", "3", "--workers", "2")
+    assert sim.returncode == 0 and "games" in sim.stdout, sim.stderr
+    drawn = run(bin_dir, work, "rebirth", "draw", "scotland", "-o", "s.svg")
+    assert drawn.returncode == 0 and (work / "s.svg").read_text().startswith("<svg"), drawn.stderr
+    example = run(bin_dir, work, "rebirth", "eval", "scotland-3p")
+    assert example.returncode == 0, example.stderr
+    bench = run(bin_dir, work, str(bin_dir / "python"), "-m", "rebirth_dsl.bench", "--seconds", "0.2")
+    assert bench.returncode == 0 and "random games/s" in bench.stdout, bench.stderr
