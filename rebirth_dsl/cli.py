@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from rebirth_dsl import __version__
@@ -13,14 +12,15 @@ from rebirth_dsl.board.maps import load_map, render_board
 from rebirth_dsl.board.model import load_board, load_json
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.loop import play_command
 from rebirth_dsl.play.moves import legal_moves
 from rebirth_dsl.play.simulate import simulate_command
-from rebirth_dsl.present.describe import describe
+from rebirth_dsl.present.describe import describe, describe_diff
 from rebirth_dsl.present.render import draw
 from rebirth_dsl.present.report import evaluate, explain, render_table
-from rebirth_dsl.records.record import load_record, replay, write_text_atomic
+from rebirth_dsl.records.record import load_record, replay
 from rebirth_dsl.records.resources import bundled, default_board, find
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -44,15 +44,19 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--board", help="a board file or bundled name to check against (default: the ruleset's "
                    "bundled board, if it has one)")
     c.add_argument("--no-board", action="store_true", help="check the rules alone")
+    c.add_argument("--json", action="store_true", help="print the diagnostics as JSON objects in the shape of "
+                   "the Language Server Protocol (file, range, severity, code, message, hint)")
     c.add_argument("--strict", action="store_true", help="also require every statement to cite a rule id")
 
     e = sub.add_parser("eval", help="replay a game record and score it")
     e.add_argument("game", help="a game record, or a bundled example by name")
+    _record_options(e)
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--explain", action="store_true", help="list every scoring event with its rule id")
 
     m = sub.add_parser("moves", help="legal hexes for the next tile, with the points each scores at once")
-    m.add_argument("game")
+    m.add_argument("game", help="a game record, or a bundled example by name")
+    _record_options(m)
     m.add_argument("--tile", help="the tile to place (default: the tile in hand), e.g. food or settlement:3")
     m.add_argument("--player", help="scenarios: whose tile it is (default: the first player)")
     m.add_argument("--json", action="store_true")
@@ -60,15 +64,20 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("draw", help="draw a board, or a game's position, as SVG or text")
     d.add_argument("file", help="a board or a game record (a file, or a bundled board by name)")
     d.add_argument("-o", "--output", help="write SVG here (default: text to the terminal)")
+    d.add_argument("--allow-paths", action="store_true", help="let a record name files outside its folder")
 
     pl = sub.add_parser("play", help="play one full game with an agent per seat and write its record")
     pl.add_argument("--rules", default=None, help="rules file or bundled name (default: rules/DEFAULT)")
     pl.add_argument("--board", default=None, help="board file or bundled name (default: the ruleset's own)")
     pl.add_argument("--players", default="3", help="a count 2..4, or names separated by commas")
-    pl.add_argument("--agents", default="greedy", help="agent per seat, comma separated (random, greedy, mc, human)")
+    pl.add_argument("--agents", default=None, help="agent per seat, comma separated (random, greedy, mc, human; "
+                    "default greedy, or the saved game's with --resume)")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("-o", "--output", help="write the game record here (default: print it)")
     pl.add_argument("--quiet", action="store_true", help="do not print the score table")
+    pl.add_argument("--resume", metavar="GAME", help="continue a saved game record (a human seat saves one on `q`); "
+                    "written back to it unless -o names another file")
+    pl.add_argument("--allow-paths", action="store_true", help="--resume: let the record name files outside its folder")
 
     s = sub.add_parser("simulate", help="play many games and report score statistics per seat")
     s.add_argument("--rules", default=None)
@@ -82,19 +91,40 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
 
+    sv = sub.add_parser("serve", help="the web app: play, watch and study games in a browser (extra [web])")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=int, default=8000, help="port (0: any free one; the address is printed)")
+    sv.add_argument("--data", default=None, help="folder of the games' store (default ~/.local/share/rebirth-dsl)")
+    sv.add_argument("--agent-delay", type=float, default=0.6, help="seconds between agents' moves, to follow them")
+
     r = sub.add_parser("rules", help="describe a ruleset in English, from the rules file itself")
     r.add_argument("rules", help="a rules file, or a bundled ruleset by name")
+    r.add_argument("--diff", metavar="BASE", help="say only what RULES changes against BASE (a file or name)")
 
     sub.add_parser("list", help="the bundled rulesets, variants, boards and examples")
+
+    ls = sub.add_parser("lsp", help="serve .rules files to an editor over stdin/stdout (Language Server Protocol; "
+                        "needs the extra: pip install 'rebirth-dsl[lsp]')")
+    ls.add_argument("--board", help="check against this board (a file or bundled name) unless the editor's "
+                    "`rebirth.board` setting names one (default: each ruleset's bundled board)")
 
     bd = sub.add_parser("board", help="make board files")
     bds = bd.add_subparsers(dest="board_command", required=True, parser_class=_Parser)
     bb = bds.add_parser("build", help="build a board from a map file (docs/maps.md)")
-    bb.add_argument("map", help="a map file, or a bundled map by name (boards/maps/NAME.txt: scotland, ireland)")
+    bb.add_argument("map", help="a map file, or a bundled map by name (the file boards/maps/NAME.txt)")
     bb.add_argument("-o", "--output", required=True, help="the board JSON file to write")
     bb.add_argument("--check", action="store_true", help="write nothing; exit 1 if the board file is missing or "
                     "differs from what the map builds")
     return p
+
+
+def _record_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that read a game record."""
+    p.add_argument("--allow-paths", action="store_true",
+                   help="let the record name rules or board files outside its own folder (records are exchanged: "
+                   "by default only bundled games and files beside the record are read)")
+    p.add_argument("--rules", help="use this ruleset (a file or bundled name) instead of the record's")
+    p.add_argument("--board", help="use this board (a file or bundled name) instead of the record's")
 
 
 def _version() -> str:
@@ -103,6 +133,10 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run a subcommand; errors are printed, never a traceback."""
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 is shown escaped, never a crash
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         return int(COMMANDS[args.command](args) or 0)
@@ -145,10 +179,18 @@ def cmd_check(args: argparse.Namespace) -> int:
         problems.extend(e.diagnostics)
     if rules is not None:
         problems.extend(check(rules, board, board_file=board_file, strict=args.strict))
+    errors = [d for d in problems if d.severity != "warning"]
+    failed = bool(errors) or (args.strict and bool(problems))  # --strict: warnings fail too
+    if args.json:
+        print(json.dumps([d.to_lsp() for d in problems], indent=2, ensure_ascii=False))
+        return EXIT_PROBLEMS if failed else EXIT_OK
     for d in problems:
         print(d.render(), file=sys.stderr)
     if problems:
-        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''}", file=sys.stderr)
+        warnings = len(problems) - len(errors)
+        counts = [f"{n} {w}{'s' if n != 1 else ''}" for n, w in ((len(errors), "problem"), (warnings, "warning")) if n]
+        print(", ".join(counts), file=sys.stderr)
+    if failed:
         return EXIT_PROBLEMS
     n = len(rules.statements) if rules else 0
     what = f" against {board_file} ({len(board.hexes)} hexes)" if board else ""
@@ -156,13 +198,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _load_replay(path: str) -> Any:
-    return replay(load_record(find("examples", path)))
+def _load_replay(args: argparse.Namespace) -> Any:
+    """The record a command names, replayed (with the --rules/--board overrides and --allow-paths)."""
+    rules = find("rules", args.rules) if args.rules else None
+    board = find("boards", args.board) if args.board else None
+    return replay(load_record(find("examples", args.game), allow_paths=args.allow_paths, rules=rules, board=board))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """`rebirth eval GAME [--json] [--explain]`."""
-    r = _load_replay(args.game)
+    r = _load_replay(args)
     game = r.game
     result = evaluate(game)
     if r.error is not None:
@@ -190,7 +235,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     """`rebirth moves GAME [--tile KIND]`."""
-    r = _load_replay(args.game)
+    r = _load_replay(args)
     if r.error is not None:
         raise RebirthError([*r.error.diagnostics])
     info = legal_moves(r.game, args.tile, args.player)
@@ -211,11 +256,12 @@ def cmd_moves(args: argparse.Namespace) -> int:
 def cmd_draw(args: argparse.Namespace) -> int:
     """`rebirth draw FILE [-o out.svg]`."""
     path = find("boards", args.file)
+    target = check_output(args.output, [path]) if args.output else None  # before any work is done
     data = load_json(path)
-    out = draw(str(path), data, svg=bool(args.output))
-    if args.output:
-        write_text_atomic(args.output, out)
-        print(f"wrote {args.output}")
+    out = draw(shown(path), data, svg=target is not None, allow_paths=args.allow_paths)
+    if target is not None:
+        write_text_atomic(target, out)
+        print(f"wrote {shown(target)}")
     else:
         print(out)
     return EXIT_OK
@@ -231,9 +277,26 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return simulate_command(args)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """`rebirth serve`: the web app, until interrupted."""
+    try:  # an optional extra: the rest of the package never needs Starlette or uvicorn
+        from rebirth_dsl.web.app import serve
+    except ImportError as e:
+        raise RebirthError.single(f"`rebirth serve` needs the web extra ({e.name} is missing): "
+                                  "pip install 'rebirth-dsl[web]'") from None
+    from pathlib import Path  # only for the --data folder
+
+    serve(args.host, args.port, Path(args.data) if args.data else None, max(0.0, args.agent_delay))
+    return EXIT_OK
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     """`rebirth rules RULES`: the ruleset in English."""
-    print(describe(load_rules(find("rules", args.rules))))
+    rules = load_rules(find("rules", args.rules))
+    if args.diff:
+        print(describe_diff(load_rules(find("rules", args.diff)), rules))
+        return EXIT_OK
+    print(describe(rules))
     return EXIT_OK
 
 
@@ -255,9 +318,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_board(args: argparse.Namespace) -> int:
     """`rebirth board build MAP -o BOARD.json [--check]`: a board made from a map file."""
-    data = load_map(find("boards/maps", args.map))
+    map_path = find("boards/maps", args.map)
+    out = check_output(args.output, [map_path])
+    data = load_map(map_path)
     text = render_board(data)
-    out = Path(args.output)
     try:
         current = out.read_text(encoding="utf-8") if out.is_file() else None
     except (OSError, UnicodeDecodeError):
@@ -269,13 +333,25 @@ def cmd_board(args: argparse.Namespace) -> int:
         print(f"{out}: {'missing' if current is None else 'out of date'}: "
               f"run `rebirth board build {args.map} -o {out}`", file=sys.stderr)
         return EXIT_PROBLEMS
-    try:
-        write_text_atomic(out, text)
-    except OSError as e:
-        raise RebirthError.single(f"cannot write: {e.strerror or e}", file=str(out)) from None
+    write_text_atomic(out, text)
     print(f"wrote {out}: {len(data['hexes'])} hexes")
     return EXIT_OK
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """`rebirth lsp [--board BOARD]`: the editor server, until the editor closes it."""
+    try:
+        # pygls is an optional extra (rebirth-dsl[lsp]): imported only by this command, so the others need
+        # not have it installed
+        from rebirth_dsl.lsp.server import serve
+    except ImportError as e:
+        if (e.name or "").split(".")[0] not in ("pygls", "lsprotocol", "cattrs"):
+            raise
+        print(f"rebirth lsp: {e.name} is not installed; install the extra: pip install 'rebirth-dsl[lsp]'",
+              file=sys.stderr)
+        return EXIT_USAGE
+    return serve(board=args.board)
+
+
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "draw": cmd_draw, "play": cmd_play,
-            "simulate": cmd_simulate, "rules": cmd_rules, "list": cmd_list, "board": cmd_board}
+            "simulate": cmd_simulate, "serve": cmd_serve, "rules": cmd_rules, "list": cmd_list, "board": cmd_board, "lsp": cmd_lsp}

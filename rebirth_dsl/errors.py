@@ -28,25 +28,53 @@ class Diagnostic:
     path: str = ""  # a JSON path, for problems in a board or game record
     source_line: str | None = None
     hint: str | None = None
-    rule: str | None = None  # the rule id (S-P2, I-R1, ...) a move or check breaks
+    rule: str | None = None  # the rule id a move or check breaks
+    end_line: int = 0  # the end of the offending span (exclusive column), when known
+    end_col: int = 0
+    severity: str = "error"  # or "warning": shown, but fails only `check --strict`
+    code: str = ""  # a stable name of the kind of problem (e.g. "unknown-name"), for editors and --json
 
     def render(self) -> str:
-        """Render as `file:line:col: message`, with the source line and a caret when known."""
+        """Render as `file:line:col: message`, with the source line and a caret under the span when known."""
+        label = "warning: " if self.severity == "warning" else ""
         if self.line:
-            head = f"{self.file}:{self.line}:{self.col}: {self.message}"
+            head = f"{self.file}:{self.line}:{self.col}: {label}{self.message}"
         elif self.path:
-            head = f"{self.file}: {self.path}: {self.message}" if self.file else f"{self.path}: {self.message}"
+            head = f"{self.file}: {self.path}: {label}{self.message}" if self.file else f"{self.path}: {label}{self.message}"
         elif self.file:
-            head = f"{self.file}: {self.message}"
+            head = f"{self.file}: {label}{self.message}"
         else:
-            head = self.message
+            head = label + self.message
         out = [head]
         if self.source_line is not None:
+            width = self.end_col - self.col if self.end_line in (0, self.line) and self.end_col > self.col else 1
             out.append("    " + self.source_line.rstrip("\n"))
-            out.append("    " + " " * max(self.col - 1, 0) + "^")
+            out.append("    " + " " * max(self.col - 1, 0) + "^" + "~" * (width - 1))
         if self.hint:
             out.append(f"    hint: {self.hint}")
         return "\n".join(out)
+
+    def to_lsp(self) -> dict[str, object]:
+        """The diagnostic in the shape the Language Server Protocol uses (0-based lines and characters),
+        with the file, hint and JSON path beside it."""
+        line0, col0 = max(self.line - 1, 0), max(self.col - 1, 0)
+        end_line0 = max((self.end_line or self.line) - 1, 0)
+        end_col0 = max(self.end_col - 1, col0 + 1) if self.end_col else col0 + 1
+        out: dict[str, object] = {
+            "file": self.file,
+            "range": {"start": {"line": line0, "character": col0}, "end": {"line": end_line0, "character": end_col0}},
+            "severity": 2 if self.severity == "warning" else 1,
+            "code": self.code or ("illegal-move" if self.rule else "problem"),
+            "source": "rebirth",
+            "message": self.message,
+        }
+        if self.hint:
+            out["hint"] = self.hint
+        if self.path:
+            out["path"] = self.path
+        if self.rule:
+            out["rule"] = self.rule
+        return out
 
 
 @dataclass
@@ -67,6 +95,11 @@ class RebirthError(Exception):
         """All diagnostics, one block each."""
         return "\n".join(d.render() for d in self.diagnostics)
 
+    def __reduce__(self) -> tuple:
+        # Exceptions pickle as cls(*args), and args is the rendered text: an error raised in a worker
+        # process could not be rebuilt in the parent, which then waited for ever. Pickle the fields.
+        return (_rebuild, (type(self), dict(self.__dict__)))
+
     def __str__(self) -> str:
         return self.render()
 
@@ -83,6 +116,14 @@ class IllegalMove(RebirthError):
         self.index = index
         where = f"move {index}: " if index is not None else ""
         super().__init__([Diagnostic(f"{where}{message} ({rule})", rule=rule)])
+
+
+def _rebuild(cls: type[RebirthError], state: dict[str, object]) -> RebirthError:
+    """An error from its pickled fields (see RebirthError.__reduce__)."""
+    err = cls.__new__(cls)
+    err.__dict__.update(state)
+    Exception.__init__(err, err.render())
+    return err
 
 
 def did_you_mean(name: str, options: list[str] | set[str] | tuple[str, ...]) -> str | None:

@@ -14,7 +14,7 @@ PKG = Path(__file__).resolve().parents[1] / "rebirth_dsl"
 
 # the data flow, lowest first; a module may import from its own layer and those before it
 LAYERS: list[tuple[str, ...]] = [
-    ("rebirth_dsl", "rebirth_dsl.errors", "rebirth_dsl.cache"),
+    ("rebirth_dsl", "rebirth_dsl.errors", "rebirth_dsl.cache", "rebirth_dsl.files"),
     ("rebirth_dsl.lang",),
     ("rebirth_dsl.board",),
     ("rebirth_dsl.check",),
@@ -23,7 +23,10 @@ LAYERS: list[tuple[str, ...]] = [
     ("rebirth_dsl.records",),
     ("rebirth_dsl.present",),
     ("rebirth_dsl.play",),
-    ("rebirth_dsl.cli", "rebirth_dsl.bench", "rebirth_dsl.__main__"),
+    ("rebirth_dsl.web",),
+    ("rebirth_dsl.api",),
+    ("rebirth_dsl.envs",),
+    ("rebirth_dsl.cli", "rebirth_dsl.bench", "rebirth_dsl.__main__", "rebirth_dsl.lsp"),
 ]
 
 

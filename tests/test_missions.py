@@ -86,7 +86,7 @@ def test_mission_position_card_by_card(pos_file: Path, tmp_path: Path) -> None:
     rec_file = tmp_path / pos_file.name
     rec_file.write_text(json.dumps(record))
     out = subprocess.run(
-        [sys.executable, "-m", "rebirth_dsl", "eval", "--json", "--explain", str(rec_file)],
+        [sys.executable, "-m", "rebirth_dsl", "eval", "--json", "--explain", "--allow-paths", str(rec_file)],
         capture_output=True,
         text=True,
         check=True,

@@ -72,7 +72,7 @@ def _texts(root: ET.Element) -> list[str]:
 
 def test_board_svg_has_one_polygon_per_hex(tmp_path: Path) -> None:
     path = _board(tmp_path)
-    root = _svg(draw(str(path), json.loads(path.read_text()), svg=True))
+    root = _svg(draw(str(path), json.loads(path.read_text()), svg=True, allow_paths=True))
     polys = list(root.iter(f"{SVG}polygon"))
     assert len(polys) == len(BOARD["hexes"])
     fills = {p.attrib["fill"] for p in polys}
@@ -90,7 +90,7 @@ def test_board_svg_has_one_polygon_per_hex(tmp_path: Path) -> None:
 
 def test_viewbox_fits_the_hexes(tmp_path: Path) -> None:
     path = _board(tmp_path)
-    root = _svg(draw(str(path), json.loads(path.read_text()), svg=True))
+    root = _svg(draw(str(path), json.loads(path.read_text()), svg=True, allow_paths=True))
     x, y, w, h = (float(v) for v in root.attrib["viewBox"].split())
     for poly in root.iter(f"{SVG}polygon"):
         for pt in poly.attrib["points"].split():
@@ -100,7 +100,7 @@ def test_viewbox_fits_the_hexes(tmp_path: Path) -> None:
 
 def test_board_text_names_each_landmark(tmp_path: Path) -> None:
     path = _board(tmp_path)
-    out = draw(str(path), json.loads(path.read_text()), svg=False)
+    out = draw(str(path), json.loads(path.read_text()), svg=False, allow_paths=True)
     for name in LANDMARKS:
         assert name in out
     lines = out.splitlines()
@@ -116,7 +116,7 @@ def test_board_text_names_each_landmark(tmp_path: Path) -> None:
 
 def test_record_svg(tmp_path: Path) -> None:
     path, data = _record(tmp_path, MOVES)
-    root = _svg(draw(str(path), data, svg=True))
+    root = _svg(draw(str(path), data, svg=True, allow_paths=True))
     assert len(list(root.iter(f"{SVG}polygon"))) == len(BOARD["hexes"])
     tiles = root.findall(f".//{SVG}circle[@class='tile']")
     assert len(tiles) == len(MOVES) + 1, "and the neutral tile of a 2-player game on the neutral hex"
@@ -132,7 +132,7 @@ def test_record_svg(tmp_path: Path) -> None:
 
 def test_record_text(tmp_path: Path) -> None:
     path, data = _record(tmp_path, MOVES)
-    out = draw(str(path), data, svg=False)
+    out = draw(str(path), data, svg=False, allow_paths=True)
     for name in LANDMARKS:
         assert name in out
     assert "Edinburgh (2,1) castle [clover]  held by Ann (a)" in out
@@ -144,17 +144,17 @@ def test_record_text(tmp_path: Path) -> None:
 
 def test_unfinished_record_shows_track_and_if_ended_now(tmp_path: Path) -> None:
     path, data = _record(tmp_path, MOVES[:1], over=False)
-    root = _svg(draw(str(path), data, svg=True))
+    root = _svg(draw(str(path), data, svg=True, allow_paths=True))
     assert "if ended now" in _texts(root)
-    assert "not over" in draw(str(path), data, svg=False)
+    assert "not over" in draw(str(path), data, svg=False, allow_paths=True)
 
 
 def test_refused_move_draws_the_position_before_it(tmp_path: Path) -> None:
     moves = [*MOVES[:1], {"player": "Bob", "tile": "food", "hex": [2, 1]}]  # a castle takes no tile
     path, data = _record(tmp_path, moves)
-    out = draw(str(path), data, svg=False)
+    out = draw(str(path), data, svg=False, allow_paths=True)
     assert "stopped" in out and "move 1" in out
-    root = _svg(draw(str(path), data, svg=True))
+    root = _svg(draw(str(path), data, svg=True, allow_paths=True))
     assert len(root.findall(f".//{SVG}circle[@class='tile']")) == 2, "Ann's food and the neutral tile"
 
 
@@ -162,17 +162,17 @@ def test_unknown_kinds_get_fallback_colours_and_letters(tmp_path: Path) -> None:
     board = {"name": "odd", "hexes": [{"q": 0, "r": 0, "kind": "swamp"}, {"q": 1, "r": 0, "kind": "swamp_deep"},
                                       {"q": 0, "r": 1, "kind": "folly", "name": "Big Folly"}]}
     path = _board(tmp_path, board)
-    root = _svg(draw(str(path), board, svg=True))
+    root = _svg(draw(str(path), board, svg=True, allow_paths=True))
     assert len(list(root.iter(f"{SVG}polygon"))) == 3
-    out = draw(str(path), board, svg=False)
+    out = draw(str(path), board, svg=False, allow_paths=True)
     assert "s swamp" in out and "w swamp_deep" in out and "F folly" in out and "Big Folly" in out
 
 
 def test_not_a_board_or_record(tmp_path: Path) -> None:
     with pytest.raises(RebirthError):
-        draw(str(tmp_path / "x.json"), {"something": 1}, svg=False)
+        draw(str(tmp_path / "x.json"), {"something": 1}, svg=False, allow_paths=True)
     with pytest.raises(RebirthError):
-        draw(str(tmp_path / "x.json"), {"name": "b", "hexes": []}, svg=False)  # the board schema refuses it
+        draw(str(tmp_path / "x.json"), {"name": "b", "hexes": []}, svg=False, allow_paths=True)  # the board schema refuses it
 
 
 def test_cli_writes_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

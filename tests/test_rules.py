@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from lark import Lark
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.errors import RebirthError, RulesSyntaxError
+from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules, parse_text
 
 
@@ -64,16 +66,39 @@ def test_unexpected_end_of_file() -> None:
     assert d.line == 3 and "end of file" in d.message
 
 
+def _assert_inside(text: str, line: int, col: int) -> None:
+    """A position (1-based) that lies in the text: a line of it, a column of that line or just after it."""
+    lines = text.split("\n")
+    assert 1 <= line <= max(len(lines), 1), (line, len(lines))
+    assert 1 <= col <= len(lines[line - 1]) + 1, (line, col)
+
+
+def _assert_parsed_from(rules: A.Rules, text: str) -> None:
+    """The success path: a parse that returns holds what the text says, at places inside the text. The
+    header's name is written after `ruleset`; every statement's span lies in the text, in source order,
+    and the text at the start of each span is not blank or a comment."""
+    lines = text.split("\n")
+    assert rules.header.name and re.search(rf"\bruleset\s+{re.escape(rules.header.name)}\b", text)
+    last = (0, 0)
+    for st_ in (rules.header, *rules.statements):
+        sp = st_.span
+        _assert_inside(text, sp.line, sp.col)
+        assert (sp.line, sp.col) >= last, "statements out of source order"
+        last = (sp.line, sp.col)
+        assert lines[sp.line - 1][sp.col - 1:].strip()[:1] not in ("", "#"), (sp, lines[sp.line - 1])
+
+
 @given(st.text(alphabet=string.printable + "äé→", max_size=200))
 def test_any_text_parses_or_raises_our_error_inside_the_input(text: str) -> None:
-    """jmespath's property: any text either parses or raises the project's error, at a position in it."""
+    """jmespath's property: any text either parses to what it says or raises the project's error, at a
+    position in it."""
     try:
-        parse_text(text, "fuzz.rules")
+        rules = parse_text(text, "fuzz.rules")
     except RulesSyntaxError as e:
         d = e.diagnostics[0]
-        lines = text.split("\n")
-        assert 1 <= d.line <= max(len(lines), 1)
-        assert 1 <= d.col <= len(lines[d.line - 1]) + 1
+        _assert_inside(text, d.line, d.col)
+        return
+    _assert_parsed_from(rules, text)
 
 
 @given(st.lists(st.sampled_from(
@@ -81,12 +106,54 @@ def test_any_text_parses_or_raises_our_error_inside_the_input(text: str) -> None
      "place", "score", "as", "(", ")", "+", "area", "pay", "size", "1", "\n", "#c\n", "majority", "end"]),
     max_size=30))
 def test_token_soup_parses_or_raises_our_error(tokens: list[str]) -> None:
-    """Near-valid token sequences reach deeper parser states; still only our error type."""
+    """Near-valid token sequences reach deeper parser states; still only our error type, and a sequence
+    that parses holds its statements where the text has them."""
     text = " ".join(tokens)
     try:
-        parse_text(text, "soup.rules")
+        rules = parse_text(text, "soup.rules")
     except RulesSyntaxError as e:
-        assert e.diagnostics[0].line >= 1
+        _assert_inside(text, e.diagnostics[0].line, e.diagnostics[0].col)
+        return
+    _assert_parsed_from(rules, text)
+
+
+def test_the_success_path_is_reached() -> None:
+    """The two fuzz properties above do reach their success path: short texts of their alphabets parse."""
+    for text in ("ruleset x", "ruleset x \n players 2 to 4", 'ruleset x "t" tiles { food x12 }'):
+        _assert_parsed_from(parse_text(text, "ok.rules"), text)
+
+
+@given(lo=st.integers(2, 3), more=st.integers(0, 1), food=st.integers(4, 40), first=st.integers(0, 99),
+       second=st.integers(0, 99), castle=st.integers(0, 50), neutral=st.integers(0, 32), gifts=st.integers(1, 9))
+def test_edited_numbers_parse_and_compile_to_what_the_text_says(lo: int, more: int, food: int, first: int,
+                                                                 second: int, castle: int, neutral: int,
+                                                                 gifts: int) -> None:
+    """The success path with meaning: the Scotland rules with some numbers changed parse, and compile
+    against the Scotland board, to exactly those numbers (S-U1, S-C2, S-U2, S-A3, S-E2, S-M2)."""
+    from rebirth_dsl.board.model import load_board
+    from rebirth_dsl.compile.compiler import compile_rules
+    from rebirth_dsl.compile.prims import Ctx
+
+    text = SCOTLAND_TEXT
+    for old, new in (("players 2 to 4 ", f"players {lo} to {lo + more} "), ("food x12 ", f"food x{food} "),
+                     ("pay size 2: 5, 3 ", f"pay size 2: {first}, {second} "),
+                     ("each castle owned: 5 as", f"each castle owned: {castle} as"),
+                     ("neutral 32 on neutral", f"neutral {neutral} on neutral"),
+                     ('card "Cathedral gift" 3 x4:', f'card "Cathedral gift" 3 x{gifts}:')):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    rules = parse_text(text, "edited.rules")
+    _assert_parsed_from(rules, text)
+    (players,) = [s for s in rules.statements if isinstance(s, A.PlayersRange)]
+    assert (players.low, players.high) == (lo, lo + more)
+    rs = compile_rules(rules, load_board(Path(__file__).parents[1] / "boards" / "scotland.json"))
+    assert rs.players == (lo, lo + more)
+    assert rs.mix.count((rs.tile_kinds.index("food"), 0)) == food
+    assert 2 not in rs.neutral or rs.neutral[2].count == neutral
+    ctx = Ctx(None, 0, -1, 0)
+    assert [f(ctx) for f in rs.areas["settlement"].pay[(2, None)]] == [first, second]
+    assert [fn(ctx) for kind, fn, _, _ in rs.end_owned if kind == "castle"] == [castle]
+    assert sum(c.name == "Cathedral gift" for c in rs.decks["mission"]) == gifts
 
 
 def _check_text(tmp_path: Path, text: str) -> list[str]:
@@ -148,12 +215,35 @@ def test_without_something_missing_is_an_error(tmp_path: Path) -> None:
     assert "child.rules:2:1" in ei.value.render()
 
 
-def test_every_scotland_statement_cites_a_rule_id() -> None:
-    """The habit made a check: `rebirth check --strict` passes on the bundled rules."""
+def test_every_bundled_statement_cites_a_rule_id() -> None:
+    """The habit made a check: `rebirth check --strict` passes on every bundled ruleset, Scotland, Ireland
+    and the variants, each against its own board."""
+    from rebirth_dsl.check.checks import check
+    from rebirth_dsl.records.record import load_ruleset
+    from rebirth_dsl.records.resources import bundled, rules_and_board
+
+    names = list(bundled("rules"))
+    assert {"scotland", "ireland"} <= set(names) and any("/" in n for n in names)
+    for name in names:
+        rules_path, board_path = rules_and_board(name, None)
+        board = load_ruleset(rules_path, board_path)[0].t.board
+        problems = check(load_rules(rules_path), board, str(board_path), strict=True)
+        assert problems == [], (name, [d.render() for d in problems])
+
+
+def test_strict_names_a_statement_without_a_rule_id(tmp_path: Path) -> None:
+    """--strict really looks: Ireland with one citation removed is refused at that statement."""
     from rebirth_dsl.check.checks import check
 
-    for f in [RULES / "scotland.rules", *sorted((RULES / "variants").glob("*.rules"))]:
-        assert check(load_rules(f), strict=True) == [], f
+    text = (RULES / "ireland.rules").read_text()
+    line = "ability score_3: score 3 as towers                                   # I-R1"
+    assert text.count(line) == 1
+    f = tmp_path / "ireland.rules"
+    f.write_text(text.replace(line, "ability score_3: score 3 as towers"))
+    (tmp_path / "scotland.rules").write_text((RULES / "scotland.rules").read_text())
+    problems = [d for d in check(load_rules(f), strict=True) if d.file == str(f)]
+    row = text.splitlines().index(line) + 1
+    assert [d.line for d in problems] == [row], [d.render() for d in problems]
 
 
 SCOTLAND_TEXT = (RULES / "scotland.rules").read_text()
@@ -164,8 +254,10 @@ SCOTLAND_TEXT = (RULES / "scotland.rules").read_text()
                                            "tiles(", "energy", "settlement:9", "+", "}", "{", "and"])),
                 min_size=1, max_size=3))
 def test_mutated_rules_never_crash_the_checker(edits: list[tuple[int, int, str]]) -> None:
-    """Any edit of the real rules file parses and checks to diagnostics, or raises our error, and one that
-    checks clean plays a whole game: never a crash."""
+    """Any edit of the real rules file either raises our error at a place in the text, or checks to
+    diagnostics that point into the text or the board; an edit that checks clean compiles (the checker
+    is the compiler's gate: a compile error after a clean check is a checker bug, never swallowed) and
+    plays a whole game to its end with a winner."""
     from rebirth_dsl.board.model import load_board
     from rebirth_dsl.check.checks import check
     from rebirth_dsl.compile.compiler import compile_rules
@@ -176,17 +268,27 @@ def test_mutated_rules_never_crash_the_checker(edits: list[tuple[int, int, str]]
         text = text[:pos] + ins + text[pos + cut:]
     try:
         rules = parse_text(text, "m.rules")
-    except RebirthError:
+    except RebirthError as e:
+        assert e.diagnostics
+        for d in e.diagnostics:
+            assert d.file == "m.rules", d.render()
+            _assert_inside(text, d.line, d.col)
         return
+    _assert_parsed_from(rules, text)
     board = load_board(Path(__file__).parents[1] / "boards" / "scotland.json")
     problems = check(rules, board, "b.json")
-    if not problems:
-        try:
-            rs = compile_rules(rules, board)
-        except RebirthError:
-            return
-        from rebirth_dsl.runtime.fast import random_game
+    for d in problems:
+        assert d.message and (d.file == "m.rules" or d.path or d.file.endswith("b.json")), d.render()
+        if d.file == "m.rules" and d.line:
+            _assert_inside(text, d.line, d.col)
+    if problems:
+        return
+    rs = compile_rules(rules, board)
+    from rebirth_dsl.runtime.fast import random_game
 
-        if rs.players[0] <= 2 <= rs.players[1] and rs.mix:  # a checked ruleset also plays: no runtime type errors
-            game, _ = random_game(rs, ["A", "B"], 1)
-            game.winners(game.final_scores(game.end_events()))
+    lo, hi = rs.players
+    n = max(lo, min(2, hi))
+    game, _ = random_game(rs, ["A", "B", "C", "D", "E", "F"][:n], 1)
+    assert game.is_over()
+    winners, _ = game.winners(game.final_scores(game.end_events()))
+    assert winners and all(0 <= w < n for w in winners)

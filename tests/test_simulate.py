@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, RULES
+from conftest import BOARDS, ROOT, RULES
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -79,8 +79,12 @@ def test_workers_do_not_change_results() -> None:
 
 
 def test_ray_backend_equals_local() -> None:
-    """A local Ray cluster plays the same games as the local backend for the same seed."""
-    pytest.importorskip("ray")
+    """A local Ray cluster plays the same games as the local backend for the same seed. Never skipped: Ray
+    is in the `ray` extra that the README's test command and CI (.ci/run) install; without it this fails."""
+    try:
+        import ray  # noqa: F401
+    except ImportError as e:
+        pytest.fail(f"Ray is not installed ({e}): pip install -e '.[test]' as .ci/run does")
     from rebirth_dsl.play.simulate import run_ray
 
     job = Job(str(RULES / "scotland.rules"), str(BOARDS / "scotland.json"), 4, ("random",) * 4, 11)
@@ -117,3 +121,18 @@ def test_human_seat_plays_from_the_prompt(tmp_path: Path) -> None:
     assert "type a number from the list" in proc.stderr  # the bad answer was refused and asked again
     rec = json.loads(out.read_text())
     assert sum(1 for m in rec["moves"] if m["player"] == "Ann") == 34
+
+
+def test_ci_installs_the_extras_the_tests_need() -> None:
+    """.ci/run and the README's test command install the `dev` and `ray` extras, and pyproject declares
+    them: the Ray test above once skipped in CI because only `dev` was installed."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(d.startswith("ray") for d in extras["ray"])
+    assert any(d.startswith("hypothesis") for d in extras["dev"])
+    test = " ".join(extras["test"])
+    for extra in ("dev", "ray", "rl", "web", "lsp"):  # every adapter is exercised by its own checker in CI
+        assert extra in test, extra
+    assert "'.[test]'" in (ROOT / ".ci" / "run").read_text()
+    assert "bash .ci/run" in (ROOT / "README.md").read_text()

@@ -21,7 +21,7 @@ def _eval(position: str, rules: Path, tmp_path: Path) -> dict:
     rec = pos["record"]
     rec["rules"] = str(rules)
     rec["board"] = str((POS / rec["board"]).resolve())
-    r = replay(load_record(tmp_path / "x.json", rec))
+    r = replay(load_record(tmp_path / "x.json", rec, allow_paths=True))
     assert r.error is None, r.error.render()
     return evaluate(r.game)
 
@@ -68,7 +68,7 @@ def test_changed_tile_mix(tmp_path: Path) -> None:
     rec["rules"] = str(f)
     rec["board"] = str((POS / rec["board"]).resolve())
     with pytest.raises(SetupRefused) as ei:
-        replay(load_record(tmp_path / "x.json", rec))
+        replay(load_record(tmp_path / "x.json", rec, allow_paths=True))
     assert ei.value.rule == "S-C2"
     rs, _ = load_ruleset(f, BOARDS / "scotland.json")
     assert len(colour_tiles(rs, 3)) - rs.set_aside == 35
@@ -99,7 +99,7 @@ def test_lighthouse_variant_is_a_rules_file_and_a_board(tmp_path: Path) -> None:
                {"player": "Ann", "tile": "food", "hex": [1, 0]}, {"player": "Bob", "tile": "energy", "hex": [0, 1]},
                {"player": "Bob", "tile": "energy", "hex": [0, 2]}, {"player": "Ann", "tile": "food", "hex": [2, 0]},
                {"player": "Ann", "tile": "food", "hex": [3, 0]}]}
-    r = replay(load_record(tmp_path / "g.json", rec))
+    r = replay(load_record(tmp_path / "g.json", rec, allow_paths=True))
     assert r.error is None
     res = evaluate(r.game)
     by = {p["name"]: p for p in res["players"]}

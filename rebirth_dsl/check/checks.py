@@ -6,6 +6,7 @@ at once, each at its file:line:col (or a board's JSON path).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, is_dataclass
 
@@ -13,11 +14,26 @@ from rebirth_dsl.board.model import Board
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
 from rebirth_dsl.errors import Diagnostic, did_you_mean
+from rebirth_dsl.files import shown
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.limits import (
+    MAX_CARDS_PER_DECK,
+    MAX_COMPARE,
+    MAX_EXPR_DEPTH,
+    MAX_KINDS,
+    MAX_NUMBER,
+    MAX_PLAYERS,
+    MAX_TILES_PER_COLOUR,
+)
+from rebirth_dsl.lang.parser import event_identity
 from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS
 
 Check = Callable[[A.Rules, Tables, Board | None], list[Diagnostic]]
 
+
+# the words a setting may take (the runtime gives each its meaning: abilities.draw_after_turn, options)
+DRAW_REST = ("bottom", "top", "box")
+DOUBLE_TARGETS = ("unfulfilled", "any")
 
 def _at(node: object, msg: str, hint: str | None = None) -> Diagnostic:
     sp = node.span  # type: ignore[attr-defined]
@@ -29,10 +45,139 @@ def _unknown(node: object, what: str, name: str, options: Iterable[str]) -> Diag
     return _at(node, f"unknown {what} `{name}`", f"did you mean `{dym}`?" if dym else None)
 
 
+# ----- limits: nothing `check` accepts can crash, exhaust or hang the engine ----------------------------
+def _statement_exprs(s: object) -> Iterator[A.Expr]:
+    """The expressions a statement holds (the places check_expressions types)."""
+    match s:
+        case A.Trigger(action=A.ScoreAction() as act):
+            yield act.expr
+        case A.AreaBlock():
+            for it in s.items:
+                if isinstance(it, A.Pay):
+                    yield from it.amounts
+        case A.DeckBlock():
+            for c in s.cards:
+                yield c.condition
+            if s.on_empty is not None:
+                yield s.on_empty.expr
+        case A.AbilityDecl(effect=A.ScoreEffect(expr=e)):
+            yield e
+        case A.EndIncomplete() | A.EndOwned():
+            yield s.expr
+        case A.WinnerTies():
+            for st in s.steps:
+                yield st.expr
+
+
+def expr_depth(e: A.Expr) -> int:
+    """How deep an expression's AST nests, found without recursion (so any AST can be measured)."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(e, 1)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        match node:
+            case A.BinOp():
+                stack += [(node.left, d + 1), (node.right, d + 1)]
+            case A.Not():
+                stack.append((node.operand, d + 1))
+            case A.Call():
+                stack += [(a, d + 1) for a in node.args]
+    return deepest
+
+
+def _last(rules: A.Rules, cls: type) -> object | None:
+    """The statement of a kind that counts: the last (as the compiler reads them)."""
+    found = [s for s in rules.statements if isinstance(s, cls)]
+    return found[-1] if found else None
+
+
+def players_range(rules: A.Rules) -> tuple[int, int]:
+    """The player counts the ruleset allows (2 to 4 when it does not say), clipped to the limit."""
+    pr = _last(rules, A.PlayersRange)
+    if pr is None:
+        return 2, 4
+    lo, hi = max(pr.low, 1), min(pr.high, MAX_PLAYERS)  # type: ignore[attr-defined]
+    return lo, max(lo, hi)
+
+
+def check_limits(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """The limits no real game comes near (rebirth_dsl/lang/limits.py), and counts that must be at least 1:
+    whatever passes can be played by `rebirth play` and `simulate` without crashing or hanging."""
+    out: list[Diagnostic] = []
+    ints: list[tuple[object, str, int]] = []  # (node, what, value): every number a statement holds
+    tile_total = 0
+    for s in rules.statements:
+        for e in _statement_exprs(s):
+            d = expr_depth(e)
+            if d > MAX_EXPR_DEPTH:
+                out.append(_at(e, f"this expression is nested {d} deep; the limit is {MAX_EXPR_DEPTH}",
+                               "split it, or write it more simply"))
+        match s:
+            case A.PlayersRange():
+                ints += [(s, "a player count", s.low), (s, "a player count", s.high)]
+                if not 1 <= s.low <= s.high:
+                    out.append(_at(s, f"`players {s.low} to {s.high}`: the counts must run from at least 1 upwards"))
+                if s.high > MAX_PLAYERS:
+                    out.append(_at(s, f"`players ... to {s.high}`: at most {MAX_PLAYERS} may play (the seats "
+                                      "`rebirth play` and `simulate` name)"))
+            case A.TileSpec():
+                for value, count in s.counts:
+                    ints += [(s, "a tile value", value), (s, "a tile count", count)]
+                    tile_total += count
+                    if count < 1:
+                        out.append(_at(s, f"`{s.kind}` has a count of {count}: give at least 1 tile (`x1`), or "
+                                          "leave the kind out"))
+            case A.Hand():
+                ints.append((s, "a hand size", s.count))
+                if s.count < 1:
+                    out.append(_at(s, f"`hand {s.count}`: a player needs at least 1 tile in hand to play"))
+            case A.SetAside() | A.PublicSetup() | A.Neutral():
+                ints.append((s, "a count", s.count))
+            case A.Returns():
+                ints += [(tc, "a count", tc.count) for tc in s.tiles]
+            case A.AreaBlock():
+                for it in s.items:
+                    if isinstance(it, A.Pay):
+                        ints.append((it, "an area size", it.size))
+                        if it.size < 1:
+                            out.append(_at(it, f"`pay size {it.size}`: an area has at least 1 hex"))
+            case A.MajorityBlock():
+                for it in s.items:
+                    if isinstance(it, A.Compare) and len(it.metrics) > MAX_COMPARE:
+                        out.append(_at(it, f"{len(it.metrics)} comparisons; at most {MAX_COMPARE} are allowed"))
+            case A.DeckBlock():
+                copies = 0
+                for c in s.cards:
+                    ints += [(c, "points", c.points), (c, "a card count", c.copies)]
+                    copies += c.copies
+                    if c.copies < 1:
+                        out.append(_at(c, f"card {c.name!r} has {c.copies} copies: give at least 1 (`x1`)"))
+                if copies > MAX_CARDS_PER_DECK:
+                    out.append(_at(s, f"deck `{s.name}` has {copies} cards; at most {MAX_CARDS_PER_DECK} are allowed"))
+            case A.AbilityDecl(effect=A.DrawKeepEffect() as eff):
+                ints += [(eff, "a count", eff.draw), (eff, "a count", eff.keep)]
+                if not 1 <= eff.keep <= eff.draw:
+                    out.append(_at(eff, f"`draw {eff.draw} keep {eff.keep}`: keep at least 1 of at least as many "
+                                        "drawn"))
+    for what, names in (("hex kinds", t.hex_kinds), ("landmark kinds", t.landmark_kinds), ("tags", t.tags),
+                        ("tile kinds", t.tile_kinds), ("classes", t.classes)):
+        if len(names) > MAX_KINDS:
+            out.append(_at(rules.header, f"the ruleset has {len(names)} {what}; at most {MAX_KINDS} are allowed"))
+    if tile_total > MAX_TILES_PER_COLOUR:
+        first = next(s for s in rules.statements if isinstance(s, A.TileSpec))
+        out.append(_at(first, f"a colour has {tile_total} tiles; at most {MAX_TILES_PER_COLOUR} are allowed"))
+    for node, what, v in ints:
+        if not 0 <= v <= MAX_NUMBER:
+            out.append(_at(node, f"{what} of {v} is out of range (0 to {MAX_NUMBER:,})"))
+    return out
+
+
 def check_declarations(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
     """Every rules file needs tiles, placement and players; names are declared once."""
     out: list[Diagnostic] = []
     seen: dict[str, str] = {}
+    tile_seen: set[str] = set()
     for s in rules.statements:
         if isinstance(s, A.Declare):
             for n in s.names:
@@ -41,6 +186,13 @@ def check_declarations(rules: A.Rules, t: Tables, board: Board | None) -> list[D
                 seen[n] = s.what
         if isinstance(s, A.ClassDecl) and (s.name in t.tile_kinds):
             out.append(_at(s, f"class `{s.name}` has the name of a tile kind"))
+        if isinstance(s, A.TileSpec):
+            if s.kind in tile_seen:
+                out.append(_at(s, f"tiles of kind `{s.kind}` are given twice; give each kind once"))
+            tile_seen.add(s.kind)
+            values = [v for v, _ in s.counts]
+            if s.attribute and len(set(values)) != len(values):
+                out.append(_at(s, f"a value of `{s.kind}` is given twice; give each value once"))
     if not t.tile_kinds:
         out.append(_at(rules.header, "the ruleset declares no tiles (`tiles { food x12 ... }`)"))
     if not any(isinstance(s, A.PlayersRange) for s in rules.statements):
@@ -88,6 +240,12 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                     tile(s, k)
             case A.Trigger():
                 ev = s.event
+                if isinstance(ev, A.PlaceEvent) and isinstance(s.action, A.AbilityAction):
+                    out.append(_at(s.action, "`use ability` uses the ability printed on a landmark a tile first "
+                                 "touches; a placement alone touches none",
+                                 "write it as `on first touch KIND: use ability`"))
+                if isinstance(s.action, A.DrawAction) and s.action.deck not in t.decks:
+                    out.append(_unknown(s.action, "deck", s.action.deck, t.decks))
                 if isinstance(ev, A.PlaceEvent):
                     for k in ev.kinds or ():
                         tile(ev, k, classes=True)
@@ -126,8 +284,21 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                 if s.deck not in t.decks:
                     out.append(_unknown(s, "deck", s.deck, t.decks))
             case A.AbilityDecl():
-                if isinstance(s.effect, A.DrawCardEffect | A.DoubleEffect) and s.effect.deck not in t.decks:
-                    out.append(_unknown(s.effect, "deck", s.effect.deck, t.decks))
+                eff = s.effect
+                if isinstance(eff, A.DrawCardEffect | A.DoubleEffect) and eff.deck not in t.decks:
+                    out.append(_unknown(eff, "deck", eff.deck, t.decks))
+                if isinstance(eff, A.DrawKeepEffect):
+                    if eff.rest not in DRAW_REST:
+                        out.append(_unknown(eff, "place for the rest", eff.rest, DRAW_REST))
+                    if eff.keep != 1 or eff.draw < 2:
+                        out.append(_at(eff, f"`draw {eff.draw} keep {eff.keep}`: the engine keeps exactly one of two "
+                                       "or more tiles drawn", "write `draw N keep 1` with N at least 2"))
+                if isinstance(eff, A.DoubleEffect):
+                    if eff.target not in DOUBLE_TARGETS:
+                        out.append(_unknown(eff, "doubling target", eff.target, DOUBLE_TARGETS))
+                    if eff.factor < 2 or eff.markers < 1:
+                        out.append(_at(eff, f"`double ... by {eff.factor}, {eff.markers} per player`: a marker "
+                                       "multiplies by at least 2, and each player has at least 1"))
             case A.EndIncomplete():
                 if s.kind not in t.hex_kinds:
                     out.append(_unknown(s, "hex kind", s.kind, t.hex_kinds))
@@ -145,9 +316,12 @@ def check_tiles(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
     for s in rules.statements:
         if isinstance(s, A.TileSpec):
             for value, count in s.counts:
-                mix[(s.kind, value if s.attribute else None)] = count
+                key = (s.kind, value if s.attribute else None)
+                mix[key] = mix.get(key, 0) + count  # as the compiler builds the mix: every count adds
                 total += count
-    aside = next((s.count for s in rules.statements if isinstance(s, A.SetAside)), 0)
+    last_aside = _last(rules, A.SetAside)
+    aside = last_aside.count if isinstance(last_aside, A.SetAside) else 0
+    returned_for: dict[int, int] = {}
     for s in rules.statements:
         if not isinstance(s, A.Returns):
             continue
@@ -160,15 +334,23 @@ def check_tiles(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
             if attr and tc.value is None:
                 out.append(_at(tc, f"`{tc.kind}` tiles differ by {attr}; say which: `{tc.kind}:N`"))
                 continue
+            if not attr and tc.value is not None:
+                out.append(_at(tc, f"`{tc.kind}` tiles carry no value; write `{tc.kind}` without `:{tc.value}`"))
+                continue
             key = (tc.kind, tc.value if attr else None)
             if left.get(key, 0) < tc.count:
                 out.append(_at(tc, f"cannot return {tc.count} x {tc.kind}{':' + str(tc.value) if attr else ''}: "
                                    f"a colour has {left.get(key, 0)} left"))
             left[key] = left.get(key, 0) - tc.count
             returned += tc.count
+        returned_for[s.players] = returned
         if total - returned - aside < 1:
             out.append(_at(s, f"with {s.players} players nothing is left to play after returning {returned} "
                               f"and setting aside {aside}"))
+    lo, hi = players_range(rules)
+    if t.tile_kinds and last_aside is not None and any(total - aside < 1 for n in range(lo, hi + 1)
+                                                       if n not in returned_for):
+        out.append(_at(last_aside, f"setting aside {aside} of a colour's {total} tiles leaves nothing to play"))
     return out
 
 
@@ -185,6 +367,34 @@ def check_placement(rules: A.Rules, t: Tables, board: Board | None) -> list[Diag
     return out
 
 
+def check_required(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """Statements that state how the engine plays, each the one way it can: the ruleset must say it, so
+    nothing is decided behind the rules' back and no such statement is accepted and ignored (S-P1, S-T1,
+    S-P5, S-A1, S-K1, S-K2). A ruleset without one is refused, naming the statement to write."""
+    out: list[Diagnostic] = []
+    head = rules.header
+
+    def need(cls: type, text: str, why: str) -> None:
+        if not any(isinstance(s, cls) for s in rules.statements):
+            out.append(Diagnostic(f"the ruleset must say `{text}`: {why}", file=head.span.file, line=head.span.line,
+                                  col=head.span.col, hint=f"add the line `{text}`", code="required"))
+
+    need(A.OneTile, "one tile per hex", "the engine holds one tile per hex")
+    need(A.Turns, "turns clockwise", "the engine plays its turns clockwise, skipping players with no tile")
+    need(A.PassRule, "when no hex is legal: pass", "a tile with no legal hex must go somewhere")
+    for s in rules.statements:
+        if isinstance(s, A.AreaBlock) and not any(isinstance(it, A.RankBy) for it in s.items):
+            out.append(_at(s, f"area {s.kind} must say how players rank: `rank by ATTRIBUTE` (the engine ranks by "
+                           "the sum of the attribute of each player's tiles in the area)",
+                           f"add `rank by {next(iter(sorted(t.attributes)), 'influence')}` to the block"))
+        if isinstance(s, A.MajorityBlock):
+            for cls, text in ((A.OverAdjacent, "over adjacent"), (A.UnownedTakes, "unowned: placer takes")):
+                if not any(isinstance(it, cls) for it in s.items):
+                    out.append(_at(s, f"majority {s.kind} must say `{text}`: the one way the engine holds "
+                                   "landmarks", f"add `{text}` to the block"))
+    return out
+
+
 def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
     """Types, arity and names of every expression, in the context it is evaluated in."""
     errors: list[ExprError] = []
@@ -192,13 +402,15 @@ def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
     for s in rules.statements:
         match s:
             case A.Trigger(action=A.ScoreAction() as act):
-                want.append((act.expr, "int", Scope(placed=isinstance(s.event, A.PlaceEvent))))
+                want.append((act.expr, "int", Scope(placed=True)))  # the hex just placed on, touch or not
             case A.AreaBlock():
                 for it in s.items:
                     if isinstance(it, A.Pay):
                         want.extend((e, "int", Scope(influence=True)) for e in it.amounts)
             case A.DeckBlock():
                 want.extend((c.condition, "bool", Scope()) for c in s.cards)
+                if s.on_empty is not None:
+                    want.append((s.on_empty.expr, "int", Scope()))
             case A.AbilityDecl(effect=A.ScoreEffect(expr=e)):
                 want.append((e, "int", Scope()))
             case A.EndIncomplete():
@@ -208,6 +420,8 @@ def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
             case A.WinnerTies():
                 want.extend((st.expr, "player", Scope()) for st in s.steps)
     for expr, typ, scope in want:
+        if expr_depth(expr) > MAX_EXPR_DEPTH:
+            continue  # reported by check_limits; the type checker recurses, so it is not walked
         got = type_of(expr, t, scope, errors)
         if got not in (typ, "?"):
             sp = expr.span
@@ -320,7 +534,7 @@ def check_areas(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
         return []
     out: list[Diagnostic] = []
     area_rules = {s.kind: s for s in rules.statements if isinstance(s, A.AreaBlock)}
-    lo, hi = next(((s.low, s.high) for s in rules.statements if isinstance(s, A.PlayersRange)), (2, 4))
+    lo, hi = players_range(rules)
     first_index: dict[str, int] = {}
     for i, h in enumerate(board.hexes):
         if h.area is not None:
@@ -399,10 +613,11 @@ def check_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
     takeable = {h for s in rules.statements if isinstance(s, A.PlaceRule) for h in s.on}
     n_take = sum(1 for h in board.hexes if h.kind in takeable)
     total = sum(c for s in rules.statements if isinstance(s, A.TileSpec) for _, c in s.counts)
-    aside = next((s.count for s in rules.statements if isinstance(s, A.SetAside)), 0)
+    last_aside = _last(rules, A.SetAside)
+    aside = last_aside.count if isinstance(last_aside, A.SetAside) else 0
     returns = {s.players: sum(tc.count for tc in s.tiles) for s in rules.statements if isinstance(s, A.Returns)}
     neutral = {s.players: s for s in rules.statements if isinstance(s, A.Neutral)}
-    lo, hi = next(((s.low, s.high) for s in rules.statements if isinstance(s, A.PlayersRange)), (2, 4))
+    lo, hi = players_range(rules)
     for n, s in neutral.items():
         have = sum(1 for h in board.hexes if s.tag in h.tags)
         if have != s.count:
@@ -415,6 +630,49 @@ def check_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
         if tiles > n_take:
             out.append(Diagnostic(f"with {n} players {tiles} tiles are placed, but the board has only {n_take} "
                                   "hexes that take a tile", file=t.board_file, path="$.hexes"))
+    return out
+
+
+def check_room(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """Without a pass rule every tile must always find a free hex, however the players place: for each tile
+    kind, its tiles and all others that may take the same hexes fit on them (S-P5)."""
+    if board is None or any(isinstance(s, A.PassRule) for s in rules.statements):
+        return []
+    out: list[Diagnostic] = []
+    on: dict[str, set[str]] = {}
+    rule_of: dict[str, A.PlaceRule] = {}
+    for s in rules.statements:
+        if isinstance(s, A.PlaceRule) and s.tile in t.tile_kinds:
+            rule_of.setdefault(s.tile, s)
+            on.setdefault(s.tile, set()).update(s.on)
+    tiles: dict[str, int] = {}
+    for s in rules.statements:
+        if isinstance(s, A.TileSpec):
+            tiles[s.kind] = tiles.get(s.kind, 0) + sum(c for _, c in s.counts)
+    returns = {s.players: s for s in rules.statements if isinstance(s, A.Returns)}
+    neutral = {s.players: s for s in rules.statements if isinstance(s, A.Neutral)}
+    lo, hi = players_range(rules)
+    for n in range(lo, hi + 1):
+        per_kind = dict(tiles)
+        for tc in (returns[n].tiles if n in returns else ()):
+            per_kind[tc.kind] = max(per_kind.get(tc.kind, 0) - tc.count, 0)
+        taken: set[int] = set()
+        if n in neutral:
+            tagged = [h for h in range(t.n) if neutral[n].tag in t.hex_tags[h]]
+            taken = set(tagged[: neutral[n].count])
+        hexes = {k: {h for h in range(t.n) if t.hex_kind[h] in kinds and h not in taken} for k, kinds in on.items()}
+        for k, mine in hexes.items():
+            need = n * per_kind.get(k, 0) + sum(min(n * per_kind.get(j, 0), len(mine & other))
+                                                for j, other in hexes.items() if j != k)
+            if need > len(mine):
+                out.append(_at(rule_of[k], f"with {n} players up to {need} tiles may need the {len(mine)} free hexes "
+                                           f"`{k}` goes on in {t.board_file or 'the board'}, and the rules have no "
+                                           "pass rule: a tile could find no hex",
+                               "add `when no hex is legal: pass`, or more hexes"))
+                break
+        else:
+            continue
+        break
     return out
 
 
@@ -487,16 +745,78 @@ def check_landmarks_by_tag(rules: A.Rules, t: Tables, board: Board | None) -> li
     return out
 
 
+def check_deck_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """Warn when the draws the board and the player count allow can empty a deck whose block does not say
+    what a draw from it then does (`when empty: draw nothing`, S-M1)."""
+    if board is None:
+        return []
+    most = max((s.high for s in rules.statements if isinstance(s, A.PlayersRange)), default=0)
+    draws: dict[str, int] = {}
+    landmarks = [h for h in board.hexes if h.kind in t.landmark_kinds]
+    for s in rules.statements:
+        match s:
+            case A.Trigger(event=A.TouchEvent(kind=k), action=A.DrawAction(deck=d)):
+                draws[d] = draws.get(d, 0) + most * sum(1 for h in landmarks if h.kind == k)
+            case A.PublicSetup(count=n, deck=d):
+                draws[d] = draws.get(d, 0) + n
+            case A.AbilityDecl(name=name, effect=A.DrawCardEffect(deck=d)):
+                draws[d] = draws.get(d, 0) + most * sum(1 for h in landmarks if h.ability == name)
+    out = []
+    for s in rules.statements:
+        if isinstance(s, A.DeckBlock) and s.name in draws and not s.empty_span.line:
+            size = sum(c.copies for c in s.cards)
+            if draws[s.name] > size:
+                out.append(Diagnostic(
+                    f"the {s.name} deck holds {size} cards, but {most} players can draw up to {draws[s.name]} on "
+                    f"this board: say what a draw from the empty deck does", file=s.span.file, line=s.span.line,
+                    col=s.span.col, severity="warning", code="deck-runs-out",
+                    hint="add `when empty: draw nothing` (or `when empty: score EXPR as CATEGORY`) to the deck"))
+    return out
+
+
+def check_overlaps(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """Warn where two statements score the same placement into the same category: usually a variant that
+    meant to replace a base statement but named its trigger differently (docs/language.md, overrides)."""
+    out: list[Diagnostic] = []
+    seen: list[tuple[A.Trigger, tuple, str, str | None]] = []
+    for s in rules.statements:
+        if not (isinstance(s, A.Trigger) and isinstance(s.action, A.ScoreAction)):
+            continue
+        ev = event_identity(s.event, t.classes)
+        for old, old_ev, cat, _ in seen:
+            if cat != s.action.category or old_ev[0] != ev[0]:
+                continue
+            if ev[0] == "place":
+                kinds_meet = "any" in (ev[1], old_ev[1]) or bool(set(ev[1]) & set(old_ev[1]))
+                at_meet = ev[2] is None or old_ev[2] is None or ev[2] == old_ev[2]
+                if not (kinds_meet and at_meet):
+                    continue
+            elif ev != old_ev:
+                continue
+            where = f"{old.span.file}:{old.span.line}"
+            out.append(Diagnostic(
+                f"this scores into `{cat}` what the statement at {where} already scores into `{cat}`: both count",
+                file=s.span.file, line=s.span.line, col=s.span.col, severity="warning", code="double-scoring",
+                hint="a statement replaces an extended ruleset's only when its trigger is the same; to drop the "
+                     "other write `without on ...` naming its event, or score into another category"))
+        seen.append((s, ev, s.action.category, None))
+    return out
+
+
 RULES_CHECKS: tuple[Check, ...] = (
+    check_limits,
     check_declarations,
     check_names,
     check_tiles,
     check_placement,
+    check_required,
     check_expressions,
     check_decks,
+    check_overlaps,
 )
-BOARD_CHECKS: tuple[Check, ...] = (check_board_names, check_board_has_what_rules_use, check_areas, check_geometry,
-                                   check_supply, check_neutral_hexes, check_abilities, check_landmarks_by_tag)
+BOARD_CHECKS: tuple[Check, ...] = (check_deck_supply, check_board_names, check_board_has_what_rules_use, check_areas, check_geometry,
+                                   check_supply, check_room, check_neutral_hexes, check_abilities,
+                                   check_landmarks_by_tag)
 
 
 def check(rules: A.Rules, board: Board | None = None, board_file: str = "", strict: bool = False,
@@ -504,14 +824,74 @@ def check(rules: A.Rules, board: Board | None = None, board_file: str = "", stri
     """Run the checks. `full` adds the map-design checks (areas, geometry, supply, named landmarks) that a
     tiny test board need not pass to be played; `strict` adds the style check (rule ids cited)."""
     t = Tables(rules, board)
-    t.board_file = board_file
+    t.board_file = shown(board_file) if board_file else ""
     t.require_landmarks = full
     out: list[Diagnostic] = []
-    for c in RULES_CHECKS + ((check_citations,) if strict else ()):
-        out.extend(c(rules, t, board))
+    checks = RULES_CHECKS + ((check_citations,) if strict else ())
     if board is not None:
-        for c in BOARD_CHECKS if full else (check_board_names,):
-            out.extend(c(rules, t, board))
+        checks += BOARD_CHECKS if full else (check_board_names, check_room)
+    for c in checks:
+        for d in c(rules, t, board):
+            d.code = d.code or c.__name__.removeprefix("check_").replace("_", "-")  # which check found it
+            out.append(d)
+    return _grouped([_pointed(d, rules) for d in out])
+
+
+_WORD = re.compile(r"`([^`]+)`")
+
+
+def _pointed(d: Diagnostic, rules: A.Rules) -> Diagnostic:
+    """Move a diagnostic from the start of its statement to the word it is about (the first name in
+    backticks in its message, searched from the statement's start), and underline that word."""
+    src = rules.sources.get(d.file)
+    if not d.line or src is None:
+        return d
+    lines = src.splitlines()
+    if d.source_line is None and 0 < d.line <= len(lines):
+        d.source_line = lines[d.line - 1]
+    m = _WORD.search(d.message)
+    if m is None or " " in m.group(1):
+        return d
+    word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(m.group(1))}(?![A-Za-z0-9_])")
+    for ln in range(d.line, min(d.line + 40, len(lines)) + 1):
+        text = lines[ln - 1].split("#", 1)[0]
+        start = d.col - 1 if ln == d.line else 0
+        hit = word.search(text, start)
+        if hit:
+            d.line, d.col, d.end_line, d.end_col = ln, hit.start() + 1, ln, hit.end() + 1
+            d.source_line = lines[ln - 1]
+            return d
+    return d
+
+
+def _grouped(diags: list[Diagnostic], show: int = 3) -> list[Diagnostic]:
+    """One diagnostic for the same cause on many places of a board: the first, with a count and the first
+    few JSON paths (a small ruleset against a big board would otherwise print a line per hex)."""
+    groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
+    order: list[Diagnostic | tuple[str, str, str]] = []
+    for d in diags:
+        if not d.path or d.line:
+            order.append(d)
+            continue
+        key = (d.file, d.severity, re.sub(r"\(-?\d+,\s*-?\d+\)|'[^']*'|\$\.[^\s:]+|\d+", "#", d.message))
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(d)
+    out: list[Diagnostic] = []
+    for item in order:
+        if isinstance(item, Diagnostic):
+            out.append(item)
+            continue
+        same = groups[item]
+        first = same[0]
+        if len(same) > show:
+            paths = ", ".join(x.path for x in same[:show])
+            seen = set(re.findall(r"'[^']*'", first.message))
+            others = list(dict.fromkeys(q for x in same[1:] for q in re.findall(r"'[^']*'", x.message) if q not in seen))
+            also = f"; also {', '.join(others[:5])}{', ...' if len(others) > 5 else ''}" if others else ""
+            first.message += f" (the same on {len(same)} places: {paths}, ...{also})"
+        out.extend([first] if len(same) > show else same)
     return out
 
 

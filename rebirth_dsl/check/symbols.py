@@ -106,16 +106,19 @@ class Tables:
         self.landmark_names = list(zip(self.landmark_kind, self.landmark_name, strict=True))
         self.area_names: list[str] = []
         self.area_of: list[int] = []
-        for h in board.hexes:
+        area_index: dict[str, int] = {}  # linear in the hexes, however many areas a board has
+        members: list[list[int]] = []
+        for i, h in enumerate(board.hexes):
             if h.area is None:
                 self.area_of.append(-1)
                 continue
-            if h.area not in self.area_names:
+            if h.area not in area_index:
+                area_index[h.area] = len(self.area_names)
                 self.area_names.append(h.area)
-            self.area_of.append(self.area_names.index(h.area))
-        self.area_hexes: list[tuple[int, ...]] = [
-            tuple(i for i, a in enumerate(self.area_of) if a == k) for k in range(len(self.area_names))
-        ]
+                members.append([])
+            self.area_of.append(area_index[h.area])
+            members[area_index[h.area]].append(i)
+        self.area_hexes: list[tuple[int, ...]] = [tuple(m) for m in members]
         self.area_kind: list[str] = [self.hex_kind[hs[0]] for hs in self.area_hexes]
 
     def hex_matches(self, name: str) -> list[bool]:

@@ -12,7 +12,9 @@ from rebirth_dsl.compile.ruleset import (
     Ability,
     AreaRule,
     CardDef,
+    EmptyDeck,
     MajorityRule,
+    PlaceDraw,
     PublicRule,
     Ruleset,
     ScoreTrigger,
@@ -27,7 +29,11 @@ def _generated(expr: A.Expr, t: Tables) -> Fn:
     """Expressions read over whole positions (cards, end scoring, tie-breaks) run as generated Python;
     the closures of expr.py remain the reference they are tested against."""
 
-    return compile_expr_source(expr, t)[0]
+    try:
+        return compile_expr_source(expr, t)[0]
+    except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
+        # source Python cannot compile (nesting past its parser's limits): the closures run the same
+        return compile_expr(expr, t)
 
 
 def _category(cats: list[str], name: str) -> str:
@@ -91,8 +97,18 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.reactions.append(ScoreTrigger(kinds, at, compile_expr(act.expr, t), _category(cats, act.category),
                                                  ids, _text(rules, act.expr.span), act.expr))
                 track.append(act.category)
+            case A.Trigger(event=A.PlaceEvent() as ev, action=A.DrawAction() as act):
+                kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
+                rs.reactions.append(PlaceDraw(kinds, t.hex_matches(ev.at) if ev.at else None, act.deck, ids))
+            case A.Trigger(event=A.TouchEvent() as ev, action=A.ScoreAction() as act):
+                rs.reactions.append(TouchRule(ev.kind, act, ids, compile_expr(act.expr, t), _text(rules, act.expr.span)))
+                _category(cats, act.category)
+                track.append(act.category)
             case A.Trigger(event=A.TouchEvent() as ev):
                 rs.reactions.append(TouchRule(ev.kind, s.action, ids))
+            case A.Trigger():  # check refuses every other combination; reaching here is a bug, never silence
+                raise RebirthError.single("this trigger and action cannot be compiled", file=s.span.file,
+                                          line=s.span.line, col=s.span.col)
             case A.AreaBlock():
                 rule = _area(s, t, rules, cats)
                 rs.areas[s.kind] = rule
@@ -103,6 +119,13 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.majorities.append(rule)
                 rs.reactions.append(rule)
             case A.DeckBlock():
+                if s.on_empty is None:
+                    rs.empty_decks[s.name] = EmptyDeck(None, "draw", t.ids(s.empty_span))
+                else:
+                    act = s.on_empty
+                    rs.empty_decks[s.name] = EmptyDeck(compile_expr(act.expr, t), _category(cats, act.category),
+                                                       t.ids(s.empty_span), _text(rules, act.expr.span))
+                    track.append(act.category)
                 rs.decks[s.name] = [
                     CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span))
                     for c in s.cards for _ in range(c.copies)
@@ -110,7 +133,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
             case A.PublicDecl():
                 rs.public_category = _category(cats, s.category)
                 track.append(s.category)
-                rs.reactions.append(PublicRule(s.deck, s.category, ids))
+                rs.reactions.append(PublicRule(s.deck, s.category, ids, s.placer_first))
             case A.AbilityDecl():
                 fn = None
                 if isinstance(s.effect, A.ScoreEffect):

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 _OPS = {"+": "+", "-": "-", "*": "*", ">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!=",
         "and": "and", "or": "or"}
+_GROUPS = {"+": "sum", "-": "sum", "*": "prod", "and": "and", "or": "or"}  # left-associative in both languages
 
 
 def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
@@ -61,13 +62,26 @@ class _Gen:
                 return literal(-1 if lm is None else int(lm))
             case A.Not(operand=o):
                 return f"(not {self.src(o, me)})"
-            case A.BinOp(op=op, left=left, right=right):
-                return f"({self.src(left, me)} {_OPS[op]} {self.src(right, me)})"
+            case A.BinOp(op=op):
+                return self.chain(node, me)
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
                     return f"sum(g.tval[h] for h in {self.src(args[0], me)})"
                 return getattr(self, "fn_" + fn)(args, me)
         raise ValueError("cannot generate this expression")
+
+    def chain(self, node: A.BinOp, me: str) -> str:
+        """`a + b - c` as one flat Python expression: the lowering folds a chain to the left, and Python's
+        operators of one group associate to the left the same way, so only the chain as a whole needs
+        parentheses (a long chain would otherwise nest a pair per operator). Comparisons never chain:
+        Python reads `a == b == c` differently."""
+        group = _GROUPS.get(node.op)
+        tail: list[str] = []
+        cur: A.Expr = node
+        while isinstance(cur, A.BinOp) and (cur is node or (group is not None and _GROUPS.get(cur.op) == group)):
+            tail.append(f" {_OPS[cur.op]} {self.src(cur.right, me)}")
+            cur = cur.left
+        return "(" + self.src(cur, me) + "".join(reversed(tail)) + ")"
 
     def kinds(self, args: tuple[A.Expr, ...]) -> tuple[int, ...]:
         return selected_kinds(self.t, args)

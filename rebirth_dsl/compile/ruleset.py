@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,21 +69,45 @@ class Ability:
 
 
 @dataclass
-class TouchRule:
-    """`on first touch KIND: ACTION`: S-M1 draws a card, I-R1 uses the landmark's ability."""
+class PlaceDraw:
+    """`on place KINDS [at TAG]: draw DECK`: the placer draws the top card of a deck."""
 
-    kind: str
-    action: A.Action
+    kinds: frozenset[int] | None
+    at: list[bool] | None
+    deck: str
     ids: tuple[str, ...]
 
 
 @dataclass
+class TouchRule:
+    """`on first touch KIND: ACTION`: draw a card (S-M1), use the landmark's ability (I-R1), or score."""
+
+    kind: str
+    action: A.Action
+    ids: tuple[str, ...]
+    fn: Fn | None = None  # a score action's compiled points
+    text: str = ""  # a score action's expression, as written
+
+
+@dataclass
+class EmptyDeck:
+    """What a draw from an empty deck does: nothing (fn None), or score `fn` as `category` (S-M1)."""
+
+    fn: Fn | None
+    category: str
+    ids: tuple[str, ...]
+    text: str = ""
+
+
+@dataclass
 class PublicRule:
-    """I-M1: the face-up cards of a deck, checked after every placement; big to the first, small later."""
+    """I-M1: the face-up cards of a deck, checked after every placement; big to the first, small later;
+    the placer checked first then clockwise, or every player in seat order."""
 
     deck: str
     category: str
     ids: tuple[str, ...]
+    placer_first: bool = True
 
 
 @dataclass
@@ -128,10 +153,11 @@ class Ruleset:
     group_kinds: frozenset[int] = frozenset()
     group_ids: tuple[str, ...] = ()
     # the statements that react to a placement, in file order
-    reactions: list[ScoreTrigger | AreaRule | MajorityRule | TouchRule | PublicRule] = field(default_factory=list)
+    reactions: list[ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule] = field(default_factory=list)
     areas: dict[str, AreaRule] = field(default_factory=dict)
     majorities: list[MajorityRule] = field(default_factory=list)
     decks: dict[str, list[CardDef]] = field(default_factory=dict)
+    empty_decks: dict[str, EmptyDeck] = field(default_factory=dict)  # deck name -> a draw when it is empty
     public_category: str | None = None
     abilities: dict[str, Ability] = field(default_factory=dict)
     public_ids: tuple[str, ...] = ()
@@ -163,7 +189,7 @@ class Ruleset:
         has_attr = self.t.attribute_of.get(kind) is not None
         if has_attr:
             valid = sorted({v for k, v in self.mix if k == kid})
-            if not val.isdigit() or int(val) not in valid:
+            if not re.fullmatch(r"[0-9]{1,6}", val) or int(val) not in valid:  # ASCII digits only, as written
                 raise RebirthError.single(f"tile {text!r} needs a value: {', '.join(f'{kind}:{v}' for v in valid)}")
             return kid, int(val)
         if val:

@@ -443,11 +443,14 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class DeckBlock:
-    """`deck mission { card ... }` (S-M3): replaced whole by an extending ruleset."""
+    """`deck mission { when empty: draw nothing; card ... }` (S-M3): replaced whole by an extending ruleset.
+    `on_empty` is what a draw from the empty deck does: nothing (None), or score an expression."""
 
     name: str
     cards: tuple[Card, ...]
     span: Span = NOSPAN
+    on_empty: ScoreAction | None = None
+    empty_span: Span = NOSPAN
 
     @property
     def key(self) -> tuple:
@@ -457,10 +460,13 @@ class DeckBlock:
 
 @dataclass(frozen=True, slots=True)
 class PublicDecl:
-    """`public mission as public_missions: first big, later small` (I-M1)."""
+    """`public mission as public_missions: first big, later small, placer first|seat order` (I-M1): after every
+    placement each player is checked against every face-up card, the placer first then clockwise, or in
+    seat order."""
 
     deck: str
     category: str
+    placer_first: bool = True
     span: Span = NOSPAN
     key: tuple = ("public mode",)
 
@@ -483,10 +489,12 @@ class TakeAsideEffect:
 
 @dataclass(frozen=True, slots=True)
 class DrawKeepEffect:
-    """`draw N keep K`: the turn's draw becomes N tiles, of which K are kept."""
+    """`draw N keep K, rest to bottom|top|box`: the turn's draw becomes N tiles, K are kept, and the rest go to
+    the bottom or the top of the supply, or back in the box."""
 
     draw: int
     keep: int
+    rest: str
     span: Span = NOSPAN
 
 
@@ -500,9 +508,14 @@ class DrawCardEffect:
 
 @dataclass(frozen=True, slots=True)
 class DoubleEffect:
-    """`double DECK`: the player's doubling marker goes on a face-up card of the deck."""
+    """`double DECK by F, M per player, on unfulfilled|any`: a doubling marker goes on a face-up card of the
+    deck; the card pays that player F times its points. Each player has M markers; `unfulfilled` allows only
+    a card the player has not fulfilled yet."""
 
     deck: str
+    factor: int
+    markers: int
+    target: str
     span: Span = NOSPAN
 
 

@@ -246,8 +246,18 @@ class Lower(Transformer):
 
     # decks and abilities
     def deck_block(self, meta: Meta, items: list[Any]) -> A.DeckBlock:
-        """`deck NAME { card ... }`."""
-        return A.DeckBlock(str(items[0]), tuple(items[1:]), self.s(meta))
+        """`deck NAME { [when empty: ...] card ... }`."""
+        name, empty, *cards = items
+        on_empty, empty_span = (None, A.NOSPAN) if empty is None else empty
+        return A.DeckBlock(str(name), tuple(cards), self.s(meta), on_empty, empty_span)
+
+    def empty_nothing(self, meta: Meta, items: list[Any]) -> tuple[None, A.Span]:
+        """`when empty: draw nothing`."""
+        return None, self.s(meta)
+
+    def empty_score(self, meta: Meta, items: list[Any]) -> tuple[A.ScoreAction, A.Span]:
+        """`when empty: score EXPR as CATEGORY`."""
+        return A.ScoreAction(items[0], str(items[1]), self.s(meta)), self.s(meta)
 
     def card(self, meta: Meta, items: list[Any]) -> A.Card:
         """`card "Name" 6 / 2 x2: EXPR`."""
@@ -257,7 +267,15 @@ class Lower(Transformer):
 
     def public_decl(self, meta: Meta, items: list[Token]) -> A.PublicDecl:
         """`public DECK as CATEGORY: first big, later small`."""
-        return A.PublicDecl(str(items[0]), str(items[1]), self.s(meta))
+        return A.PublicDecl(str(items[0]), str(items[1]), items[2], self.s(meta))
+
+    def order_placer_first(self, meta: Meta, items: list[Any]) -> bool:
+        """`placer first`."""
+        return True
+
+    def order_seats(self, meta: Meta, items: list[Any]) -> bool:
+        """`seat order`."""
+        return False
 
     def ability_decl(self, meta: Meta, items: list[Any]) -> A.AbilityDecl:
         """`ability NAME: EFFECT`."""
@@ -273,7 +291,7 @@ class Lower(Transformer):
 
     def ab_draw_keep(self, meta: Meta, items: list[Token]) -> A.DrawKeepEffect:
         """`draw 3 keep 1`."""
-        return A.DrawKeepEffect(int(items[0]), int(items[1]), self.s(meta))
+        return A.DrawKeepEffect(int(items[0]), int(items[1]), str(items[2]), self.s(meta))
 
     def ab_draw_card(self, meta: Meta, items: list[Token]) -> A.DrawCardEffect:
         """`draw DECK`."""
@@ -281,7 +299,7 @@ class Lower(Transformer):
 
     def ab_double(self, meta: Meta, items: list[Token]) -> A.DoubleEffect:
         """`double DECK`."""
-        return A.DoubleEffect(str(items[0]), self.s(meta))
+        return A.DoubleEffect(str(items[0]), int(items[1]), int(items[2]), str(items[3]), self.s(meta))
 
     # end
     def end_block(self, meta: Meta, items: list[Any]) -> list[Any]:

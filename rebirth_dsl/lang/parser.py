@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -10,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl import __version__, cache
 from rebirth_dsl.errors import Diagnostic, RebirthError, RulesSyntaxError
+from rebirth_dsl.files import read_text, shown
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_RULES_BYTES
 
 if TYPE_CHECKING:
     from lark import Lark, UnexpectedInput
@@ -35,7 +38,21 @@ _EXAMPLES: dict[str, list[str]] = {
 }
 
 
+MAX_EXTENDS_DEPTH = 16  # a variant of a variant of a game: real chains are 1 or 2 long
+
 _LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+_KEYWORD_END = r"(?![A-Za-z0-9_])"
+_KEYWORD_FORMAT = 2  # the version of the keyword rewriting below, part of the cache key
+
+
+def _whole_word(t: Any) -> None:
+    """A keyword matches only as a whole word: `onn` is a name (and a typo reported on it), never the
+    keyword `on` followed by `n`; `placee` is never `place` + `e`."""
+    from lark.lexer import PatternRE
+
+    if t.pattern.type == "str" and t.pattern.value.isidentifier():
+        t.pattern = PatternRE(re.escape(t.pattern.value) + _KEYWORD_END)
+        t.priority = 2  # above NAME, which matches the same letters
 
 
 @lru_cache(maxsize=1)
@@ -47,7 +64,7 @@ def lark_parser() -> Lark:
     from lark.lexer import TerminalDef
 
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    key = cache.digest(lark.__version__, repr(sorted(_LARK_OPTIONS.items())), grammar)
+    key = cache.digest(lark.__version__, repr(sorted(_LARK_OPTIONS.items())), str(_KEYWORD_FORMAT), grammar)
     stored = cache.load("lark", key)
     if stored is not None:
         try:
@@ -55,9 +72,15 @@ def lark_parser() -> Lark:
             return lark.Lark._load_from_dict(tables["data"], tables["memo"], propagate_positions=True)
         except Exception:  # noqa: BLE001 - any damage to an entry is a miss: build the tables afresh
             pass
-    parser = lark.Lark(grammar, cache=False, **_LARK_OPTIONS)
+    parser = lark.Lark(grammar, cache=False, edit_terminals=_whole_word, **_LARK_OPTIONS)
     data, memo = parser.memo_serialize([TerminalDef, Rule])
-    cache.store("lark", key, cache.encode({"data": data, "memo": memo}))
+    options = data.get("options") if isinstance(data, dict) else None
+    if isinstance(options, dict):  # the terminals are already edited; the loader needs no callback
+        options["edit_terminals"] = None
+    try:
+        cache.store("lark", key, cache.encode({"data": data, "memo": memo}))
+    except TypeError:
+        pass  # something the data codec cannot hold: simply not cached
     return parser
 
 
@@ -69,6 +92,8 @@ def _readable(term: str) -> str:
         return term
     if pattern.type == "str":
         return f"'{pattern.value}'"
+    if pattern.value.endswith(_KEYWORD_END):  # a keyword made whole-word by _whole_word
+        return f"'{pattern.value.removesuffix(_KEYWORD_END).replace(chr(92), '')}'"
     return {"NAME": "a name", "INT": "a number", "STRING": "a \"string\"", "COUNT": "a count like x3",
             "CMP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*'", "VISIBILITY": "'visible' or 'hidden'",
             "ANY": "'any'", "$END": "the end of the file"}.get(term, term)
@@ -100,7 +125,10 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
         msg += f"; expected {shown}"
     hint = _example_signatures().get(_signature(e))
     src = lines[line - 1] if 0 < line <= len(lines) else ""
-    return RulesSyntaxError([Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint)])
+    tok_text = str(getattr(e, "token", "") or "")
+    end = max(col, 1) + len(tok_text) if tok_text and "\n" not in tok_text else 0  # underline the whole token
+    return RulesSyntaxError([Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint,
+                                        end_line=line if end else 0, end_col=end, code="syntax")])
 
 
 def _signature(e: UnexpectedInput) -> tuple[object, ...]:
@@ -135,8 +163,77 @@ def parse_text(text: str, file: str = "<rules>") -> A.Rules:
         tree = lark_parser().parse(text)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, file) from None
+    problems = _over_limits(tree, text, file)  # before lowering, which recurses over the tree
+    if problems:
+        raise RulesSyntaxError(problems)
     header, statements = Lower(file).transform(tree)
     return A.Rules(header, tuple(statements), file, text, {file: text})
+
+
+_EXPR_RULES = frozenset({"or_expr", "and_expr", "not_", "cmp", "sum", "prod", "num", "name", "call",
+                         "landmark_named", "landmark_tagged", "paren"})
+_CHAINS = frozenset({"or_expr", "and_expr", "sum", "prod"})
+
+
+def _number_value(tok: Any) -> int | None:
+    """The value of an INT or COUNT token (`12`, `x12`), or None when it has more digits than any limit."""
+    digits = str(tok).lstrip("x").lstrip("0") or "0"
+    return int(digits) if len(digits) <= len(str(MAX_NUMBER)) else None
+
+
+def _over_limits(tree: Any, text: str, file: str) -> list[Diagnostic]:
+    """Numbers above MAX_NUMBER and expressions nested deeper than MAX_EXPR_DEPTH, each at its place.
+
+    Walks the parse tree without recursion (a hostile file may nest 100,000 deep). An expression's depth
+    is that of its AST (each operator of a chain `a + b + c` is one level, as lower.py folds it), with
+    each pair of parentheses counted as a level too."""
+    from lark import Token, Tree
+
+    lines = text.split("\n")
+    out: list[Diagnostic] = []
+
+    def at(line: int, col: int, msg: str, hint: str | None = None) -> None:
+        src = lines[line - 1] if 0 < line <= len(lines) else None
+        out.append(Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint))
+
+    deepest: dict[int, tuple[Any, int]] = {}  # per expression (its root's id): (root, deepest level)
+    stack: list[tuple[Any, int, Any]] = [(tree, 0, None)]  # (node, level in its expression, the root)
+    while stack:
+        node, level, root = stack.pop()
+        if isinstance(node, Token):
+            if node.type in ("INT", "COUNT"):
+                v = _number_value(node)
+                if v is None or v > MAX_NUMBER:
+                    num = str(node) if len(node) <= 12 else f"{str(node)[:8]}... ({len(node)} digits)"
+                    at(node.line or 0, node.column or 0, f"the number {num} is too big; no game needs more "
+                       f"than {MAX_NUMBER:,}")
+            continue
+        if not isinstance(node, Tree):
+            continue  # None, for an optional part left out
+        if node.data not in _EXPR_RULES:
+            stack.extend((c, 0, None) for c in node.children)
+            continue
+        if root is None:
+            root, level = node, 1
+        if level > deepest.get(id(root), (root, 0))[1]:
+            deepest[id(root)] = (root, level)
+        kids = node.children
+        if node.data in _CHAINS:
+            operands = kids[0::2] if node.data in ("sum", "prod") else kids
+            k = len(operands)
+            stack.extend((c, level + (k - i if i else k - 1), root) for i, c in enumerate(operands))
+            if node.data in ("sum", "prod"):
+                stack.extend((c, 0, None) for c in kids[1::2])
+        else:
+            stack.extend((c, level + 1, root) for c in kids)
+    for root, depth in deepest.values():
+        if depth > MAX_EXPR_DEPTH:
+            meta = root.meta
+            at(getattr(meta, "line", 0), getattr(meta, "column", 0),
+               f"this expression is nested {depth} deep; the limit is {MAX_EXPR_DEPTH} (each pair of parentheses, "
+               "call, `not` and operator of a chain counts a level)", "split it, or write it more simply")
+    out.sort(key=lambda d: (d.line, d.col))
+    return out
 
 
 # every class a cached AST may hold: the AST's node classes and the span class, nothing else
@@ -149,7 +246,7 @@ def _cached_parse(text: str, file: str) -> A.Rules:
     """parse_text, with the AST cached as data by the hash of the text, the file name and the code that
     shapes the AST, so a command that only evaluates a game need not import Lark or parse again."""
     pkg = resources.files(__package__)
-    code = b"".join(pkg.joinpath(f).read_bytes() for f in ("grammar.lark", "lower.py", "ast.py"))
+    code = b"".join(pkg.joinpath(f).read_bytes() for f in ("grammar.lark", "lower.py", "ast.py", "parser.py", "limits.py"))
     key = cache.digest(__version__, code, file, text)
     stored = cache.load("ast", key)
     if stored is not None:
@@ -162,31 +259,37 @@ def _cached_parse(text: str, file: str) -> A.Rules:
     rules = parse_text(text, file)
     try:
         cache.store("ast", key, cache.encode(rules))
-    except TypeError:
-        pass  # a node the codec does not know: simply not cached
+    except (TypeError, ValueError, RecursionError):
+        pass  # a node the codec does not know, or nesting it cannot write: simply not cached
     return rules
 
 
 def load_rules(path: str | Path, _seen: tuple[str, ...] = ()) -> A.Rules:
     """Read a rules file and, if it extends another, merge it over its base."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RebirthError.single(f"cannot read rules: {e.strerror or e}", file=str(path)) from None
-    rules = _cached_parse(text, str(path))
+    text = read_text(p, "rules", MAX_RULES_BYTES)  # regular files only, size-limited, UTF-8 with the bad byte's place
+    rules = _cached_parse(text, shown(path))
     ext = rules.header.extends
     if ext is None:
         return rules
-    base_path = (p.parent / ext).resolve()
-    if str(base_path) in _seen or base_path == p.resolve():
-        sp = rules.header.span
-        raise RebirthError.single(f"ruleset extends itself through {ext!r}", file=sp.file, line=sp.line, col=sp.col)
-    if not base_path.exists():
-        sp = rules.header.span
-        raise RebirthError.single(f"extended ruleset {ext!r} not found (looked in {base_path.parent})",
+    sp = rules.header.span
+    if len(_seen) >= MAX_EXTENDS_DEPTH:
+        raise RebirthError.single(f"rulesets extend each other more than {MAX_EXTENDS_DEPTH} deep",
                                   file=sp.file, line=sp.line, col=sp.col)
-    base = load_rules(base_path, _seen + (str(p.resolve()),))
+    try:
+        base_path = (p.parent / ext).resolve()
+        here = p.resolve()
+        found = base_path.exists()
+    except (OSError, ValueError, RuntimeError) as e:  # a name too long, a link loop
+        raise RebirthError.single(f"cannot read extended ruleset {shown(ext)!r}: {getattr(e, 'strerror', None) or e}",
+                                  file=sp.file, line=sp.line, col=sp.col) from None
+    if str(base_path) in _seen or base_path == here:
+        raise RebirthError.single(f"ruleset extends itself through {shown(ext)!r}", file=sp.file, line=sp.line,
+                                  col=sp.col)
+    if not found:
+        raise RebirthError.single(f"extended ruleset {shown(ext)!r} not found (looked in {shown(base_path.parent)})",
+                                  file=sp.file, line=sp.line, col=sp.col)
+    base = load_rules(base_path, _seen + (str(here),))
     return merge(base, rules)
 
 
@@ -207,33 +310,91 @@ class OverrideProblem(RebirthError):
     """A `without` that names nothing in the base ruleset."""
 
 
+def trigger_identity(st: A.Trigger, classes: dict[str, tuple[str, ...]]) -> tuple:
+    """What a trigger reacts to and what it does, with classes expanded: `on place farm: ... as farms` and
+    `on place energy, food: ... as farms` are the same trigger. The override model (docs/language.md):
+    a statement of an extending ruleset replaces the base's statement of the same identity."""
+    return event_identity(st.event, classes) + _action_identity(st.action)
+
+
+def event_identity(ev: A.Event, classes: dict[str, tuple[str, ...]]) -> tuple:
+    """An event with its tile kinds resolved through classes (a `without on EVENT` names it so)."""
+    if isinstance(ev, A.PlaceEvent):
+        kinds = "any" if ev.kinds is None else tuple(sorted({k for n in ev.kinds for k in classes.get(n, (n,))}))
+        return ("place", kinds, ev.at)
+    return ("touch", ev.kind)
+
+
+def _action_identity(act: A.Action) -> tuple:
+    match act:
+        case A.ScoreAction(category=c):
+            return ("score", c)
+        case A.DrawAction(deck=d):
+            return ("draw", d)
+    return ("ability",)
+
+
+def _without_event(st: A.Without) -> A.Event:
+    """The event a `without on EVENT` names (its target is the event's key: see lower.without_trigger)."""
+    _, kind, *rest = st.target
+    if kind == "place":
+        kinds, at = rest
+        return A.PlaceEvent(kinds, at, st.span)
+    return A.TouchEvent(rest[0], st.span)
+
+
+def statement_identity(st: object, classes: dict[str, tuple[str, ...]]) -> tuple | None:
+    """What makes two statements the same statement for overrides: a trigger's event and action (classes
+    expanded), otherwise the statement's key (None: never the same as another)."""
+    if isinstance(st, A.Trigger):
+        return ("on",) + trigger_identity(st, classes)
+    return getattr(st, "key", None)
+
+
 def merge(base: A.Rules, child: A.Rules) -> A.Rules:
-    """Child statements replace base statements with the same key; `without` removes one."""
+    """Child statements replace the base's statements of the same identity (triggers: the same event and
+    the same category, deck or ability; others: the same key); `without` removes base statements. A child
+    statement never replaces another of the same child (both stay, and check warns where they overlap)."""
+    classes = {s.name: s.kinds for s in (*base.statements, *child.statements) if isinstance(s, A.ClassDecl)}
+
+    def ident(st: object) -> tuple | None:
+        return statement_identity(st, classes)
+
     out: list[A.Statement] = list(base.statements)
+    from_base = [True] * len(out)
     problems: list[Diagnostic] = []
     for st in child.statements:
         if isinstance(st, A.Without):
-            idx = [i for i, old in enumerate(out) if getattr(old, "key", None) == st.target]
+            if st.target[:1] == ("on",):
+                ev = _without_event(st)
+                idx = [i for i, old in enumerate(out) if from_base[i] and isinstance(old, A.Trigger)
+                       and event_identity(old.event, classes) == event_identity(ev, classes)]
+            else:
+                idx = [i for i, old in enumerate(out) if from_base[i] and getattr(old, "key", None) == st.target]
             if not idx:
                 sp = st.span
                 problems.append(Diagnostic(f"`without` names {' '.join(map(str, st.target))!r}, which the base "
                                            "ruleset does not have", file=sp.file, line=sp.line, col=sp.col))
             for i in reversed(idx):
                 del out[i]
+                del from_base[i]
             continue
-        key = getattr(st, "key", None)
+        key = ident(st)
         if key is None:
             out.append(st)
+            from_base.append(False)
             continue
         for i, old in enumerate(out):
-            if getattr(old, "key", None) == key:
+            if from_base[i] and ident(old) == key:
                 if isinstance(st, A.AreaBlock | A.MajorityBlock) and isinstance(old, type(st)):
                     out[i] = _merge_block(old, st)
                 else:
                     out[i] = st
+                from_base[i] = False
                 break
         else:
             out.append(st)
+            from_base.append(False)
     if problems:
         raise OverrideProblem(problems)
     sources = dict(base.sources)

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.files import check_output
 from rebirth_dsl.play.agents import Agent, pick_choices, pick_tile
 from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.play.table import play_at_terminal, resume_command
 from rebirth_dsl.present.report import evaluate, render_table
 from rebirth_dsl.records.record import dumps, load_ruleset, write_json_atomic
 from rebirth_dsl.records.resources import name_of, rules_and_board
@@ -89,17 +91,22 @@ def record_for(rs: Any, rules: Path, board: Path, out_dir: Path, names: list[str
 
 def play_command(args: argparse.Namespace) -> int:
     """Run `rebirth play` and write (or print) the record."""
+    if getattr(args, "resume", None):  # continue a saved game (play/table.py replays its record)
+        return resume_command(args.resume, args.agents, args.output, args.quiet, args.allow_paths)
     rules, board = rules_and_board(args.rules, args.board)
     rs, _ = load_ruleset(rules, board)
     names = player_names(args.players)
     lo, hi = rs.players
     if not lo <= len(names) <= hi:
         raise RebirthError.single(f"{len(names)} players: {rs.title} is for {lo} to {hi} players")
-    agent_names = agent_list(args.agents, len(names))
+    agent_names = agent_list(args.agents or "greedy", len(names))  # no --agents: greedy (--resume: the record's)
     agents = [make_agent(a) for a in agent_names]
+    out = check_output(args.output, [rules, board]) if args.output else None  # before the game is played
+    if "human" in agent_names:  # a person can stop: the table saves the game so far, to be resumed
+        return play_at_terminal(rules, board, names, [a.strip().lower() for a in agent_names], args.seed, out,
+                                args.quiet)
     game, moves = play_game(rs, names, agents, args.seed)
     setup = deal(rs, len(names), args.seed)
-    out = Path(args.output) if args.output else None
     rec = record_for(rs, rules, board, (out.parent if out else Path.cwd()), names, agent_names, args.seed, setup, moves)
     if out:
         write_json_atomic(out, rec)

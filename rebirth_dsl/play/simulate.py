@@ -11,6 +11,8 @@ import argparse
 import json
 import math
 import multiprocessing as mp
+import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -27,6 +29,8 @@ from rebirth_dsl.runtime.fast import random_game
 
 GameResult = tuple[list[int], list[list[int]], list[int]]  # scores, breakdown per seat, winner seats
 
+
+MAX_GAMES = 10_000_000  # a run a day long on one core: more is a typo
 
 @dataclass(frozen=True)
 class Job:
@@ -88,12 +92,35 @@ def run_local(job: Job, games: int, workers: int, progress: Callable[[int], None
             progress(b - a)
     else:
         ctx = mp.get_context("spawn")  # no fork: a clean interpreter per worker, same on every OS
-        with ctx.Pool(workers) as pool:
+        pool = ctx.Pool(workers, initializer=_quiet_worker)
+        try:
             pending = {a: pool.apply_async(play_range, (job, a, b)) for a, b in chunks}
             for a, b in chunks:
+                # a worker's error (it pickles: errors.RebirthError.__reduce__) is raised here, in the parent
                 results[a] = pending[a].get()
                 progress(b - a)
+            pool.close()
+        except BaseException:
+            pool.terminate()  # Ctrl-C or a failing game: stop every worker now, leave no process behind
+            raise
+        finally:
+            pool.join()
     return [r for a, _ in chunks for r in results[a]]
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which ends them; so no worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def check_workers(workers: int) -> None:
+    """At least one worker, and no more than the machine has cores (more only adds processes)."""
+    cores = os.cpu_count() or 1
+    if workers < 1:
+        raise RebirthError.single(f"--workers {workers}: at least 1")
+    if workers > cores:
+        raise RebirthError.single(f"--workers {workers}: this machine has {cores} core{'s' if cores > 1 else ''}; "
+                                  f"use at most {cores}")
 
 
 def run_ray(job: Job, games: int, workers: int, progress: Callable[[int], None], address: str | None = None
@@ -185,11 +212,14 @@ def simulate_command(args: argparse.Namespace) -> int:
     lo, hi = rs.players
     if not lo <= args.players <= hi:
         raise RebirthError.single(f"--players {args.players}: {rs.title} is for {lo} to {hi} players")
-    if args.games < 1 or args.workers < 1:
-        raise RebirthError.single("--games and --workers must be at least 1")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise RebirthError.single(f"--games {args.games}: from 1 to {MAX_GAMES:,}")
+    check_workers(args.workers)
     agents = agent_list(args.agents, args.players)
     for a in set(agents):
-        make_agent(a)  # fail early on a misspelt agent
+        if getattr(make_agent(a), "needs_terminal", False):  # fail early on a misspelt or interactive agent
+            raise RebirthError.single(f"agent {a!r} asks a person at a terminal; simulate plays without one "
+                                      "(use it in `rebirth play`)")
     job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed)
     progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)
     t0 = time.perf_counter()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids
+from rebirth_dsl.lang.parser import statement_identity
 from rebirth_dsl.lang.vocab import TIE_STEPS
 
 
@@ -88,8 +89,18 @@ def describe(rules: A.Rules) -> str:
                 what = "any tile" if ev.kinds is None else _a(" or ".join(ev.kinds))
                 where = f" on a {ev.at} hex" if ev.at else ""
                 say(f"Placing {what}{where} scores {expr_text(act.expr)} ({act.category}).", s)
+            case A.Trigger(event=A.PlaceEvent() as ev, action=A.DrawAction() as act):
+                what = "any tile" if ev.kinds is None else _a(" or ".join(ev.kinds))
+                where = f" on a {ev.at} hex" if ev.at else ""
+                say(f"Placing {what}{where} draws the top {act.deck} card.", s)
             case A.Trigger(event=A.TouchEvent() as ev, action=act):
-                does = f"draw the top {act.deck} card" if isinstance(act, A.DrawAction) else "use its ability once"
+                match act:
+                    case A.DrawAction(deck=d):
+                        does = f"draw the top {d} card"
+                    case A.ScoreAction(expr=e, category=c):
+                        does = f"score {expr_text(e)} ({c})"
+                    case _:
+                        does = "use its ability once"
                 say(f"The first time you place next to a {ev.kind}, you {does}.", s)
             case A.AreaBlock():
                 say(f"A {s.kind} area is scored when its last hex is filled ({s.category or s.kind}):", s)
@@ -116,26 +127,34 @@ def describe(rules: A.Rules) -> str:
                         case A.FinalTie():
                             out.append(f"    - still tied: the {'placer takes it' if it.placer_takes else 'holder keeps it'}{_ids(rules, it.span)}")
             case A.DeckBlock():
-                say(f"The {s.name} deck holds {sum(c.copies for c in s.cards)} cards:", s)
+                empty = ("draws nothing" if s.on_empty is None else
+                         f"scores {expr_text(s.on_empty.expr)} ({s.on_empty.category}) instead")
+                say(f"The {s.name} deck holds {sum(c.copies for c in s.cards)} cards; a draw from it when it is "
+                    f"empty {empty}{_ids(rules, s.empty_span) if s.empty_span.line else ''}:", s)
                 for c in s.cards:
                     pts = f"{c.points}" + (f" / {c.small}" if c.small is not None else "")
                     copies = f" (x{c.copies})" if c.copies > 1 else ""
                     out.append(f'    - "{c.name}"{copies}, {pts}: {expr_text(c.condition)}')
             case A.PublicDecl():
-                say(f"Public missions ({s.category}) are checked after every placement: the first to fulfil one "
-                    "scores its big number, each later player its small number, once.", s)
+                order = "the placer first, then clockwise" if s.placer_first else "in seat order"
+                say(f"Public missions ({s.category}) are checked after every placement, {order}: the first to "
+                    "fulfil one scores its big number, each later player its small number, once.", s)
             case A.AbilityDecl():
                 match s.effect:
                     case A.ScoreEffect(expr=e):
                         what = f"score {expr_text(e)}"
                     case A.TakeAsideEffect():
                         what = "take one of your set-aside tiles into hand"
-                    case A.DrawKeepEffect(draw=n, keep=k):
-                        what = f"draw {n} tiles and keep {k}"
+                    case A.DrawKeepEffect(draw=n, keep=k, rest=rest):
+                        where = {"bottom": "go under your supply in the order drawn", "top": "go back on top of "
+                                 "your supply", "box": "leave the game"}.get(rest, rest)
+                        what = f"draw {n} tiles instead of one at the end of the turn and keep {k}; the others {where}"
                     case A.DrawCardEffect(deck=d):
                         what = f"take a {d} card"
-                    case A.DoubleEffect(deck=d):
-                        what = f"double one {d} card for you"
+                    case A.DoubleEffect(deck=d, factor=f, markers=m, target=tg):
+                        which = "one you have not fulfilled yet" if tg == "unfulfilled" else "any one"
+                        what = (f"put a marker on a face-up {d} card ({which}): it pays you {f} times its points; "
+                                f"you have {m} marker{'s' if m != 1 else ''}")
                 say(f"Ability {s.name}: {what}.", s)
             case A.EndIncomplete():
                 say(f"At the end, each tile in an incomplete {s.kind} area scores {expr_text(s.expr)} ({s.category}).", s)
@@ -148,3 +167,52 @@ def describe(rules: A.Rules) -> str:
                                        for st in s.steps)
                 say(f"Most points wins. Ties: {steps}; else the win is shared.", s)
     return "\n".join(out)
+
+
+def describe_statement(rules: A.Rules, statement: A.Statement) -> str:
+    """One statement in English, worded as `describe` words it (with its rule ids); "" if it has no wording."""
+    one = A.Rules(rules.header, (statement,), rules.file, rules.source, rules.sources)
+    return "\n".join(describe(one).split("\n")[2:])  # past the title line and the blank line under it
+
+
+def _content(x: object) -> object:
+    """A statement's content without its place in a file (two statements that read the same compare equal)."""
+    if isinstance(x, A.Span):
+        return None
+    if isinstance(x, tuple | list):
+        return tuple(_content(v) for v in x)
+    fields = getattr(x, "__dataclass_fields__", None)
+    if fields is not None:
+        return (type(x).__name__, tuple((f, _content(getattr(x, f))) for f in fields if "span" not in f))
+    return x
+
+
+def describe_diff(base: A.Rules, variant: A.Rules) -> str:
+    """In English, exactly what a variant changes against a base: statements added, removed and changed,
+    matched by the override model's identity (lang.parser.statement_identity)."""
+    def table(rules: A.Rules) -> dict[object, A.Statement]:
+        classes = {s.name: s.kinds for s in rules.statements if isinstance(s, A.ClassDecl)}
+        out: dict[object, A.Statement] = {}
+        for i, s in enumerate(rules.statements):
+            key = statement_identity(s, classes)
+            out[key if key is not None and key not in out else ("#", i)] = s
+        return out
+
+    old, new = table(base), table(variant)
+    lines = [f"{variant.header.title or variant.header.name} against {base.header.title or base.header.name}:"]
+    for key, s in new.items():
+        if key not in old:
+            lines.append("+ adds: " + _one(variant, s))
+        elif _content(old[key]) != _content(s):
+            lines.append("~ changes: " + _one(base, old[key]) + "\n  to: " + _one(variant, s))
+    for key, s in old.items():
+        if key not in new:
+            lines.append("- removes: " + _one(base, s))
+    if len(lines) == 1:
+        lines.append("  no difference in any statement")
+    return "\n".join(lines)
+
+
+def _one(rules: A.Rules, s: A.Statement) -> str:
+    text = describe_statement(rules, s).strip()
+    return text.removeprefix("- ") if text else type(s).__name__

@@ -65,11 +65,14 @@ def _letters(names: list[str], defaults: dict[str, str], upper: bool) -> dict[st
         if g and g not in used:
             out[n] = g
             used.add(g)
-    for n in names:
+    spare = "abcdefghijklmnopqrstuvwxyz0123456789"
+    for i, n in enumerate(names):
         if n in out:
             continue
-        pool = [c for c in n if c.isalnum()] + list("abcdefghijklmnopqrstuvwxyz0123456789")
-        pick = next(c for c in (c.upper() if upper else c.lower() for c in pool) if c not in used)
+        pool = [c for c in n if c.isascii() and c.isalnum()] + list(spare)
+        pick = next((c for c in (c.upper() if upper else c.lower() for c in pool) if c not in used), None)
+        if pick is None:  # more names than characters: they repeat (the legend still names each)
+            pick = spare[i % len(spare)].upper() if upper else spare[i % len(spare)]
         out[n] = pick
         used.add(pick)
     return out
@@ -125,8 +128,8 @@ def _board_view(board: Board) -> View:
                 hex_kinds=[k for k in kinds if k not in named])
 
 
-def _game_view(path: str, data: dict[str, Any]) -> View:
-    r = replay(load_record(path, data))
+def _game_view(path: str, data: dict[str, Any], allow_paths: bool = False) -> View:
+    r = replay(load_record(path, data, allow_paths))
     game, board, rec = r.game, r.loaded.board, r.loaded.record
     rs, t = game.rs, game.t
     present = list(dict.fromkeys(t.hex_kind))
@@ -153,22 +156,22 @@ def _game_view(path: str, data: dict[str, Any]) -> View:
     )
 
 
-def build_view(path: str, data: Any) -> View:
+def build_view(path: str, data: Any, allow_paths: bool = False) -> View:
     """A board file, a game record, or a reference position (its `record`), ready to draw."""
     if not isinstance(data, dict):
         raise RebirthError.single("expected a JSON object: a board or a game record", file=path)
     if "hexes" in data:
         return _board_view(validate_board_data(data, path))
     if "moves" in data or "rules" in data:
-        return _game_view(path, data)
+        return _game_view(path, data, allow_paths)
     if isinstance(data.get("record"), dict):
-        return _game_view(path, data["record"])
+        return _game_view(path, data["record"], allow_paths)
     raise RebirthError.single("neither a board (it has no \"hexes\") nor a game record (no \"moves\")", file=path)
 
 
-def draw(path: str, data: dict, svg: bool) -> str:
+def draw(path: str, data: dict, svg: bool, allow_paths: bool = False) -> str:
     """Draw a board or a game record's position: SVG text if `svg`, else a text map for a terminal."""
-    view = build_view(path, data)
+    view = build_view(path, data, allow_paths)
     return render_svg(view) if svg else render_text(view)
 
 

@@ -41,8 +41,9 @@ def evaluate(game: Game) -> dict[str, Any]:
     out: dict[str, Any] = {"players": players, "castles": landmarks, "winners": [], "finished": finished}
     if game.public:  # I-M1: who fulfilled each face-up card, in order
         out["public_missions"] = {c: [game.players[q] for q in game.public_by[c]] for c in game.public}
-    if any(d is not None for d in game.doubled):
-        out["doubled"] = {game.players[q]: d for q, d in enumerate(game.doubled) if d is not None}
+    if any(game.doubled):
+        out["doubled"] = {game.players[q]: (next(iter(d)) if len(d) == 1 else list(d))
+                          for q, d in enumerate(game.doubled) if d}
     if finished:
         winners, how = game.winners(totals)
         out["winners"] = [game.players[q] for q in winners]

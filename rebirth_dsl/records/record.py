@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+)
 
 from rebirth_dsl.board.model import Board, load_board, load_json, schema_errors
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, did_you_mean
+from rebirth_dsl.files import shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.records.resources import bundled, is_name
 from rebirth_dsl.runtime.game import Game
@@ -26,9 +34,9 @@ class MoveRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    player: str
-    tile: str = Field(description="food, energy, or settlement:N")
-    hex: tuple[int, int] | None = Field(description="axial [q, r], or null for a passed tile")
+    player: StrictStr
+    tile: StrictStr = Field(description="a tile kind, or KIND:VALUE for a kind with a value (settlement:3)")
+    hex: tuple[StrictInt, StrictInt] | None = Field(description="axial [q, r], or null for a passed tile")
     choices: dict[str, Any] = Field(default_factory=dict, description="answers to abilities that ask the player")
 
 
@@ -37,12 +45,12 @@ class SetupRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seed: int | None = None
+    seed: StrictInt | None = None
     set_aside: dict[str, list[str]] | None = None
     supply: dict[str, list[str]] | None = Field(default=None, description="per player, in draw order")
     decks: dict[str, list[str]] | None = Field(default=None, description="per deck, top card first")
     missions: list[str] | None = Field(default=None, description="shorthand: the order of the ruleset's first deck")
-    scores: dict[str, int] | None = Field(default=None, description="scenario only: starting track points")
+    scores: dict[str, StrictInt] | None = Field(default=None, description="scenario only: starting track points")
     missions_held: dict[str, list[str]] | None = Field(default=None, description="scenario only: cards in hand")
 
 
@@ -51,14 +59,21 @@ class GameRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    rules: str
-    board: str
-    players: list[str] = Field(min_length=1)
+    rules: StrictStr = Field(description="a bundled ruleset by name, or a .rules file relative to the record")
+    board: StrictStr = Field(description="a bundled board by name, or a .json file relative to the record")
+    players: list[StrictStr] = Field(min_length=1, json_schema_extra={"uniqueItems": True})
     setup: SetupRecord = Field(default_factory=SetupRecord)
     moves: list[MoveRecord] = Field(default_factory=list)
-    scenario: bool = Field(default=False, description="free order: no turn-order or supply checks")
-    over: bool = Field(default=False, description="scenario only: score it as a finished game")
-    agents: list[str] | None = Field(default=None, description="informational: who played each seat")
+    scenario: StrictBool = Field(default=False, description="free order: no turn-order or supply checks")
+    over: StrictBool = Field(default=False, description="scenario only: score it as a finished game")
+    agents: list[StrictStr] | None = Field(default=None, description="informational: who played each seat")
+
+    @field_validator("players")
+    @classmethod
+    def _unique(cls, v: list[str]) -> list[str]:
+        if len(set(v)) != len(v):
+            raise ValueError("players must have different names")
+        return v
 
 
 def game_json_schema() -> dict[str, Any]:
@@ -92,14 +107,26 @@ class Loaded:
 _CACHE: dict[tuple[str, str], tuple[Ruleset, Board]] = {}
 
 
-def resolve(base: Path, rel: str, folder: str = "rules") -> Path:
+def resolve(base: Path, rel: str, folder: str = "rules", allow_paths: bool = False, file: str = "") -> Path:
     """A rules or board file a record names: a bundled name (`scotland`), or a path relative to the
-    record's folder."""
+    record's folder. Records are exchanged between people, so a path that leads outside the record's own
+    folder is refused unless the user allows it (`--allow-paths`)."""
     if is_name(rel):
         named = bundled(folder)
         return named[rel] if rel in named else _unknown(folder, rel)
     p = Path(rel)
-    return p if p.is_absolute() else base / p
+    p = p if p.is_absolute() else base / p
+    if not allow_paths:
+        try:
+            inside = p.resolve().is_relative_to(base.resolve())
+        except (OSError, ValueError):
+            inside = False
+        if not inside:
+            key = "rules" if folder == "rules" else "board"
+            raise RebirthError.single(f"the record names {shown(rel)}, outside the record's folder; refused unless "
+                                      "you allow it with --allow-paths (or give --rules/--board)",
+                                      file=file, path=f"$.{key}")
+    return p
 
 
 def _unknown(folder: str, name: str) -> Path:
@@ -119,13 +146,18 @@ def load_ruleset(rules_path: Path, board_path: Path) -> tuple[Ruleset, Board]:
     return _CACHE[key]
 
 
-def load_record(path: str | Path, data: Any = None) -> Loaded:
-    """Read a record file (or given JSON data, with paths relative to `path`'s folder)."""
-    file = str(path)
+def load_record(path: str | Path, data: Any = None, allow_paths: bool = False, rules: Path | None = None,
+                board: Path | None = None) -> Loaded:
+    """Read a record file (or given JSON data, with paths relative to `path`'s folder). The rules and board
+    it names must be bundled or inside its folder, unless allow_paths (see `resolve`); `rules` and `board`
+    replace the files it names."""
+    file = shown(path)
     rec = parse_record(load_json(path) if data is None else data, file)
     base = Path(path).parent
-    rs, board = load_ruleset(resolve(base, rec.rules, "rules"), resolve(base, rec.board, "boards"))
-    return Loaded(rec, rs, board, base, file)
+    rules_path = rules or resolve(base, rec.rules, "rules", allow_paths, file)
+    board_path = board or resolve(base, rec.board, "boards", allow_paths, file)
+    rs, board_model = load_ruleset(rules_path, board_path)
+    return Loaded(rec, rs, board_model, base, file)
 
 
 def _tiles(rs: Ruleset, names: list[str], where: str) -> list[tuple[int, int]]:
@@ -146,6 +178,9 @@ def make_setup(rec: GameRecord, rs: Ruleset) -> Setup:
     decks = dict(dealt.decks)
     first_deck = next(iter(rs.decks), None)
     if s.missions is not None and first_deck is not None:
+        if s.decks and first_deck in s.decks:
+            raise RebirthError.single(f"the {first_deck!r} deck is given twice, by `missions` and by `decks`: keep one",
+                                      path="$.setup.missions")
         decks[first_deck] = list(s.missions)
     for name, cards in (s.decks or {}).items():
         decks[name] = list(cards)
@@ -234,24 +269,30 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
     game.declared_over = rec.scenario and rec.over and stop_at is None
     for i, m in enumerate(moves):
         try:
+            where = f"$.moves[{i}].player"
             p = game.player_index(m.player, i)
+            where = f"$.moves[{i}].tile"
             tile = rs.parse_tile(m.tile)
             h = None
+            where = f"$.moves[{i}].hex"
             if m.hex is not None:
                 h = game.t.index.get(tuple(m.hex))
                 if h is None:
                     raise IllegalMove(f"there is no hex ({m.hex[0]},{m.hex[1]}) on the board",
                                       rs.one_tile_ids[0] if rs.one_tile_ids else "the one-tile rule", i)
+            where = f"$.moves[{i}]"
             game.play(p, tile, h, i, m.choices)
         except IllegalMove as e:
             if e.index is None:
                 e = IllegalMove(e.diagnostics[0].message.rsplit(" (", 1)[0], e.rule, i)
+            e.diagnostics[0].path = where
             game.declared_over = False
             return Replay(game, e, loaded)
         except RebirthError as e:  # a tile the ruleset does not have
             game.declared_over = False
-            return Replay(game, IllegalMove(e.diagnostics[0].message, rs.mix_ids[0] if rs.mix_ids else "the tile mix", i),
-                          loaded)
+            err = IllegalMove(e.diagnostics[0].message, rs.mix_ids[0] if rs.mix_ids else "the tile mix", i)
+            err.diagnostics[0].path = where
+            return Replay(game, err, loaded)
     return Replay(game, None, loaded)
 
 
@@ -281,20 +322,3 @@ def dumps(data: Any, indent: int = 0, width: int = 110) -> str:
         return "[\n" + ",\n".join(pad + ln for ln in lines) + "\n" + " " * indent + "]"
     items = [pad + dumps(v, indent + 2, width) for v in data]
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
-
-
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write text to a temp file beside the target, then rename it into place."""
-    p = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=str(p.parent) or ".", prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; give the file the usual mode
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

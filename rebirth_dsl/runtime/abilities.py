@@ -39,10 +39,11 @@ def options(g: Game, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
         case A.DrawKeepEffect(draw=n):
             top = g.supply[p][-n:] if n else []
             return ab, "keep", sorted({rs.tile_name(*x) for x in top}) if not g.scenario else []
-        case A.DoubleEffect():
-            if g.doubled[p] is not None:
+        case A.DoubleEffect(markers=markers, target=target):
+            if len(g.doubled[p]) >= markers:
                 return ab, "double", []
-            return ab, "double", [c for c in g.public if p not in g.public_by[c]]
+            return ab, "double", [c for c in g.public if c not in g.doubled[p]
+                                  and (target == "any" or p not in g.public_by[c])]
         case A.ScoreEffect() | A.DrawCardEffect():
             return ab, "", None
     raise TypeError(f"unknown ability effect {type(ab.effect).__name__}")
@@ -111,8 +112,8 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
             g.set_aside[p].remove(tile)
             g.hand[p].append(tile)
             text = f"takes a set-aside {answer} into hand"
-        case A.DrawKeepEffect(draw=n):
-            g.pending_draw[p] = (n, rs.parse_tile(answer))
+        case A.DrawKeepEffect(draw=n, rest=rest):
+            g.pending_draw[p] = (n, rs.parse_tile(answer), rest)
             text = f"will draw {n} and keep {answer}"
         case A.DrawCardEffect(deck=deck_name):
             deck = g.decks.get(deck_name, [])
@@ -122,9 +123,9 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
                 return
             g.held[p].append(deck.pop(0))
             text = f"takes a {deck_name} card"
-        case A.DoubleEffect():
-            g.doubled[p] = answer
-            text = f"puts the doubling marker on {answer!r}"
+        case A.DoubleEffect(factor=factor):
+            g.doubled[p][answer] = factor
+            text = f"puts a doubling marker (x{factor}) on {answer!r}"
         case _:
             raise TypeError(f"unknown ability effect {type(effect).__name__}")
     g.event(index, p, 0, "ability", ids, "{} first touches {}: {}: {}", who, name, ab.name, text)
@@ -139,12 +140,16 @@ def draw_after_turn(g: Game, p: int) -> None:
         if supply:
             hand.append(supply.pop())
         return
-    n, keep = pend
+    n, keep, rest = pend
     drawn = [supply.pop() for _ in range(min(n, len(supply)))]
     if not drawn:
         return
     kept = keep if keep in drawn else drawn[0]
     drawn.remove(kept)
     hand.append(kept)
-    for tile in drawn:  # the supply's top is the end of its list, so its bottom is index 0
-        supply.insert(0, tile)
+    if rest == "bottom":  # in the order drawn; the supply's top is the end of its list, its bottom index 0
+        for tile in drawn:
+            supply.insert(0, tile)
+    elif rest == "top":  # back on top, the first drawn to be drawn first again
+        supply.extend(reversed(drawn))
+    # "box": out of the game

@@ -256,7 +256,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
             L(f"for lm in TOUCH{ri}[h]:")
             L("    if lm not in touched:")
             L("        touched.add(lm)")
-            L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE)")
+            L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
     return out

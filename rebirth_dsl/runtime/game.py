@@ -96,7 +96,7 @@ class Game(State):
             set_aside=[list(s) for s in setup.set_aside] if setup.set_aside else [[] for _ in range(n)],
             decks=decks,
             held=[list(h) for h in setup.held] if setup.held else [[] for _ in range(n)],
-            passed=[0] * n, doubled=[None] * n,
+            passed=[0] * n, doubled=[{} for _ in range(n)],
         )
         for q, pts in enumerate(track):
             if pts:

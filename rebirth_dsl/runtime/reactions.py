@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, ScoreTrigger, TouchRule
+from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime import abilities
 
@@ -38,6 +38,9 @@ def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, cho
             pts = r.fn(Ctx(g, p, h))
             g.event(index, p, pts, r.category, r.ids, "{} {} at ({},{}): {} = {}", g.players[p],
                     g.rs.tile_name(kind, g.tval[h]), t.coords[h][0], t.coords[h][1], r.text, pts)
+    elif isinstance(r, PlaceDraw):
+        if (r.kinds is None or kind in r.kinds) and (r.at is None or r.at[h]):
+            draw_card(g, p, r.deck, r.ids, index, "placing at ({},{})".format(*t.coords[h]))
     elif isinstance(r, AreaRule):
         a = t.area_of[h]
         if a >= 0 and g.area_free[a] == 0 and not g.area_done[a] and t.area_kind[a] == r.kind:
@@ -50,7 +53,7 @@ def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, cho
         for lm in g.lm_adj[h]:
             if t.landmark_kind[lm] == r.kind and lm not in g.touched[p]:
                 g.touched[p].add(lm)
-                touch(g, lm, p, r, index, choices)
+                touch(g, lm, p, r, index, choices, h)
     elif isinstance(r, PublicRule):
         public_missions(g, p, r, index)
     else:  # a compiled statement kind without a reaction would be accepted and ignored: never
@@ -140,21 +143,39 @@ def take(g: Game, lm: int, p: int, rule: MajorityRule, index: int | None, ids: t
 
 
 # ----- first touches (S-M1, I-R1) -------------------------------------------------------------------
-def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
-    """A player's first tile next to a landmark: draw a card, or use the landmark's ability."""
+def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any],
+          h: int = -1) -> None:
+    """A player's first tile next to a landmark (placed on h): use its ability, draw a card, or score."""
     name = g.t.landmark_name[lm]
     act = rule.action
     if isinstance(act, A.AbilityAction):
         abilities.use(g, lm, p, rule, index, choices)
     elif isinstance(act, A.DrawAction):
-        deck = g.decks.get(act.deck, [])
-        if deck:
-            g.held[p].append(deck.pop(0))
-            g.event(index, p, 0, "draw", rule.ids, "{} first touches {}: draws a card", g.players[p], name)
-        else:
-            g.event(index, p, 0, "draw", rule.ids, "{} first touches {}: the deck is empty", g.players[p], name)
+        draw_card(g, p, act.deck, rule.ids, index, f"first touching {name}")
+    elif isinstance(act, A.ScoreAction):
+        assert rule.fn is not None
+        pts = rule.fn(Ctx(g, p, h))
+        g.event(index, p, pts, act.category, rule.ids, "{} first touches {}: {} = {}", g.players[p], name, rule.text,
+                pts)
     else:
         raise TypeError(f"no touch reaction for {type(act).__name__}")
+
+
+def draw_card(g: Game, p: int, deck_name: str, ids: tuple[str, ...], index: int | None, why: str) -> None:
+    """The top card of a deck into the player's hand (S-M1); from an empty deck, nothing."""
+    deck = g.decks.get(deck_name, [])
+    if deck:
+        g.held[p].append(deck.pop(0))
+        g.event(index, p, 0, "draw", ids, "{} draws a card, {}", g.players[p], why)
+        return
+    empty = g.rs.empty_decks.get(deck_name)
+    if empty is None or empty.fn is None:  # `when empty: draw nothing`
+        g.event(index, p, 0, "draw", join(ids, empty.ids if empty else ()), "{}: the {} deck is empty, {} draws nothing",
+                why, deck_name, g.players[p])
+        return
+    pts = empty.fn(Ctx(g, p))
+    g.event(index, p, pts, empty.category, join(ids, empty.ids), "{}: the {} deck is empty, {} scores {} = {}", why,
+            deck_name, g.players[p], empty.text, pts)
 
 
 # ----- public missions (I-M1) -----------------------------------------------------------------------
@@ -166,7 +187,7 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None) -> None:
     try:
         n = g.n_players
         for step in range(n):
-            q = (p + step) % n
+            q = (p + step) % n if r.placer_first else step
             ctx = None
             for name in g.public:
                 done = g.public_by[name]
@@ -177,8 +198,8 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None) -> None:
                     ctx = Ctx(g, q)
                 if not card.cond(ctx):
                     continue
-                doubled = g.doubled[q] == name
-                pts = (card.points if not done else (card.small or 0)) * (2 if doubled else 1)
+                doubled = name in g.doubled[q]
+                pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
                 done.append(q)
                 nth = len(done)
                 g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",

@@ -86,8 +86,8 @@ class State:
     passed: list[int] = field(default_factory=list)
     public: list[str] = field(default_factory=list)
     public_by: dict[str, list[int]] = field(default_factory=dict)
-    doubled: list[str | None] = field(default_factory=list)
-    pending_draw: dict[int, tuple[int, tuple[int, int]]] = field(default_factory=dict)
+    doubled: list[dict[str, int]] = field(default_factory=list)  # per player: card -> its marker's factor
+    pending_draw: dict[int, tuple[int, tuple[int, int], str]] = field(default_factory=dict)  # (n, keep, rest)
 
     # ----- the one way anything happens ---------------------------------------------------------
     def event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str,

@@ -98,6 +98,8 @@ class OracleResult:
     tara_counts: dict[str, int]  # Ireland: tiles per player next to the Hill of Tara (I-E2)
     passes: int
     log: list[str] = field(default_factory=list)
+    neutral: list[Hex] = field(default_factory=list)  # S-U2: the hexes under neutral tiles, sorted
+    area_winners: dict[str, str] = field(default_factory=dict)  # completed area -> its first place (S-A2)
 
     def total(self, player: str, extra: dict[str, int] | None = None) -> int:
         """A player's score: start + covered categories + `extra` (uncovered points)."""
@@ -232,6 +234,30 @@ def area_hexes(board: dict[Hex, dict[str, Any]]) -> dict[str, list[Hex]]:
     return areas
 
 
+def area_influence(players: list[str], hexes: list[Hex], tiles: dict[Hex, Tile]) -> dict[str, int]:
+    """Each player's influence in an area: the icons of their tiles there (S-A1; neutral tiles none, S-A4)."""
+    influence = {p: 0 for p in players}
+    for h in hexes:
+        t = tiles.get(h)
+        if t is not None and t.owner is not None:
+            influence[t.owner] += t.influence
+    return influence
+
+
+def rank_area(players: list[str], hexes: list[Hex], tiles: dict[Hex, Tile], completer: str) -> list[str]:
+    """The players with influence in a completed area, best first (S-A1, S-A2)."""
+    influence = area_influence(players, hexes, tiles)
+    ranked = [p for p in players if influence[p] > 0]  # S-A1: 0 influence does not rank
+    seat = players.index(completer)
+
+    def clockwise_from_completer(p: str) -> int:
+        return (players.index(p) - seat) % len(players)
+
+    # S-A2: most influence first; the completer loses every tie; then clockwise after the completer.
+    ranked.sort(key=lambda p: (-influence[p], p == completer, clockwise_from_completer(p)))
+    return ranked
+
+
 def area_payout(ruleset: str, size: int, n_players: int) -> tuple[int, ...]:
     """Points by place for a completed area of `size` hexes (S-A3, I-A1)."""
     if ruleset == "ireland" and size in IRELAND_AREA_PAYOUTS:
@@ -253,14 +279,7 @@ def score_area(
     if len(hexes) == 1:
         # S-A3 size 1: the tile's influence, to its owner (a neutral tile pays nobody).
         return {p: v for p, v in influence.items() if v > 0}
-    ranked = [p for p in players if influence[p] > 0]  # S-A1: 0 influence does not rank
-    seat = players.index(completer)
-
-    def clockwise_from_completer(p: str) -> int:
-        return (players.index(p) - seat) % len(players)
-
-    # S-A2: most influence first; the completer loses every tie; then clockwise after the completer.
-    ranked.sort(key=lambda p: (-influence[p], p == completer, clockwise_from_completer(p)))
+    ranked = rank_area(players, hexes, tiles, completer)
     pay = area_payout(ruleset, len(hexes), len(players))
     if len(ranked) == 1:
         return {ranked[0]: pay[0] + pay[1]}  # S-A3 / I-A1: alone takes first + second
@@ -351,6 +370,7 @@ def score_record(record: dict[str, Any], record_dir: Path, check: bool = True) -
     castles = {h: info["name"] for h, info in board.items() if info["kind"] == "castle"}
     owners: dict[Hex, str | None] = dict.fromkeys(castles)
     passes = 0
+    area_winners: dict[str, str] = {}
 
     for index, move in enumerate(record["moves"]):
         player = move["player"]
@@ -375,7 +395,11 @@ def score_record(record: dict[str, Any], record_dir: Path, check: bool = True) -
             log.append(f"{index} {player} {bonus_category} {h}: +{bonus_points}")
         area = info["area"] if info["kind"] == "settlement" else None
         if area is not None and all(a in tiles for a in areas[area]):  # S-A1: last hex occupied
-            for p, v in score_area(ruleset, players, areas[area], tiles, player).items():
+            paid = score_area(ruleset, players, areas[area], tiles, player)
+            ranked = rank_area(players, areas[area], tiles, player)
+            if ranked:
+                area_winners[area] = ranked[0]
+            for p, v in paid.items():
                 points[p]["areas"] += v
                 log.append(f"{index} area {area} complete: {p} +{v}")
         for n in neighbours(h):  # S-K1: every castle next to the placed tile is checked
@@ -436,4 +460,6 @@ def score_record(record: dict[str, Any], record_dir: Path, check: bool = True) -
         tara_counts=tara_counts,
         passes=passes,
         log=log,
+        neutral=sorted(h for h, t in tiles.items() if t.owner is None),
+        area_winners=area_winners,
     )

@@ -1,0 +1,141 @@
+"""Reading input files and writing output files safely.
+
+Reading: only regular files are read (a FIFO, a device or /dev/zero is refused at once instead of hanging
+or filling memory), up to a size no real rules, board or record file comes near, decoded as UTF-8 with
+the place of a bad byte named. Writing: to a temp file beside the target, then renamed into place
+(never a half-written file); a target that is an input of the same command, or anything but a regular
+file (a link, a device, a folder), is refused before any work starts.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from rebirth_dsl.errors import RebirthError
+
+MAX_INPUT_BYTES = 8 * 1024 * 1024  # the Scotland board is about 60 KB, a whole game record about 10 KB
+
+
+def shown(path: str | Path) -> str:
+    """A path as it can be printed: bytes that are not UTF-8 in a file name shown as escapes."""
+    return os.fsdecode(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file, or a RebirthError naming the file and the reason."""
+    name = shown(path)
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer must not block; it is refused just below
+        fd = os.open(os.fspath(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except ValueError:
+        raise RebirthError.single(f"cannot read {what}: the path contains a NUL byte", file=name) from None
+    except OSError as e:
+        raise RebirthError.single(f"cannot read {what}: {e.strerror or e}", file=name) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise RebirthError.single(f"cannot read {what}: {kind}", file=name)
+        if st.st_size > limit:
+            raise RebirthError.single(f"{what} is {st.st_size:,} bytes; the limit is {limit:,}", file=name)
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:  # a file growing while it is read
+                raise RebirthError.single(f"{what} is over the limit of {limit:,} bytes", file=name)
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as e:
+        raise RebirthError.single(f"cannot read {what}: {e.strerror or e}", file=name) from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> str:
+    """A regular file's text as UTF-8; a file in another encoding is refused at its first bad byte."""
+    data = read_bytes(path, what, limit)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise RebirthError.single(f"{what} is UTF-16; save it as UTF-8", file=shown(path), line=1, col=1)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise RebirthError.single(f"{what} is not UTF-8 text (byte 0x{data[e.start]:02x}); save it as UTF-8",
+                                  file=shown(path), line=line, col=col) from None
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise RebirthError.single(f"{what} holds a NUL character: not a text file", file=shown(path), line=line)
+    return text.removeprefix("\ufeff")  # a byte-order mark some editors write
+
+
+def check_output(path: str | Path, inputs: list[str | Path] = ()) -> Path:  # type: ignore[assignment]
+    """Refuse, before any work is done, an output path that would destroy an input or is not a plain file
+    to write: an input of the same command, a link, a device, a folder, or a missing or read-only folder."""
+    name = shown(path)
+    try:
+        p = Path(os.fspath(path))
+        os.fspath(p).encode("utf-8", "surrogateescape")
+        if "\x00" in os.fspath(p):
+            raise ValueError
+    except (ValueError, TypeError):
+        raise RebirthError.single("cannot write: the path contains a NUL byte", file=name) from None
+    try:
+        st = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise RebirthError.single(f"cannot write: {e.strerror or e}", file=name) from None
+    if st is not None:
+        if stat.S_ISLNK(st.st_mode):
+            raise RebirthError.single("will not write through a symbolic link; name the file itself", file=name)
+        if not stat.S_ISREG(st.st_mode):
+            raise RebirthError.single("will not write over something that is not a regular file", file=name)
+        for inp in inputs:
+            try:
+                if os.path.samefile(p, inp):
+                    raise RebirthError.single(f"will not overwrite an input of this command ({shown(inp)})",
+                                              file=name)
+            except OSError:
+                continue
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise RebirthError.single(f"cannot write: the folder {shown(folder)} does not exist", file=name)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise RebirthError.single(f"cannot write: the folder {shown(folder)} is not writable", file=name)
+    return p
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write text to a temp file beside the target, then rename it into place."""
+    p = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=str(p.parent) or ".", prefix=f".{p.name}.", suffix=".tmp")
+    except OSError as e:
+        raise RebirthError.single(f"cannot write: {e.strerror or e}", file=shown(path)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; give the file the usual mode
+        os.replace(tmp, p)
+    except OSError as e:
+        _unlink(tmp)
+        raise RebirthError.single(f"cannot write: {e.strerror or e}", file=shown(path)) from None
+    except BaseException:
+        _unlink(tmp)
+        raise
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

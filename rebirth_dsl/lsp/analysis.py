@@ -1,0 +1,559 @@
+"""What the editor server knows about one rules document, with no editor protocol in it: the document's
+problems (those `rebirth check` reports), the statement or function under a position, the names to
+complete, and where a name is defined.
+
+Positions are 0-based lines and characters counted in code points (Python string indices), as the
+parser counts columns; the server converts them to the client's units.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from rebirth_dsl.board.model import Board, load_board
+from rebirth_dsl.check.checks import check
+from rebirth_dsl.check.symbols import Tables
+from rebirth_dsl.check.types import SIGNATURES, VARIABLES
+from rebirth_dsl.errors import Diagnostic, RebirthError, RulesSyntaxError
+from rebirth_dsl.files import shown
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.ids import comment_ids
+from rebirth_dsl.lang.parser import load_rules, merge, parse_text
+from rebirth_dsl.present.describe import describe_statement
+from rebirth_dsl.records.resources import bundled, default_board, find
+
+Pos = tuple[int, int]  # (line, character), both 0-based
+
+
+@dataclass(frozen=True)
+class Range:
+    """A stretch of a document, end exclusive."""
+
+    start: Pos
+    end: Pos
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a file: a definition's target."""
+
+    path: Path
+    range: Range
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One diagnostic in the editor's terms: where in this document, how bad, what."""
+
+    range: Range
+    severity: str  # "error" or "warning"
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One completion: the text shown and inserted, what it is, and its documentation."""
+
+    label: str
+    kind: str  # keyword, function, variable, kind, class, tag, landmark, deck, file
+    detail: str = ""
+    documentation: str = ""
+    insert: str | None = None  # when it differs from the label
+
+
+@dataclass
+class Symbols:
+    """The names a ruleset and its board declare: what completion offers (kept from the last parse that
+    worked, since a document being typed seldom parses)."""
+
+    hex_kinds: list[str] = field(default_factory=list)
+    tile_kinds: list[str] = field(default_factory=list)
+    classes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)
+    landmark_kinds: list[str] = field(default_factory=list)
+    decks: list[str] = field(default_factory=list)
+    abilities: list[str] = field(default_factory=list)
+    landmarks: list[tuple[str, str]] = field(default_factory=list)  # (kind, name) of the board's named landmarks
+
+    @classmethod
+    def of(cls, rules: A.Rules, board: Board | None) -> Symbols:
+        """The names of a (merged) ruleset and, when known, its board's landmarks."""
+        t = Tables(rules)
+        landmarks = [(h.kind, h.name) for h in board.hexes if h.name and h.kind in t.landmark_kinds] if board else []
+        abilities = [s.name for s in rules.statements if isinstance(s, A.AbilityDecl)]
+        return cls(list(t.hex_kinds), list(t.tile_kinds), dict(t.classes), list(t.tags), list(t.landmark_kinds),
+                   list(t.decks), abilities, landmarks)
+
+
+@dataclass
+class Analysis:
+    """One version of a document, analysed: its own statements, the ruleset they make with their base,
+    the board it is checked against, and its problems."""
+
+    text: str
+    path: Path | None  # None for a document not on disk
+    file: str  # the name the document's spans carry
+    own: A.Rules | None = None  # this document's statements (None when it does not parse)
+    rules: A.Rules | None = None  # merged over the base it extends
+    base_path: Path | None = None
+    board: Board | None = None
+    board_path: Path | None = None
+    problems: list[Problem] = field(default_factory=list)
+    symbols: Symbols | None = None
+
+
+# ----- the language's words ----------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def grammar_keywords() -> tuple[str, ...]:
+    """Every keyword of the language: the quoted words of grammar.lark (terminal alternatives included)."""
+    text = resources.files("rebirth_dsl.lang").joinpath("grammar.lark").read_text(encoding="utf-8")
+    code = re.sub(r"(^|\s)//[^\n]*", r"\1", text)  # grammar comments may quote words too
+    return tuple(sorted(set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', code))))
+
+
+_ARG_WORDS = {"coll": "collection", "int": "number", "sel:tile": "tile kind or class", "sel:hex": "hex kind or tag",
+              "sel:near": "hex kind, tag or landmark kind", "sel:landmark": "landmark kind"}
+
+
+def signature(fn: str) -> str:
+    """A built-in function's signature in words, e.g. `tiles(player, tile kind or class…) -> hexes`."""
+    args, result, _doc = SIGNATURES[fn]
+    words = [_ARG_WORDS.get(a.rstrip("*"), a.rstrip("*")) + ("…" if a.endswith("*") else "") for a in args]
+    return f"{fn}({', '.join(words)}) -> {result}"
+
+
+# ----- analysing a document ----------------------------------------------------------------------
+class Analyser:
+    """Analyses documents against the board a setting names, or else the ruleset's own; holds the
+    setting and a cache of loaded boards."""
+
+    def __init__(self, board: str | None = None, root: Path | None = None) -> None:
+        self.board_setting = board or None
+        self.root = root
+        self._boards: dict[Path, tuple[tuple[int, int], Board]] = {}
+
+    def analyse(self, text: str, path: Path | None, file: str | None = None) -> Analysis:
+        """Parse and check one document's text as `rebirth check` checks a file: every problem found."""
+        name = file or (shown(path) if path else "<rules>")
+        a = Analysis(text, path, name)
+        diags: list[Diagnostic] = []
+        try:
+            a.own = parse_text(text, name)
+        except RulesSyntaxError as e:
+            diags.extend(replace(d, code=d.code or "syntax") for d in e.diagnostics)
+        try:
+            if a.own is not None:
+                a.rules, a.base_path = self._with_base(a.own, path)
+        except RebirthError as e:
+            diags.extend(e.diagnostics)
+        board_file = ""
+        try:
+            a.board_path = self._board_path(path, a.base_path)
+            if a.board_path is not None:
+                board_file = shown(a.board_path)
+                a.board = self._load_board(a.board_path)
+        except RebirthError as e:
+            diags.extend(e.diagnostics)
+        if a.rules is not None:
+            diags.extend(check(a.rules, a.board, board_file=board_file))
+            a.symbols = Symbols.of(a.rules, a.board)
+        lines = text.split("\n")
+        a.problems = [_problem(d, name, lines, _extends_range(lines)) for d in diags]
+        return a
+
+    def _with_base(self, own: A.Rules, path: Path | None) -> tuple[A.Rules, Path | None]:
+        """The document's statements merged over the ruleset it extends, found beside the document (not
+        the editor's current folder), as load_rules finds it beside a file."""
+        ext = own.header.extends
+        if ext is None:
+            return own, None
+        folder = path.parent if path is not None else (self.root or Path.cwd())
+        r = _extends_range(own.source.split("\n"))  # the problems of the clause sit on its file name
+        where = {"file": own.file, "line": r.start[0] + 1, "col": r.start[1] + 1, "end_line": r.end[0] + 1,
+                 "end_col": r.end[1] + 1}
+        try:
+            base_path = (folder / ext).resolve()
+            found = base_path.is_file()
+        except (OSError, ValueError, RuntimeError) as e:
+            raise RebirthError.single(f"cannot read extended ruleset {shown(ext)!r}: {e}", **where) from None
+        if path is not None and base_path == path.resolve():
+            raise RebirthError.single(f"ruleset extends itself through {shown(ext)!r}", **where)
+        if not found:
+            raise RebirthError.single(f"extended ruleset {shown(ext)!r} not found (looked in {shown(base_path.parent)})",
+                                      **where)
+        # the base from disk: an unsaved base is checked when it is saved (the server then re-checks all)
+        return merge(load_rules(base_path), own), base_path
+
+    def _board_path(self, path: Path | None, base_path: Path | None) -> Path | None:
+        """The board named by the setting, else the ruleset's bundled board (its own or its base's)."""
+        setting = self.board_setting
+        if setting:
+            p = Path(setting).expanduser()
+            for folder in ([] if p.is_absolute() else [self.root, path.parent if path else None]):
+                if folder is not None and (folder / p).is_file():
+                    return folder / p
+            return find("boards", setting)
+        if path is not None:
+            name = _bundled_rules().get(_resolved(path))
+            if name is not None and name in bundled("boards"):
+                return bundled("boards")[name]
+        if base_path is not None:  # the buffer's own header, not the one on disk, says what it extends
+            return default_board(base_path)
+        return None
+
+    def _load_board(self, path: Path) -> Board:
+        """A board, loaded again only when its file changes."""
+        try:
+            st = path.stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            return load_board(path)  # it reports the failure
+        cached = self._boards.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        board = load_board(path)
+        self._boards[path] = (stamp, board)
+        return board
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path
+
+
+@lru_cache(maxsize=1)
+def _bundled_rules() -> dict[Path, str]:
+    """The bundled rulesets by resolved path: found once, as they do not change while the server runs."""
+    return {_resolved(p): name for name, p in bundled("rules").items()}
+
+
+# ----- problems in the editor's terms -----------------------------------------------------------
+_TOKEN = re.compile(r'"[^"\n]*"?|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|#[^\n]*')
+
+
+def token_at(line: str, ch: int) -> re.Match[str] | None:
+    """The word, number, string or comment at a character of a line (or just before it: an editor's
+    cursor stands after the word being typed)."""
+    before = None
+    for m in _TOKEN.finditer(line):
+        if m.start() <= ch < m.end():
+            return m
+        if m.end() == ch:
+            before = m
+        if m.start() > ch:
+            break
+    return before
+
+
+def _extends_range(lines: list[str]) -> Range:
+    """The `extends "file"` string of the header, where problems in the base are shown; else the top."""
+    for n, line in enumerate(lines):
+        m = re.match(r'\s*ruleset\b[^#]*?\bextends\s+("[^"\n]*"?)', line)
+        if m:
+            return Range((n, m.start(1)), (n, m.end(1)))
+        if line.split("#", 1)[0].strip():
+            break  # the header is the first statement: it has passed
+    return Range((0, 0), (0, 0))
+
+
+def _problem(d: Diagnostic, file: str, lines: list[str], elsewhere: Range) -> Problem:
+    """A diagnostic shown in this document: at its own range; one in another file (the base ruleset, the
+    board) at the extends clause or the top, naming its place."""
+    message = d.message + (f"\n{d.hint}" if d.hint else "")
+    code = d.code or "problem"
+    if d.file in (file, "") and not d.path:
+        lsp = d.to_lsp()["range"]
+        start = (lsp["start"]["line"], lsp["start"]["character"])  # type: ignore[index]
+        end = (lsp["end"]["line"], lsp["end"]["character"])  # type: ignore[index]
+        if not (d.end_line or d.end_col) and d.line:
+            # no end known: cover the word the problem starts at, so the squiggle is under the whole word
+            line = lines[start[0]] if start[0] < len(lines) else ""
+            m = token_at(line, start[1])
+            if m is not None and m.start() == start[1] and not m.group().startswith("#"):
+                end = (start[0], m.end())
+        return Problem(Range(start, end), d.severity, code, message)
+    where = d.file or "board"
+    where += f":{d.line}:{d.col}" if d.line else ""
+    where += f": {d.path}" if d.path else ""
+    return Problem(elsewhere, d.severity, code, f"{where}: {message}")
+
+
+# ----- what is under a position ------------------------------------------------------------------
+_IDS_AT_END = re.compile(r" \[(?:[A-Z]{1,3}-[A-Z]{0,3}[0-9]+(?:, )?)+\]$")
+
+
+def _pick(nodes: tuple, line: int, col: int) -> object | None:
+    """Among nodes, the one whose lines hold a 1-based position: the last that starts at or before it."""
+    on_line = [n for n in nodes if n.span.line <= line <= (n.span.end_line or n.span.line)]
+    before = [n for n in on_line if (n.span.line, n.span.col) <= (line, col)]
+    return (before or on_line or [None])[-1 if before else 0]
+
+
+def _source(rules: A.Rules, span: A.Span) -> str:
+    """The text of a span, on one line."""
+    lines = rules.source.split("\n")[span.line - 1:(span.end_line or span.line)]
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        return lines[0][span.col - 1:(span.end_col - 1) if span.end_col else None]
+    return " ".join([lines[0][span.col - 1:]] + [ln.strip() for ln in lines[1:-1]] + [lines[-1][:span.end_col - 1]])
+
+
+def _wording(rules: A.Rules, node: object, part: object | None) -> str:
+    """A statement (or one item of a block, with the block's head) in English, as markdown."""
+    shown_node = node
+    if part is not None and isinstance(node, A.AreaBlock | A.MajorityBlock):
+        shown_node = replace(node, items=(part,))
+    elif part is not None and isinstance(node, A.DeckBlock):
+        shown_node = replace(node, cards=(part,))
+    text = describe_statement(rules, shown_node)  # type: ignore[arg-type]
+    lines = [_IDS_AT_END.sub("", ln) for ln in text.split("\n") if ln.strip()]
+    if isinstance(shown_node, A.DeckBlock) and part is not None:
+        lines = [f"A card of the {node.name} deck:"] + lines[1:]  # type: ignore[attr-defined]
+    if not lines:
+        lines = [_fallback(rules, node)]
+    out: list[str] = []
+    for ln in lines:
+        if ln.startswith("    - "):
+            if out and not out[-1].startswith("- "):
+                out.append("")  # a markdown list needs a blank line above it
+            out.append("- " + ln[6:])
+        else:
+            out.append(ln[2:] if ln.startswith("- ") else ln)
+    return "\n".join(out)
+
+
+def _fallback(rules: A.Rules, node: object) -> str:
+    """Words for the statements `describe` leaves out (declarations and removals)."""
+    match node:
+        case A.Declare(what="hex", names=names):
+            return f"Hex kinds a board may use: {', '.join(names)}."
+        case A.Declare(what="landmark", names=names):
+            return f"Landmark kinds: named hexes of the board, which take no tile: {', '.join(names)}."
+        case A.Declare(what="tag", names=names):
+            return f"Tags a board hex may carry: {', '.join(names)}."
+        case A.ClassDecl(name=name, kinds=kinds):
+            return f"`{name}` stands for the tile kinds {', '.join(kinds)}."
+        case A.Without():
+            what = _source(rules, node.span).removeprefix("without").strip()
+            return f"Removes `{what}` from the ruleset this one extends."
+    return f"`{_source(rules, node.span)}`"  # type: ignore[attr-defined]
+
+
+def _nodes(node: object) -> list[object]:
+    """Every AST node inside a statement (expressions included), found without recursion."""
+    out: list[object] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif is_dataclass(n) and not isinstance(n, type):
+            out.append(n)
+            stack.extend(getattr(n, f.name) for f in fields(n) if f.name != "span")
+    return out
+
+
+def hover(a: Analysis, line: int, ch: int) -> str | None:
+    """Markdown for a position: a built-in function's signature and doc, a variable's meaning, a landmark
+    of the board, or else the statement there in English with the rule ids its lines cite."""
+    lines = a.text.split("\n")
+    if line >= len(lines):
+        return None
+    m = token_at(lines[line], ch)
+    word = m.group() if m else ""
+    if m and word in SIGNATURES and lines[line][m.end():].lstrip().startswith("("):
+        return f"```\n{signature(word)}\n```\n{SIGNATURES[word][2]}"
+    own = a.own
+    if own is None:
+        return None
+    l1, c1 = line + 1, ch + 1
+    if own.header.span.line <= l1 <= (own.header.span.end_line or own.header.span.line):
+        h = own.header
+        text = f"Ruleset `{h.name}`" + (f": {h.title}" if h.title else "")
+        if h.extends:
+            text += (f"\n\nExtends `{h.extends}`: its statements hold, except those this file replaces (same "
+                     "head) or removes (`without`).")
+        return text
+    stmt = _pick(own.statements, l1, c1)
+    if stmt is None:
+        return None
+    if m and not word.startswith(("#", '"')):
+        for n in _nodes(stmt):
+            if isinstance(n, A.Name) and n.id == word and n.span.line == l1 and n.span.col == m.start() + 1:
+                if word in VARIABLES:
+                    typ, doc = VARIABLES[word]
+                    return f"```\n{word}: {typ}\n```\n{doc}"
+    if m and word.startswith('"') and a.board is not None:
+        for n in _nodes(stmt):
+            if isinstance(n, A.Landmark) and n.name is not None and n.span.line == l1 and n.span.col <= c1:
+                if word.strip('"') == n.name:
+                    return _landmark_hover(a.board, n.kind, n.name)
+    parts = stmt.items if isinstance(stmt, A.AreaBlock | A.MajorityBlock) else (
+        stmt.cards if isinstance(stmt, A.DeckBlock) else ())
+    part = _pick(parts, l1, c1) if parts else None
+    shown_node = part if part is not None else stmt
+    sp = shown_node.span
+    ids_by_line = comment_ids(own.source)
+    ids: list[str] = []
+    for n in range(sp.line, (sp.end_line or sp.line) + 1):
+        ids.extend(i for i in ids_by_line.get(n, ()) if i not in ids)
+    head = f"**{', '.join(ids)}**\n\n" if ids else ""
+    return head + _wording(own, stmt, part)
+
+
+def _landmark_hover(board: Board, kind: str, name: str) -> str:
+    """A named landmark's hex on the board."""
+    for h in board.hexes:
+        if h.kind == kind and h.name == name:
+            extra = f"; tags: {', '.join(h.tags)}" if h.tags else ""
+            extra += f"; ability: {h.ability}" if h.ability else ""
+            return f'{kind} "{name}": the hex at q={h.q}, r={h.r} of board `{board.name}`{extra}'
+    return f'The board `{board.name}` has no {kind} "{name}".'
+
+
+# ----- completion -------------------------------------------------------------------------------
+def completions(a: Analysis, symbols: Symbols | None, line: int, ch: int) -> list[Completion]:
+    """What may be typed at a position: inside a string, the board's landmark names (or, after `extends`,
+    the rules files beside the document); elsewhere keywords, the ruleset's names and the functions."""
+    lines = a.text.split("\n")
+    text = lines[line][:ch] if line < len(lines) else ""
+    quotes, comment = 0, False
+    for c in text:
+        if c == '"':
+            quotes += 1
+        elif c == "#" and quotes % 2 == 0:
+            comment = True
+            break
+    if comment:
+        return []
+    sym = symbols or Symbols()
+    if quotes % 2:  # inside a string
+        before = text[:text.rfind('"')].rstrip()
+        if before.endswith("extends"):
+            return _rules_files(a.path)
+        kind = re.search(r"([A-Za-z_][A-Za-z0-9_]*)$", before)
+        wanted = kind.group(1) if kind and kind.group(1) in sym.landmark_kinds else None
+        return [Completion(n, "landmark", k) for k, n in sym.landmarks if wanted in (None, k)]
+    out: dict[str, Completion] = {}
+
+    def add(c: Completion) -> None:
+        old = out.get(c.label)
+        if old is None:
+            out[c.label] = c
+        elif c.detail and c.detail not in old.detail:  # a name both hex kind and tile kind says both
+            out[c.label] = replace(old, detail=f"{old.detail}, {c.detail}")
+
+    for k in grammar_keywords():
+        add(Completion(k, "keyword", "keyword"))
+    for fn, (_args, _result, doc) in SIGNATURES.items():
+        add(Completion(fn, "function", signature(fn), doc))
+    for v, (typ, doc) in VARIABLES.items():
+        add(Completion(v, "variable", typ, doc))
+    for n in sym.tile_kinds:
+        add(Completion(n, "kind", "tile kind"))
+    for n, kinds in sym.classes.items():
+        add(Completion(n, "class", f"class of {', '.join(kinds)}"))
+    for n in sym.hex_kinds:
+        add(Completion(n, "kind", "hex kind"))
+    for n in sym.landmark_kinds:
+        add(Completion(n, "kind", "landmark kind"))
+    for n in sym.tags:
+        add(Completion(n, "tag", "tag"))
+    for n in sym.decks:
+        add(Completion(n, "deck", "deck"))
+    for n in sym.abilities:
+        add(Completion(n, "ability", "ability"))
+    for k, n in sym.landmarks:
+        add(Completion(n, "landmark", k, insert=json.dumps(n, ensure_ascii=False)))
+    return list(out.values())
+
+
+def _rules_files(path: Path | None) -> list[Completion]:
+    """The rules files an `extends` may name: those beside the document and in the folder above."""
+    if path is None:
+        return []
+    out: list[Completion] = []
+    for folder, prefix in ((path.parent, ""), (path.parent.parent, "../")):
+        try:
+            found = sorted(folder.glob("*.rules"))
+        except OSError:
+            continue
+        out.extend(Completion(prefix + p.name, "file", "rules file") for p in found if p != path)
+    return out
+
+
+# ----- definitions ------------------------------------------------------------------------------
+def definition(a: Analysis, line: int, ch: int) -> Location | None:
+    """Where the thing at a position is defined: the base file of `extends "x.rules"`, the board JSON's
+    entry of a landmark `castle "Stirling"`, or the statement that declares a kind, class, tag or deck."""
+    lines = a.text.split("\n")
+    if line >= len(lines):
+        return None
+    m = token_at(lines[line], ch)
+    if m is None or m.group().startswith("#"):
+        return None
+    word = m.group()
+    if word.startswith('"'):
+        before = lines[line][:m.start()].rstrip()
+        name = word.strip('"')
+        if before.endswith("extends") and re.match(r"\s*ruleset\b", lines[line]):
+            folder = a.path.parent if a.path is not None else Path.cwd()
+            target = a.base_path or (folder / name)
+            return Location(target, Range((0, 0), (0, 0))) if target.is_file() else None
+        kind = re.search(r"([A-Za-z_][A-Za-z0-9_]*)$", before)  # `castle "Stirling"`: a landmark by name
+        kinds = a.symbols.landmark_kinds if a.symbols else None
+        if kind and a.board_path is not None and (kinds is None or kind.group(1) in kinds):
+            return _board_entry(a.board_path, name)
+        return None
+    rules = a.rules
+    if rules is None:
+        return None
+    for s in rules.statements:
+        declared: tuple[str, ...] = ()
+        match s:
+            case A.Declare(names=names):
+                declared = names
+            case A.TileSpec(kind=k):
+                declared = (k,)
+            case A.ClassDecl(name=n) | A.DeckBlock(name=n) | A.AbilityDecl(name=n):
+                declared = (n,)
+        if word in declared and (s.span.line, s.span.file) != (line + 1, a.file):
+            return _statement_location(a, s.span, word)
+    return None
+
+
+def _statement_location(a: Analysis, span: A.Span, word: str) -> Location | None:
+    """A declaring statement's place: in this document, or in a base ruleset on disk."""
+    path = a.path if span.file == a.file else Path(span.file)
+    if path is None:
+        return None
+    source = a.text if span.file == a.file else (a.rules.sources.get(span.file, "") if a.rules else "")
+    text = source.split("\n")[span.line - 1] if source else ""
+    col = span.col - 1
+    m = re.search(rf"\b{re.escape(word)}\b", text[col:])
+    start = col + m.start() if m else col
+    return Location(path, Range((span.line - 1, start), (span.line - 1, start + (len(word) if m else 0))))
+
+
+def _board_entry(board_path: Path, name: str) -> Location | None:
+    """The line of a landmark's `"name"` in the board JSON (the raw text: the parsed JSON has no lines).
+    Names are unique on a board (load_board refuses a repeated one), so the name alone finds it."""
+    try:
+        text = board_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for written in dict.fromkeys((json.dumps(name), json.dumps(name, ensure_ascii=False))):
+        for m in re.finditer(r'"name"\s*:\s*' + re.escape(written), text):
+            line = text.count("\n", 0, m.start())
+            col = m.start() - (text.rfind("\n", 0, m.start()) + 1)
+            return Location(board_path, Range((line, col), (line, col + len(m.group()))))
+    return None

@@ -1,0 +1,1 @@
+"""The web app (`rebirth serve`): the optional extra [web]."""
