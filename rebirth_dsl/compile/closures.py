@@ -85,9 +85,10 @@ class _Compiler:
 
         def tiles(ctx: Ctx) -> list[int]:
             # kept per seat and kind as tiles are placed; callers only read the list
-            mine = ctx.g.tiles_of[fp(ctx)] if fp(ctx) >= 0 else None
-            if mine is None:
+            p = fp(ctx)  # once: the player may be an expression (best(...)), costly to evaluate
+            if p < 0:
                 return []
+            mine = ctx.g.tiles_of[p]
             if len(order) == 1:
                 return mine[order[0]]
             return [h for k in order for h in mine[k]]
@@ -114,7 +115,11 @@ class _Compiler:
 
     def fn_atleast(self, args: tuple[A.Expr, ...]) -> Fn:
         f, fn = self.expr(args[0]), self.expr(args[1])
-        return lambda ctx: [g for g in f(ctx) if len(g) >= fn(ctx)]
+        def atleast(ctx: Ctx) -> list[list[int]]:
+            n = fn(ctx)  # once, not per group: nested thresholds would multiply
+            return [g for g in f(ctx) if len(g) >= n]
+
+        return atleast
 
     def fn_at(self, args: tuple[A.Expr, ...]) -> Fn:
         f = self.expr(args[0])
@@ -152,7 +157,11 @@ class _Compiler:
         assert isinstance(args[1], A.Name)
         kind = args[1].id
         lms = [i for i, k in enumerate(self.t.landmark_kind) if k == kind]
-        return lambda ctx: [i for i in lms if ctx.g.lm_owner[i] == fp(ctx)]
+        def owned(ctx: Ctx) -> list[int]:
+            p, lm_owner = fp(ctx), ctx.g.lm_owner
+            return [i for i in lms if lm_owner[i] == p]
+
+        return owned
 
     def fn_owner(self, args: tuple[A.Expr, ...]) -> Fn:
         f = self.expr(args[0])
@@ -169,7 +178,11 @@ class _Compiler:
 
     def fn_won(self, args: tuple[A.Expr, ...]) -> Fn:
         fp = self.expr(args[0])
-        return lambda ctx: [a for a, first in ctx.g.area_first.items() if first == fp(ctx)]
+        def won(ctx: Ctx) -> list[int]:
+            p = fp(ctx)
+            return [a for a, first in ctx.g.area_first.items() if first == p]
+
+        return won
 
     def fn_most(self, args: tuple[A.Expr, ...]) -> Fn:
         f = self.expr(args[0])

@@ -167,6 +167,7 @@ def _text(rules: A.Rules, span: A.Span) -> str:
 
 def _area(s: A.AreaBlock, t: Tables, rules: A.Rules, cats: list[str]) -> AreaRule:
     pay: dict[tuple[int, int | None], tuple[Fn, ...]] = {}
+    pay_exprs: dict[tuple[int, int | None], tuple[A.Expr, ...]] = {}
     ties: tuple[TieStep, ...] = ()
     alone: tuple[int, ...] = ()
     ids: list[str] = list(t.ids(s.span, whole=False))
@@ -179,6 +180,7 @@ def _area(s: A.AreaBlock, t: Tables, rules: A.Rules, cats: list[str]) -> AreaRul
         match it:
             case A.Pay():
                 pay[(it.size, it.players)] = tuple(compile_expr(e, t) for e in it.amounts)
+                pay_exprs[(it.size, it.players)] = it.amounts
                 pay_ids[(it.size, it.players)] = its
             case A.Ties():
                 ties = tuple(TIE_STEPS[st] for st in it.steps)
@@ -191,7 +193,7 @@ def _area(s: A.AreaBlock, t: Tables, rules: A.Rules, cats: list[str]) -> AreaRul
     paid = {key: (_join(tuple(rank_ids), pids), _join(tuple(rank_ids), pids, alone_ids))
             for key, pids in pay_ids.items()}
     return AreaRule(s.kind, _category(cats, s.category or s.kind), ties, pay, alone, tuple(ids), tuple(rank_ids),
-                    pay_ids, alone_ids, paid)
+                    pay_ids, alone_ids, paid, pay_exprs)
 
 
 def _join(*parts: tuple[str, ...]) -> tuple[str, ...]:

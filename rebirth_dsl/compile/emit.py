@@ -6,10 +6,12 @@ from typing import Any
 
 
 def literal(v: Any) -> str:
-    """Source for a plain value, after checking it is one: int, bool, str, None, or tuples of them.
+    """Source for a plain value, after checking it is one: int, bool, str, None, or tuples or dicts of them.
     The one way generated code (here and in fast.py) receives data."""
     if isinstance(v, bool | int | str) or v is None:
         return repr(v)
     if isinstance(v, tuple):
         return "(" + "".join(literal(x) + ", " for x in v) + ")"
+    if isinstance(v, dict):
+        return "{" + "".join(f"{literal(k)}: {literal(x)}, " for k, x in v.items()) + "}"
     raise TypeError(f"not a literal: {type(v).__name__}")

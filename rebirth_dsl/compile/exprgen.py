@@ -31,6 +31,45 @@ def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
     return [h for k in kinds for h in mine[k]]
 
 
+# Helpers for calls whose arguments are expressions: each argument is evaluated once, where a comprehension
+# would evaluate it again for every element (nested, that multiplies: a threshold inside a threshold...).
+def _atleast(sizes: list[int], n: int) -> list[int]:
+    return [x for x in sizes if x >= n]
+
+
+def _group_sizes(g: Any, p: int, kinds: frozenset[int]) -> list[int]:
+    """The sizes of a player's groups of these kinds, read off the union-find roots. A `groups` value is
+    only ever counted, measured (`largest`) or filtered by size (`atleast`), so the generated code carries
+    sizes where the closures carry hex lists: no group is built or sorted (tests/test_fast.py proves the
+    two give the same results)."""
+    memo = g.memo
+    key = ("sizes", p, kinds)
+    if memo is not None and key in memo:
+        return memo[key]
+    if p < 0:
+        return []
+    find, gsize, mine = g.find, g.gsize, g.tiles_of[p]
+    roots = {find(h) for k in kinds & g.rs.group_kinds for h in mine[k]}
+    out = [gsize[r] for r in roots]
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
+def _touched(g: Any, rings: tuple[tuple[int, tuple[int, ...]], ...], p: int) -> list[int]:
+    owner = g.owner
+    return [i for i, ring in rings if any(owner[m] == p for m in ring)]
+
+
+def _owned(g: Any, lms: tuple[int, ...], p: int) -> list[int]:
+    lm_owner = g.lm_owner
+    return [i for i in lms if lm_owner[i] == p]
+
+
+def _won(g: Any, p: int) -> list[int]:
+    return [a for a, first in g.area_first.items() if first == p]
+
+
 class _Gen:
     def __init__(self, t: Tables) -> None:
         self.t = t
@@ -62,7 +101,7 @@ class _Gen:
                 return literal(-1 if lm is None else int(lm))
             case A.Not(operand=o):
                 return f"(not {self.src(o, me)})"
-            case A.BinOp(op=op):
+            case A.BinOp():
                 return self.chain(node, me)
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
@@ -115,13 +154,13 @@ class _Gen:
         return f"g.group_of({self.src(args[0], me)})"
 
     def fn_groups(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"g.groups_of({self.src(args[0], me)}, frozenset({literal(self.kinds(args[1:]))}))"
+        return f"_group_sizes(g, {self.src(args[0], me)}, frozenset({literal(self.kinds(args[1:]))}))"
 
     def fn_largest(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"max(map(len, {self.src(args[0], me)}), default=0)"
+        return f"max({self.src(args[0], me)}, default=0)"  # groups are sizes here
 
     def fn_atleast(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"[x for x in {self.src(args[0], me)} if len(x) >= {self.src(args[1], me)}]"
+        return f"_atleast({self.src(args[0], me)}, {self.src(args[1], me)})"
 
     def fn_at(self, args: tuple[A.Expr, ...], me: str) -> str:
         return f"[h for h in {self.src(args[0], me)} if {self.mask(args[1])}[h]]"
@@ -143,14 +182,13 @@ class _Gen:
         assert isinstance(args[1], A.Name)
         rings = tuple((i, tuple(t.neighbours[t.landmark_hex[i]])) for i, k in enumerate(t.landmark_kind)
                       if k == args[1].id)
-        p = self.src(args[0], me)
-        return f"[i for i, ring in {self.const(rings)} if any(g.owner[m] == {p} for m in ring)]"
+        return f"_touched(g, {self.const(rings)}, {self.src(args[0], me)})"
 
     def fn_owned(self, args: tuple[A.Expr, ...], me: str) -> str:
         t = self.t
         assert isinstance(args[1], A.Name)
         lms = tuple(i for i, k in enumerate(t.landmark_kind) if k == args[1].id)
-        return f"[i for i in {self.const(lms)} if g.lm_owner[i] == {self.src(args[0], me)}]"
+        return f"_owned(g, {self.const(lms)}, {self.src(args[0], me)})"
 
     def fn_owner(self, args: tuple[A.Expr, ...], me: str) -> str:
         lm = self.src(args[0], me)
@@ -163,7 +201,7 @@ class _Gen:
         return f"sorted({{{area}[h] for h in {self.src(args[0], me)} if {area}[h] >= 0}})"  # as closures.py: a sorted list
 
     def fn_won(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"[a for a, f in g.area_first.items() if f == {self.src(args[0], me)}]"
+        return f"_won(g, {self.src(args[0], me)})"
 
     def fn_most(self, args: tuple[A.Expr, ...], me: str) -> str:
         return f"_most(g.n_players, {me}, {self.lambda_of(args[0])})"
@@ -182,7 +220,8 @@ def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
     source = "\n".join([*gen.consts, "def f(ctx):", "    g = ctx.g", "    me = ctx.me", f"    return {body}", ""])
     env: dict[str, Any] = {"__builtins__": {"len": len, "sum": sum, "max": max, "map": map, "any": any,
                                             "frozenset": frozenset, "sorted": sorted, "True": True, "False": False},
-                           "_most": most, "_fewest": fewest, "_best": best, "_tiles": _tiles}
+                           "_most": most, "_fewest": fewest, "_best": best, "_tiles": _tiles, "_atleast": _atleast, "_group_sizes": _group_sizes,
+                           "_touched": _touched, "_owned": _owned, "_won": _won}
     exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
     return env["f"], source
 

@@ -42,6 +42,7 @@ class AreaRule:
     alone_ids: tuple[str, ...] = ()
     # the ids an area's payment cites, per payout key: (by place, alone), joined once here
     paid_ids: dict[tuple[int, int | None], tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    pay_exprs: dict[tuple[int, int | None], tuple[A.Expr, ...]] = field(default_factory=dict)  # for code generation
 
 
 @dataclass

@@ -20,8 +20,9 @@ from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, Ruleset, ScoreTr
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.abilities import draw_after_turn
 from rebirth_dsl.runtime.game import Game
-from rebirth_dsl.runtime.reactions import react_one, score_area, touch
+from rebirth_dsl.runtime.reactions import rank, react_one, score_area, touch
 from rebirth_dsl.runtime.setup import deal, seat_rng
+from rebirth_dsl.runtime.state import Event
 
 
 def _kind_test(var: str, kinds: frozenset[int] | None) -> str:
@@ -44,12 +45,14 @@ class Compiled:
     source: str
     place: Any
     run_random: Any
+    end_quiet: Any  # endgame._end_events for quiet games: the same events, no text
 
 
 def generate(rs: Ruleset) -> Compiled:
     """Generate and compile the specialised functions for one ruleset on one board."""
     t = rs.t
-    env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "int": int}}
+    env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "int": int, "sum": sum, "enumerate": enumerate,
+                                            "tuple": tuple}}
     consts: list[str] = []
     lines: list[str] = []
 
@@ -64,9 +67,11 @@ def generate(rs: Ruleset) -> Compiled:
     const("NB", tuple(tuple(int(m) for m in nb) for nb in t.neighbours))
     const("HK", tuple(str(k) for k in t.hex_kind))
     const("AREA", tuple(int(a) for a in t.area_of))
+    const("ASIZE", tuple(len(hs) for hs in t.area_hexes))
     env["Ctx"] = Ctx
+    env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one)
+    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=rank)
 
     # per-rule adjacency tables
     maj_tables: dict[int, str] = {}
@@ -82,6 +87,11 @@ def generate(rs: Ruleset) -> Compiled:
             const(f"AT{ri}", tuple(bool(x) for x in r.at))
         elif isinstance(r, AreaRule):
             const(f"AREAOK{ri}", tuple(k == r.kind for k in t.area_kind))
+            pay = _pay_table(r, t)
+            if pay is not None:  # payouts that are numbers or the influence itself: scored inline
+                const(f"PAY{ri}", pay)
+                const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
+                env[f"TIES{ri}"] = r.ties  # TieStep values, passed by reference to the shared `rank`
 
     # The placement body, written once against local names bound by a prologue: emitted as `place()`
     # and again inline in the playout loop, where the prologue runs once per game instead of per move.
@@ -89,7 +99,8 @@ def generate(rs: Ruleset) -> Compiled:
         "owner = g.owner", "tkind = g.tkind", "tval = g.tval", "tiles_of = g.tiles_of", "free = g.free",
         "fp = g.free_pos", "parent = g.parent", "gsize = g.gsize", "area_free = g.area_free",
         "area_inf = g.area_inf", "lm_count = g.lm_count", "lm_owner = g.lm_owner", "scores = g.scores",
-        "track = g.track", "touched_by = g.touched",
+        "track = g.track", "touched_by = g.touched", "area_done = g.area_done", "held = g.held",
+        "decks = g.decks", "n = g.n_players", "quiet = g.quiet",
     ]
     body = _place_body(rs, maj_tables, closure)
 
@@ -117,11 +128,16 @@ def generate(rs: Ruleset) -> Compiled:
     R("        g.auto_choose = ANSWER(rngs)")
     R("    hand = g.hand")
     R("    supply = g.supply")
+    R("    pending = g.pending_draw")
     R("    n = g.n_players")
+    R("    # the seats after each seat, clockwise (S-T1); the turn is kept in a local and stored on the way out")
+    R("    nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
+    R("    p = g.turn")
+    R("    mi = g.move_index")
     R("    while True:")
-    R("        p = g.turn")
     R("        hp = hand[p]")
     R("        if not hp:")
+    R("            g.turn, g.move_index = p, mi")
     R("            return")
     R("        ti = int(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
     R("        k, v = hp[ti]")
@@ -151,24 +167,26 @@ def generate(rs: Ruleset) -> Compiled:
     R("        if moves is not None:")
     R("            moves.append((p, k, v, h))")
     R("        del hp[ti]")
-    R("        if g.pending_draw:")
+    R("        if pending:")
     R("            DRAW(g, p)")
     R("        else:")
     R("            sp = supply[p]")
     R("            if sp:")
     R("                hp.append(sp.pop())")
-    R("        g.move_index += 1")
-    R("        for step in range(1, n + 1):")
-    R("            q = (p + step) % n")
+    R("        mi += 1")
+    R("        for q in nexts[p]:")
     R("            if hand[q]:")
-    R("                g.turn = q")
+    R("                p = q")
     R("                break")
     R("        else:")
+    R("            g.turn, g.move_index = p, mi")
     R("            return")
+    lines.extend(["", *_end_source(rs, const, closure)])
+    env["EV"] = Event
     source = "\n".join(["# generated by rebirth_dsl.fast: specialised for one ruleset and board", *consts, "", *lines, ""])
     code = compile(source, f"<rebirth fast: {rs.name} on {t.board.name if t.board else '?'}>", "exec")
     exec(code, env)  # noqa: S102 - source built only from the generator's own text and checked literals
-    return Compiled(source, env["place"], env["run_random"])
+    return Compiled(source, env["place"], env["run_random"], env["end_quiet"])
 
 
 def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[str]:
@@ -231,8 +249,31 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
             L(f"    sc[{literal(r.category)}] += pts")
             L("    track[p] += pts")
         elif isinstance(r, AreaRule):
-            L(f"if a >= 0 and AREAOK{ri}[a] and area_free[a] == 0 and not g.area_done[a]:")
-            L(f"    SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
+            L(f"if a >= 0 and AREAOK{ri}[a] and area_free[a] == 0 and not area_done[a]:")
+            if _pay_table(r, rs.t) is None:
+                L(f"    SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
+            else:
+                # reactions.score_area inlined for quiet games (probes, playouts); events need the reference
+                L("    if not quiet:")
+                L(f"        SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
+                L("    else:")
+                L("        area_done[a] = True")
+                L("        inf = area_inf[a]")
+                L(f"        ranked = RANK(inf, p, n, TIES{ri})")
+                L("        if ranked:")
+                L("            g.area_first[a] = ranked[0]")
+                L(f"            pay = PAY{ri}.get((ASIZE[a], n)) or PAY{ri}.get((ASIZE[a], -1), ())")
+                L(f"            if len(ranked) == 1 and ALONE{ri}:")
+                L("                q = ranked[0]")
+                L(f"                pts = sum(inf[q] if pay[i] < 0 else pay[i] for i in ALONE{ri} if i < len(pay))")
+                L(f"                scores[q][{literal(r.category)}] += pts")
+                L("                track[q] += pts")
+                L("            else:")
+                L("                for place_, q in enumerate(ranked):")
+                L("                    if place_ < len(pay):")
+                L("                        pts = inf[q] if pay[place_] < 0 else pay[place_]")
+                L(f"                        scores[q][{literal(r.category)}] += pts")
+                L("                        track[q] += pts")
         elif isinstance(r, MajorityRule):
             L(f"for lm in {maj_tables[ri]}[h]:")
             L("    o = lm_owner[lm]")
@@ -256,9 +297,74 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
             L(f"for lm in TOUCH{ri}[h]:")
             L("    if lm not in touched:")
             L("        touched.add(lm)")
-            L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+            empty = rs.empty_decks.get(r.action.deck) if isinstance(r.action, A.DrawAction) else None
+            if isinstance(r.action, A.DrawAction) and (empty is None or empty.fn is None):
+                # reactions.draw_card inlined for quiet games: the top card, or nothing from an empty deck
+                L(f"        dk = decks.get({literal(r.action.deck)})")
+                L("        if quiet and dk:")
+                L("            held[p].append(dk.pop(0))")
+                L("        elif not quiet:")
+                L(f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+            else:
+                L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
+    return out
+
+
+def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
+    """endgame._end_events for quiet games (S-E1..S-E3): the same events in the same order, without text;
+    the loops over areas and landmarks of a kind become loops over precomputed tuples."""
+    t = rs.t
+    out = ["def end_quiet(g):", "    out = []", "    n = g.n_players", "    g.memo = {}", "    try:"]
+    L = out.append
+    for i, (kind, fn, cat, ids) in enumerate(rs.end_incomplete):
+        areas = const(f"INC{i}", tuple(a for a in range(len(t.area_hexes)) if t.area_kind[a] == kind))
+        L(f"        for a in {areas}:")
+        L("            if g.area_done[a] or g.area_free[a] == 0:")
+        L("                continue")
+        L("            inf = g.area_inf[a]")
+        L("            for q in range(n):")
+        L("                if inf[q] > 0:")
+        L(f"                    out.append(EV(None, q, {closure(f'INCFN{i}', fn)}(Ctx(g, q, -1, inf[q])), "
+          f"{literal(cat)}, {literal(tuple(ids))}, ''))")
+    for i, (kind, fn, cat, ids) in enumerate(rs.end_owned):
+        lms = const(f"OWNED{i}", tuple(lm for lm, k in enumerate(t.landmark_kind) if k == kind))
+        L(f"        for lm in {lms}:")
+        L("            o = g.lm_owner[lm]")
+        L("            if o >= 0:")
+        L(f"                out.append(EV(None, o, {closure(f'OWNFN{i}', fn)}(Ctx(g, o)), {literal(cat)}, "
+          f"{literal(tuple(ids))}, ''))")
+    if rs.end_held is not None:
+        cat, ids = rs.end_held
+        L("        cards = g.cards")
+        L("        for q in range(n):")
+        L("            ctx = Ctx(g, q)")
+        L("            for name in g.held[q]:")
+        L("                card = cards[name]")
+        L(f"                out.append(EV(None, q, card.points if card.cond(ctx) else 0, {literal(cat)}, "
+          f"card.ids or {literal(tuple(ids))}, ''))")
+    out.extend(["    finally:", "        g.memo = None", "    return out"])
+    return out
+
+
+def _pay_table(r: AreaRule, t: Any) -> dict[tuple[int, int], tuple[int, ...]] | None:
+    """An area rule's payouts as numbers per (size, players) (-1 players: any count; a -1 amount: the
+    player's influence), or None when a payout is another expression (then the reference scores it)."""
+    out: dict[tuple[int, int], tuple[int, ...]] = {}
+    for (size, players), _fns in r.pay.items():
+        exprs = r.pay_exprs.get((size, players))
+        if exprs is None:
+            return None
+        amounts = []
+        for e in exprs:
+            if isinstance(e, A.Num):
+                amounts.append(int(e.value))
+            elif isinstance(e, A.Name) and (e.id == "influence" or e.id in t.attributes):
+                amounts.append(-1)
+            else:
+                return None
+        out[(int(size), -1 if players is None else int(players))] = tuple(amounts)
     return out
 
 
@@ -310,6 +416,7 @@ def compiled(rs: Ruleset) -> Compiled:
     if c is None:
         c = generate(rs)
         rs.derived["fast"] = c
+        rs.derived["end_quiet"] = c.end_quiet  # endgame.end_events uses it for quiet games
     return c
 
 

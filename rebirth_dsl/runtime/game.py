@@ -59,45 +59,73 @@ def static(rs: Ruleset) -> Static:
     return st
 
 
+def blank(rs: Ruleset, n: int, cls: type) -> State:
+    """The empty position of a ruleset for n players, with its neutral tiles (S-U2) placed: made once and
+    kept in the ruleset's `derived` field; every new game starts from a copy of it."""
+    key = ("blank", n, cls)
+    g = rs.derived.get(key)
+    if g is not None:
+        return g
+    t = rs.t
+    st = static(rs)
+    nh, nl = t.n, len(t.landmark_hex)
+    g = object.__new__(cls)
+    State.__init__(
+        g, rs=rs, t=t, players=(), n_players=n, scenario=False,
+        lm_adj=st.lm_adj, metric_of=st.metric_of, cards=st.cards, ability_rules=st.ability_rules,
+        owner=[EMPTY] * nh, tkind=[-1] * nh, tval=[0] * nh,
+        tiles_of=[[[] for _ in rs.tile_kinds] for _ in range(n)],
+        parent=list(range(nh)), gsize=[1] * nh,
+        area_free=[len(hs) for hs in t.area_hexes], area_inf=[[0] * n for _ in t.area_hexes],
+        area_done=[False] * len(t.area_hexes),
+        lm_owner=[-1] * nl,
+        lm_count=[[[0] * n for _ in st.metric_of[i].metrics] if i in st.metric_of else [] for i in range(nl)],
+        touched=[set() for _ in range(n)],
+        free={k: list(v) for k, v in st.free.items()}, free_pos=list(st.free_pos),
+        scores=[dict.fromkeys(rs.categories, 0) for _ in range(n)],
+        track=[0] * n, start_scores=[0] * n, hand=[[] for _ in range(n)], supply=[[] for _ in range(n)],
+        set_aside=[[] for _ in range(n)], held=[[] for _ in range(n)], passed=[0] * n,
+        doubled=[{} for _ in range(n)],
+    )
+    neutral = rs.neutral.get(n)
+    if neutral is not None:
+        tagged = [h for h in range(nh) if neutral.tag in t.hex_tags[h]][: neutral.count]
+        for h in tagged:
+            placement.occupy(g, h, NEUTRAL, -1, 0)  # type: ignore[arg-type]
+    rs.derived[key] = g
+    return g
+
+
 class Game(State):
     """A game in progress. Player indices are seats, clockwise; hexes are board indices."""
 
     __slots__ = ()
 
-    def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:
-        t = rs.t
+    def __new__(cls, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> Game:
+        """A fresh copy of the ruleset's empty position for this player count (board tables, free lists,
+        neutral tiles: built once per ruleset and count, see `blank`); __init__ then deals the setup."""
         n = len(players)
         lo, hi = rs.players
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} players",
                                       rule=rs.player_ids[0] if rs.player_ids else None)
-        st = static(rs)
-        nh, nl = t.n, len(t.landmark_hex)
+        return copy_state(blank(rs, n, cls))  # type: ignore[return-value]
+
+    def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:
+        n = len(players)
+        self.players = tuple(players)
+        self.scenario = scenario
         track = list(setup.scores) if setup.scores else [0] * n
+        self.track, self.start_scores = track, list(track)
         decks = {k: list(v) for k, v in setup.decks.items()}
         for name, cards in rs.decks.items():
-            decks.setdefault(name, [c.name for c in cards])
-        super().__init__(
-            rs=rs, t=t, players=tuple(players), n_players=n, scenario=scenario,
-            lm_adj=st.lm_adj, metric_of=st.metric_of, cards=st.cards, ability_rules=st.ability_rules,
-            owner=[EMPTY] * nh, tkind=[-1] * nh, tval=[0] * nh,
-            tiles_of=[[[] for _ in rs.tile_kinds] for _ in range(n)],
-            parent=list(range(nh)), gsize=[1] * nh,
-            area_free=[len(hs) for hs in t.area_hexes], area_inf=[[0] * n for _ in t.area_hexes],
-            area_done=[False] * len(t.area_hexes),
-            lm_owner=[-1] * nl,
-            lm_count=[[[0] * n for _ in st.metric_of[i].metrics] if i in st.metric_of else [] for i in range(nl)],
-            touched=[set() for _ in range(n)],
-            free={k: list(v) for k, v in st.free.items()}, free_pos=list(st.free_pos),
-            scores=[dict.fromkeys(rs.categories, 0) for _ in range(n)],
-            track=track, start_scores=list(track),
-            hand=[[] for _ in range(n)],
-            supply=[list(reversed(s)) for s in setup.supply] if setup.supply else [[] for _ in range(n)],
-            set_aside=[list(s) for s in setup.set_aside] if setup.set_aside else [[] for _ in range(n)],
-            decks=decks,
-            held=[list(h) for h in setup.held] if setup.held else [[] for _ in range(n)],
-            passed=[0] * n, doubled=[{} for _ in range(n)],
-        )
+            if name not in decks:
+                decks[name] = [c.name for c in cards]
+        self.decks = decks
+        self.supply = [list(reversed(s)) for s in setup.supply] if setup.supply else [[] for _ in range(n)]
+        self.set_aside = [list(s) for s in setup.set_aside] if setup.set_aside else [[] for _ in range(n)]
+        if setup.held:
+            self.held = [list(h) for h in setup.held]
         for q, pts in enumerate(track):
             if pts:
                 self.events.append(Event(-1, q, pts, "start", (), f"{players[q]} starts with {pts} points (scenario)"))
@@ -110,11 +138,6 @@ class Game(State):
                 for _ in range(rs.hand):
                     if self.supply[p]:
                         self.hand[p].append(self.supply[p].pop())
-        neutral = rs.neutral.get(n)
-        if neutral is not None:
-            tagged = [h for h in range(nh) if neutral.tag in t.hex_tags[h]][: neutral.count]
-            for h in tagged:
-                placement.occupy(self, h, NEUTRAL, -1, 0)
 
     # ----- queries ----------------------------------------------------------------------------
     def find(self, h: int) -> int:

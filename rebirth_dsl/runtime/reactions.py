@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.runtime import abilities
 
 if TYPE_CHECKING:
@@ -63,12 +64,15 @@ def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, cho
 # ----- areas (S-A1..S-A4) ---------------------------------------------------------------------------
 def rank_area(g: Game, a: int, completer: int, rule: AreaRule) -> list[int]:
     """Players with influence in the area, best first, by the rule's tie-break chain (S-A1, S-A2)."""
-    inf = g.area_inf[a]
-    n = g.n_players
+    return rank(g.area_inf[a], completer, g.n_players, rule.ties)
+
+
+def rank(inf: list[int], completer: int, n: int, steps: tuple[TieStep, ...]) -> list[int]:
+    """Seats with influence above 0, most first, ties broken by the steps in order (the generated engine
+    calls this same function)."""
     ranked = [q for q in range(n) if inf[q] > 0]
     if len(ranked) < 2:
         return ranked
-    steps = rule.ties
     return sorted(ranked, key=lambda q: [-inf[q]] + [s.key(q, completer, n) for s in steps])
 
 

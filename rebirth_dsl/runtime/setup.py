@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from rebirth_dsl.compile.ruleset import Ruleset
 
@@ -22,23 +23,30 @@ class Setup:
 def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled."""
     rng = random.Random(seed)
-    tiles = colour_tiles(rs, n_players)
+    key = ("colour tiles", n_players)
+    tiles = rs.derived.get(key)
+    if tiles is None:  # the same for every game of this ruleset and player count
+        tiles = rs.derived[key] = tuple(colour_tiles(rs, n_players))
     set_aside, supply = [], []
     rnd = rng.random
     for _ in range(n_players):
         mine = list(tiles)
-        # Fisher-Yates from float draws: the same distribution as rng.shuffle, a quarter of its time
-        for i in range(len(mine) - 1, 0, -1):
-            j = int(rnd() * (i + 1))
-            mine[i], mine[j] = mine[j], mine[i]
+        _shuffle(mine, rnd)
         set_aside.append(mine[:rs.set_aside])
         supply.append(mine[rs.set_aside:])
     decks = {}
     for name in sorted(rs.decks):
         cards = [c.name for c in rs.decks[name]]
-        rng.shuffle(cards)
+        _shuffle(cards, rnd)
         decks[name] = cards
     return Setup(set_aside, supply, decks)
+
+
+def _shuffle(items: list, rnd: Any) -> None:
+    """Fisher-Yates from float draws: the same distribution as random.shuffle in a quarter of its time."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        items[i], items[j] = items[j], items[i]
 
 
 def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:
