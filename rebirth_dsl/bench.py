@@ -21,6 +21,8 @@ from rebirth_dsl.board.model import load_board
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.lang.parser import lark_parser, load_rules
+from rebirth_dsl.native import engine as native_engine
+from rebirth_dsl.native import speed as native_speed
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, default_rules, find, name_of, rules_and_board
@@ -94,11 +96,20 @@ def main(argv: list[str] | None = None) -> int:
         rules, board = rules_and_board(name, args.board)
         rs, _ = load_ruleset(rules, board)
         print(f"{rs.title} on {board.name}:")
+        eng = native_engine(rs)  # None, after a one-line notice, without the extra [native] or a C compiler
         lo, hi = rs.players
         for n in range(lo, min(hi, len(DEFAULT_NAMES)) + 1):
             gps, us = games_per_second(rs, n, args.seconds)
             print(f"  {n} players: {gps:8,.0f} random games/s  {us:6.2f} us/move (incl. setup, end scoring, winner)")
+            if eng is not None:  # right after the Python figure: the two share the machine's load of the moment
+                ngps, nus = native_speed.games_per_second(eng, n, args.seconds)
+                print(f"  {n} players: {ngps:8,.0f} random games/s  {nus:6.2f} us/move native, "
+                      f"{ngps / gps:.0f}x (results read back into Python)")
         print(f"  compile {rules.name} + board + fast engine: {compile_time(rules, board) * 1000:.1f} ms")
+        if eng is not None:
+            fu = native_speed.first_use(rs)
+            print(f"  native engine: C generated in {fu.generate * 1000:.0f} ms, compiled on first use in "
+                  f"{fu.compile:.2f} s ({fu.compiler}), then loaded from the cache in {fu.cached * 1000:.0f} ms")
     example = find("examples", args.example) if args.example else _example_of(default_rules())
     if example is not None:
         print(f"`rebirth eval {example.name}` whole process: {eval_process_time(example) * 1000:.0f} ms")

@@ -53,6 +53,19 @@ def build_parser() -> argparse.ArgumentParser:
     _record_options(e)
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--explain", action="store_true", help="list every scoring event with its rule id")
+    e.add_argument("--forecast", action="store_true", help="each player's expected final score and chance to win, "
+                   "from playouts that re-deal what the viewer cannot see")
+    _playout_options(e, 200)
+    e.add_argument("--as", dest="viewer", metavar="NAME", help="--forecast: whose view (default: the player to move)")
+
+    h = sub.add_parser("hint", help="rank the moves of the player to move by expected final margin, from playouts")
+    h.add_argument("game", help="a game record, or a bundled example by name")
+    _record_options(h)
+    h.add_argument("--tile", help="the tile to place (default: each tile in hand; scenarios must say)")
+    h.add_argument("--player", help="scenarios: whose move (default: the first player)")
+    _playout_options(h, 100)
+    h.add_argument("--top", type=int, default=10, help="how many moves to list (default 10; --json lists all)")
+    h.add_argument("--json", action="store_true")
 
     m = sub.add_parser("moves", help="legal hexes for the next tile, with the points each scores at once")
     m.add_argument("game", help="a game record, or a bundled example by name")
@@ -91,6 +104,26 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
 
+    cp = sub.add_parser("compare", help="the balance lab: play two rulesets on the same seeds and report every "
+                        "difference with its 95%% interval and test")
+    cp.add_argument("base", help="the base ruleset (a file or bundled name)")
+    cp.add_argument("variant", help="the variant ruleset (a file or bundled name)")
+    cp.add_argument("--board", default=None, help="the base's board (default: its own); the variant's too unless "
+                    "--variant-board")
+    cp.add_argument("--variant-board", default=None, help="the variant's board (default: its own, else the base's)")
+    cp.add_argument("--games", type=int, default=1000, help="games per ruleset (default 1000)")
+    cp.add_argument("--players", type=int, default=3)
+    cp.add_argument("--agents", default="random", help="agent per seat, or one for all (default random)")
+    cp.add_argument("--seed", type=int, default=0)
+    cp.add_argument("--workers", type=int, default=1)
+    cp.add_argument("--backend", choices=["local", "ray"], default="local")
+    cp.add_argument("--test", choices=["t", "wilcoxon"], default="t",
+                    help="test of paired means: paired t-test (default) or Wilcoxon signed-rank")
+    cp.add_argument("--all", action="store_true", help="list every mission card, not only those that differ")
+    cp.add_argument("--json", action="store_true")
+    cp.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR (needs the extra [lab]: matplotlib)")
+    cp.add_argument("--no-progress", action="store_true")
+
     sv = sub.add_parser("serve", help="the web app: play, watch and study games in a browser (extra [web])")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     sv.add_argument("--port", type=int, default=8000, help="port (0: any free one; the address is printed)")
@@ -125,6 +158,13 @@ def _record_options(p: argparse.ArgumentParser) -> None:
                    "by default only bundled games and files beside the record are read)")
     p.add_argument("--rules", help="use this ruleset (a file or bundled name) instead of the record's")
     p.add_argument("--board", help="use this board (a file or bundled name) instead of the record's")
+
+
+def _playout_options(p: argparse.ArgumentParser, playouts: int) -> None:
+    """Options of the commands that play the game out (eval --forecast, hint)."""
+    p.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random)")
+    p.add_argument("--playouts", type=int, default=playouts, help=f"playouts (hint: per move; default {playouts})")
+    p.add_argument("--seed", type=int, default=0, help="the playouts' seed")
 
 
 def _version() -> str:
@@ -214,6 +254,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         result["error"] = {"move": r.error.index, "rule": r.error.rule, "message": r.error.diagnostics[0].message}
     if args.explain:
         result["events"] = explain(game)
+    if args.forecast:
+        from rebirth_dsl.play.forecast import forecast, render_forecast  # playouts: not on eval's plain path
+
+        viewer = game.player_index(args.viewer) if args.viewer else None
+        result["forecast"] = forecast(game, viewer, args.agents, args.playouts, args.seed)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
@@ -227,6 +272,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 print(f"  [{where:>8}] {ev['points']:>+4} {ev['category']:<16} {ev['text']}  ({ids})")
             print()
         print(render_table(result, game.rs.categories))
+        if args.forecast:
+            print("\n" + render_forecast(result["forecast"]))
     if r.error is not None:
         print(f"{args.game}: {r.error.render()}\nnothing after this move was applied", file=sys.stderr)
         return EXIT_PROBLEMS
@@ -253,6 +300,21 @@ def cmd_moves(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_hint(args: argparse.Namespace) -> int:
+    """`rebirth hint GAME`: the legal moves ranked by expected final margin."""
+    from rebirth_dsl.play.forecast import hint, render_hint  # imported by the commands that play out only
+
+    r = _load_replay(args)
+    if r.error is not None:
+        raise RebirthError([*r.error.diagnostics])
+    game = r.game
+    player = game.player_index(args.player) if args.player else None
+    tile = game.rs.parse_tile(args.tile) if args.tile else None
+    result = hint(game, player, tile, args.agents, args.playouts, args.seed)
+    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else render_hint(result, max(1, args.top)))
+    return EXIT_OK
+
+
 def cmd_draw(args: argparse.Namespace) -> int:
     """`rebirth draw FILE [-o out.svg]`."""
     path = find("boards", args.file)
@@ -275,6 +337,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`rebirth simulate`: many games."""
     return simulate_command(args)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """`rebirth compare BASE VARIANT`: the balance lab."""
+    from rebirth_dsl.play.lab import compare_command  # statistics and plots: imported by this command only
+
+    return compare_command(args)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -353,5 +422,5 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     return serve(board=args.board)
 
 
-COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "draw": cmd_draw, "play": cmd_play,
-            "simulate": cmd_simulate, "serve": cmd_serve, "rules": cmd_rules, "list": cmd_list, "board": cmd_board, "lsp": cmd_lsp}
+COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
+            "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "list": cmd_list, "board": cmd_board, "lsp": cmd_lsp}

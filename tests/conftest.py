@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
@@ -14,7 +14,11 @@ BOARDS = ROOT / "boards"
 
 # CI can ask for more examples: HYPOTHESIS_MAX_EXAMPLES=1000 pytest
 settings.register_profile("env", max_examples=int(os.environ.get("HYPOTHESIS_MAX_EXAMPLES", "60")), deadline=None)
-settings.load_profile("env")
+# tools/mutate.py: the same examples, but a failure is reported as found (no shrinking: only whether a test
+# fails matters) and no example database is kept between mutants
+settings.register_profile("mutation", parent=settings.get_profile("env"), database=None,
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+settings.load_profile(os.environ.get("REBIRTH_HYPOTHESIS_PROFILE", "env"))
 
 
 @pytest.fixture

@@ -151,3 +151,18 @@ def test_generated_expressions_equal_the_closures(name: str, seed: int, n: int, 
             for inf in (0, 1, 3):
                 ctx = Ctx(g, q, -1, inf)
                 assert closure(ctx) == generated(ctx), what
+
+
+@pytest.mark.parametrize("name", RULESETS)
+@settings(max_examples=10)
+@given(seed=st.integers(0, 10**9), n=st.integers(2, 4))
+def test_generated_end_scoring_equals_the_reference(name: str, seed: int, n: int) -> None:
+    """The generated end-of-game scoring of quiet games gives the reference's events (all but the text)."""
+    rs = ruleset(name)
+    n = max(rs.players[0], min(n, rs.players[1]))
+    g, _ = random_game(rs, DEFAULT_NAMES[:n], seed)
+    assert g.quiet and rs.derived.get("end_quiet") is not None
+    fast = [(e.index, e.player, e.points, e.category, e.ids) for e in g.end_events()]
+    g.quiet = False
+    ref = [(e.index, e.player, e.points, e.category, e.ids) for e in g.end_events()]
+    assert fast == ref and ref

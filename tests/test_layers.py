@@ -21,6 +21,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rebirth_dsl.compile",),
     ("rebirth_dsl.runtime",),
     ("rebirth_dsl.records",),
+    ("rebirth_dsl.native",),
     ("rebirth_dsl.present",),
     ("rebirth_dsl.play",),
     ("rebirth_dsl.web",),

@@ -186,7 +186,7 @@ def test_expression_type_and_arity_errors(tmp_path: Path) -> None:
     problems = "\n".join(_check_text(tmp_path, text))
     assert "unknown function `touchd`" in problems and "did you mean `touched`" in problems
     assert "near() takes 2 argument(s), not 1" in problems
-    assert "this must be a bool, but it is a int" in problems
+    assert "this must be a bool, but it is an int" in problems
 
 
 def test_extends_replaces_and_without_removes(tmp_path: Path) -> None:

@@ -75,11 +75,12 @@ RECORDS = {
         {"player": "Ann", "tile": "food", "hex": [1, 0]}, {"player": "Bob", "tile": "food", "hex": [0, 1]},
         {"player": "Ann", "tile": "food", "hex": [0, 0]}, {"player": "Bob", "tile": "food", "hex": [2, 0]}]},
     # Ann 10 + food next to Edinburgh (takes it, farm 1) + 5 for the castle = 16; Bob 16: a tie the clover breaks
-    "clover_tie": {"players": ["Ann", "Bob"], "scenario": True, "over": True, "setup": {"scores": {"Ann": 10, "Bob": 16}},
+    "clover_tie": {"players": ["Ann", "Bob"], "scenario": True, "over": True, "setup": {"scores": {"Ann": 10, "Bob": 16}, "missions": []},
                    "moves": [{"player": "Ann", "tile": "food", "hex": [4, 15]}]},
     # Bob 11 + food next to Stirling (farm 1, castle 5) = 17 = Ann's 17; nobody holds the clover castle
+    # (an empty mission deck: a cathedral nearby draws nothing)
     "stirling_tie": {"players": ["Ann", "Bob"], "scenario": True, "over": True,
-                     "setup": {"scores": {"Ann": 17, "Bob": 11}}, "moves": [{"player": "Bob", "tile": "food", "hex": [3, 13]}]},
+                     "setup": {"scores": {"Ann": 17, "Bob": 11}, "missions": []}, "moves": [{"player": "Bob", "tile": "food", "hex": [3, 13]}]},
     # a face-up card everyone fulfils at the first placement, made by Bob: who is checked first takes it big
     "free_card": {"players": ["Ann", "Bob", "Cat"], "scenario": True,
                   "setup": {"decks": {"mission": ["Free", "Wind farmer", "Harvest", "Peat power", "Town council",

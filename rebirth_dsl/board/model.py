@@ -198,4 +198,4 @@ def validate_board_data(data: Any, file: str = "") -> Board:
 
 def load_board(path: str | Path) -> Board:
     """Load and validate a board file."""
-    return validate_board_data(load_json(path), file=str(path))
+    return validate_board_data(load_json(path), file=shown(path))

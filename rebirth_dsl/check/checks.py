@@ -20,12 +20,14 @@ from rebirth_dsl.lang.limits import (
     MAX_CARDS_PER_DECK,
     MAX_COMPARE,
     MAX_EXPR_DEPTH,
+    MAX_EXPR_SIZE,
     MAX_KINDS,
     MAX_NUMBER,
+    MAX_PER_PLAYER_NESTING,
     MAX_PLAYERS,
     MAX_TILES_PER_COLOUR,
 )
-from rebirth_dsl.lang.parser import event_identity
+from rebirth_dsl.lang.parser import event_identity, statement_identity
 from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS
 
 Check = Callable[[A.Rules, Tables, Board | None], list[Diagnostic]]
@@ -69,21 +71,33 @@ def _statement_exprs(s: object) -> Iterator[A.Expr]:
                 yield st.expr
 
 
-def expr_depth(e: A.Expr) -> int:
-    """How deep an expression's AST nests, found without recursion (so any AST can be measured)."""
-    deepest = 0
-    stack: list[tuple[object, int]] = [(e, 1)]
+PER_PLAYER = frozenset({"best", "most", "fewest"})  # evaluate their argument once for every player
+
+
+def expr_measures(e: A.Expr) -> tuple[int, int, int]:
+    """An expression's depth, its number of nodes, and how deep best/most/fewest nest in it (each level
+    multiplies the work by the number of players), found without recursion (so any AST can be measured)."""
+    deepest = size = per_player = 0
+    stack: list[tuple[object, int, int]] = [(e, 1, 0)]
     while stack:
-        node, d = stack.pop()
+        node, d, pp = stack.pop()
+        size += 1
         deepest = max(deepest, d)
         match node:
             case A.BinOp():
-                stack += [(node.left, d + 1), (node.right, d + 1)]
+                stack += [(node.left, d + 1, pp), (node.right, d + 1, pp)]
             case A.Not():
-                stack.append((node.operand, d + 1))
+                stack.append((node.operand, d + 1, pp))
             case A.Call():
-                stack += [(a, d + 1) for a in node.args]
-    return deepest
+                pp += node.fn in PER_PLAYER
+                per_player = max(per_player, pp)
+                stack += [(a, d + 1, pp) for a in node.args]
+    return deepest, size, per_player
+
+
+def expr_depth(e: A.Expr) -> int:
+    """How deep an expression's AST nests, found without recursion (so any AST can be measured)."""
+    return expr_measures(e)[0]
 
 
 def _last(rules: A.Rules, cls: type) -> object | None:
@@ -109,10 +123,16 @@ def check_limits(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
     tile_total = 0
     for s in rules.statements:
         for e in _statement_exprs(s):
-            d = expr_depth(e)
+            d, size, per_player = expr_measures(e)
             if d > MAX_EXPR_DEPTH:
                 out.append(_at(e, f"this expression is nested {d} deep; the limit is {MAX_EXPR_DEPTH}",
                                "split it, or write it more simply"))
+            if size > MAX_EXPR_SIZE:
+                out.append(_at(e, f"this expression has {size} parts; the limit is {MAX_EXPR_SIZE} (it is "
+                                  "evaluated after every placement)", "split it, or write it more simply"))
+            if per_player > MAX_PER_PLAYER_NESTING:
+                out.append(_at(e, f"best, most and fewest nest {per_player} deep here; the limit is "
+                                  f"{MAX_PER_PLAYER_NESTING} (each level evaluates what it holds once per player)"))
         match s:
             case A.PlayersRange():
                 ints += [(s, "a player count", s.low), (s, "a player count", s.high)]
@@ -140,6 +160,8 @@ def check_limits(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
                 for it in s.items:
                     if isinstance(it, A.Pay):
                         ints.append((it, "an area size", it.size))
+                        if it.players is not None:
+                            ints.append((it, "a player count", it.players))
                         if it.size < 1:
                             out.append(_at(it, f"`pay size {it.size}`: an area has at least 1 hex"))
             case A.MajorityBlock():
@@ -150,6 +172,8 @@ def check_limits(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
                 copies = 0
                 for c in s.cards:
                     ints += [(c, "points", c.points), (c, "a card count", c.copies)]
+                    if c.small is not None:
+                        ints.append((c, "points", c.small))
                     copies += c.copies
                     if c.copies < 1:
                         out.append(_at(c, f"card {c.name!r} has {c.copies} copies: give at least 1 (`x1`)"))
@@ -418,14 +442,15 @@ def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
             case A.EndOwned():
                 want.append((s.expr, "int", Scope()))
             case A.WinnerTies():
-                want.extend((st.expr, "player", Scope()) for st in s.steps)
+                want.extend((st.expr, "player", Scope(me=False)) for st in s.steps)
     for expr, typ, scope in want:
         if expr_depth(expr) > MAX_EXPR_DEPTH:
             continue  # reported by check_limits; the type checker recurses, so it is not walked
         got = type_of(expr, t, scope, errors)
         if got not in (typ, "?"):
             sp = expr.span
-            errors.append(ExprError.single(f"this must be a {typ}, but it is a {got}", file=sp.file,
+            article = "an" if typ[:1] in "aeiou" else "a"
+            errors.append(ExprError.single(f"this must be {article} {typ}, but it is {'an' if got[:1] in 'aeiou' else 'a'} {got}", file=sp.file,
                                            line=sp.line, col=sp.col))
     return [d for e in errors for d in e.diagnostics]
 
@@ -633,49 +658,6 @@ def check_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
     return out
 
 
-def check_room(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
-    """Without a pass rule every tile must always find a free hex, however the players place: for each tile
-    kind, its tiles and all others that may take the same hexes fit on them (S-P5)."""
-    if board is None or any(isinstance(s, A.PassRule) for s in rules.statements):
-        return []
-    out: list[Diagnostic] = []
-    on: dict[str, set[str]] = {}
-    rule_of: dict[str, A.PlaceRule] = {}
-    for s in rules.statements:
-        if isinstance(s, A.PlaceRule) and s.tile in t.tile_kinds:
-            rule_of.setdefault(s.tile, s)
-            on.setdefault(s.tile, set()).update(s.on)
-    tiles: dict[str, int] = {}
-    for s in rules.statements:
-        if isinstance(s, A.TileSpec):
-            tiles[s.kind] = tiles.get(s.kind, 0) + sum(c for _, c in s.counts)
-    returns = {s.players: s for s in rules.statements if isinstance(s, A.Returns)}
-    neutral = {s.players: s for s in rules.statements if isinstance(s, A.Neutral)}
-    lo, hi = players_range(rules)
-    for n in range(lo, hi + 1):
-        per_kind = dict(tiles)
-        for tc in (returns[n].tiles if n in returns else ()):
-            per_kind[tc.kind] = max(per_kind.get(tc.kind, 0) - tc.count, 0)
-        taken: set[int] = set()
-        if n in neutral:
-            tagged = [h for h in range(t.n) if neutral[n].tag in t.hex_tags[h]]
-            taken = set(tagged[: neutral[n].count])
-        hexes = {k: {h for h in range(t.n) if t.hex_kind[h] in kinds and h not in taken} for k, kinds in on.items()}
-        for k, mine in hexes.items():
-            need = n * per_kind.get(k, 0) + sum(min(n * per_kind.get(j, 0), len(mine & other))
-                                                for j, other in hexes.items() if j != k)
-            if need > len(mine):
-                out.append(_at(rule_of[k], f"with {n} players up to {need} tiles may need the {len(mine)} free hexes "
-                                           f"`{k}` goes on in {t.board_file or 'the board'}, and the rules have no "
-                                           "pass rule: a tile could find no hex",
-                               "add `when no hex is legal: pass`, or more hexes"))
-                break
-        else:
-            continue
-        break
-    return out
-
-
 def check_neutral_hexes(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
     """The hexes neutral tiles are laid on take a tile: a neutral tile occupies its hex (S-U2)."""
     if board is None:
@@ -774,6 +756,82 @@ def check_deck_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
     return out
 
 
+def check_meaning(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """Statements that check otherwise but could never act are refused, each at its place: a trigger at a
+    hex no tile goes on, public cards with no rule to score them (or more than the deck holds), returns or
+    neutral tiles for a player count the ruleset does not allow, groups of a kind that forms none, a
+    doubling marker for a deck that is not laid face up, and a statement written twice in one file."""
+    out: list[Diagnostic] = []
+    st = rules.statements
+    placeable = {k for s in st if isinstance(s, A.PlaceRule) for k in s.on}
+    players = next(((s.low, s.high) for s in st if isinstance(s, A.PlayersRange)), None)
+    grouped = {k for s in st if isinstance(s, A.GroupDecl) for k in s.kinds}
+    public_setup = next((s for s in st if isinstance(s, A.PublicSetup)), None)
+    public_decl = next((s for s in st if isinstance(s, A.PublicDecl)), None)
+    deck_sizes = {s.name: sum(c.copies for c in s.cards) for s in st if isinstance(s, A.DeckBlock)}
+    for s in st:
+        match s:
+            case A.Trigger(event=A.PlaceEvent(at=at)) if at and at in t.hex_kinds and at not in placeable:
+                out.append(_at(s.event, f"no tile is ever placed on a `{at}` hex: this trigger never fires",
+                               "name a hex kind some `place` rule covers, or a tag"))
+            case A.PublicSetup():
+                if public_decl is None:
+                    out.append(_at(s, "cards are laid face up, but no `public DECK as CATEGORY: ...` statement "
+                                   "scores them", "add the public statement (I-M1) or remove this line"))
+                elif s.deck in deck_sizes and s.count > deck_sizes[s.deck]:
+                    out.append(_at(s, f"`public {s.count} from {s.deck}`: the deck holds only "
+                                   f"{deck_sizes[s.deck]} cards"))
+            case A.PublicDecl() if public_setup is None:
+                out.append(_at(s, f"no cards of `{s.deck}` are laid face up (`public N from {s.deck}` in setup): "
+                               "this statement never scores"))
+            case A.Returns() | A.Neutral() if players and not players[0] <= s.players <= players[1]:
+                # a warning: a variant that narrows the player count leaves its base's lines behind
+                d = _at(s, f"`players {s.players}:` is outside `players {players[0]} to {players[1]}`: "
+                        "it never applies")
+                d.severity = "warning"
+                out.append(d)
+            case A.AbilityDecl(effect=A.DoubleEffect(deck=d)) if public_setup is None or public_setup.deck != d:
+                out.append(_at(s.effect, f"a doubling marker goes on a face-up card, and no `{d}` cards are laid "
+                               "face up", f"lay them with `public N from {d}` in setup"))
+    for expr in (e for s in st for e in _statement_exprs(s)):
+        for call in _calls(expr, "groups"):
+            for a in call.args[1:]:
+                if isinstance(a, A.Name):
+                    kinds = t.classes.get(a.id, (a.id,))
+                    if a.id in t.tile_kinds + list(t.classes) and not set(kinds) & grouped:
+                        out.append(_at(a, f"`{a.id}` tiles form no groups (`group` does not list them): "
+                                       "groups of them are always empty", f"add {a.id} to the `group` statement"))
+    classes = {s.name: s.kinds for s in st if isinstance(s, A.ClassDecl)}
+    seen: dict[object, A.Statement] = {}
+    for s in st:
+        if isinstance(s, A.Trigger | A.Without | A.Declare | A.TileSpec):
+            continue  # triggers: the overlap warning; declarations and tiles merge by name
+        key = statement_identity(s, classes)
+        if key is None:
+            continue
+        if key in seen and seen[key].span.file == s.span.file:
+            first = seen[key].span
+            out.append(_at(s, f"this repeats the statement at line {first.line}: write it once (which one would "
+                           "count is not something a reader should have to know)"))
+        seen[key] = s
+    return out
+
+
+def _calls(e: A.Expr, fn: str) -> Iterator[A.Call]:
+    """Every call of a function inside an expression."""
+    match e:
+        case A.Call(fn=name, args=args):
+            if name == fn:
+                yield e  # type: ignore[misc]
+            for a in args:
+                yield from _calls(a, fn)
+        case A.BinOp(left=left, right=right):
+            yield from _calls(left, fn)
+            yield from _calls(right, fn)
+        case A.Not(operand=o):
+            yield from _calls(o, fn)
+
+
 def check_overlaps(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
     """Warn where two statements score the same placement into the same category: usually a variant that
     meant to replace a base statement but named its trigger differently (docs/language.md, overrides)."""
@@ -813,9 +871,10 @@ RULES_CHECKS: tuple[Check, ...] = (
     check_expressions,
     check_decks,
     check_overlaps,
+    check_meaning,
 )
 BOARD_CHECKS: tuple[Check, ...] = (check_deck_supply, check_board_names, check_board_has_what_rules_use, check_areas, check_geometry,
-                                   check_supply, check_room, check_neutral_hexes, check_abilities,
+                                   check_supply, check_neutral_hexes, check_abilities,
                                    check_landmarks_by_tag)
 
 
@@ -829,7 +888,7 @@ def check(rules: A.Rules, board: Board | None = None, board_file: str = "", stri
     out: list[Diagnostic] = []
     checks = RULES_CHECKS + ((check_citations,) if strict else ())
     if board is not None:
-        checks += BOARD_CHECKS if full else (check_board_names, check_room)
+        checks += BOARD_CHECKS if full else (check_board_names,)
     for c in checks:
         for d in c(rules, t, board):
             d.code = d.code or c.__name__.removeprefix("check_").replace("_", "-")  # which check found it

@@ -3,6 +3,7 @@ variables, and the type checker that reports every name, type and arity error at
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,7 @@ class Scope:
 
     placed: bool = False
     influence: bool = False
+    me: bool = True  # a winner tie-break is read for nobody in particular: `me` means nothing there
 
 
 class ExprError(RebirthError):
@@ -73,6 +75,9 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                     errors.append(_err("`placed` only exists in a placement trigger", node))
                 if name == "influence" and not scope.influence:
                     errors.append(_err("`influence` only exists in an area payout or incomplete-area rule", node))
+                if name == "me" and not scope.me:
+                    errors.append(_err("`me` means nobody in a winner tie-break: it is read once for the whole "
+                                       "table", node, "name the player by a landmark's owner or best(...)"))
                 return VARIABLES[name][0]
             if name in t.attributes:
                 if not scope.influence:
@@ -139,6 +144,8 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                 errors.append(_err(f"{fn}() takes {want} argument(s), not {len(args)}", node,
                                    f"{fn}({', '.join(p.rstrip('*') for p in params)}): {_doc}"))
                 return result
+            if fn in ("most", "fewest", "best"):  # the argument is read once per player, `me` bound to each
+                scope = dataclasses.replace(scope, me=True)
             for i, arg in enumerate(args):
                 ptype = params[min(i, len(params) - 1)].rstrip("*")
                 if ptype.startswith("sel:"):

@@ -147,6 +147,8 @@ class _Compiler:
 
         def touched(ctx: Ctx) -> list[int]:
             p = fp(ctx)
+            if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
+                return []
             owner = ctx.g.owner
             return [i for i in lms if any(owner[h] == p for h in rings[i])]
 

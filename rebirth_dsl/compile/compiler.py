@@ -45,7 +45,7 @@ def _category(cats: list[str], name: str) -> str:
 def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
     """Resolve every name against the board and compile every expression; raise on any problem."""
 
-    problems = check(rules, board, full=False)
+    problems = [d for d in check(rules, board, full=False) if d.severity != "warning"]  # warnings still play
     if problems:
         raise RebirthError(problems)
     t = Tables(rules, board)

@@ -57,6 +57,8 @@ def _group_sizes(g: Any, p: int, kinds: frozenset[int]) -> list[int]:
 
 
 def _touched(g: Any, rings: tuple[tuple[int, tuple[int, ...]], ...], p: int) -> list[int]:
+    if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
+        return []
     owner = g.owner
     return [i for i, ring in rings if any(owner[m] == p for m in ring)]
 

@@ -210,7 +210,7 @@ def _over_limits(tree: Any, text: str, file: str) -> list[Diagnostic]:
             continue
         if not isinstance(node, Tree):
             continue  # None, for an optional part left out
-        if node.data not in _EXPR_RULES:
+        if node.data not in _EXPR_RULES and root is None:  # a statement; inside an expression, any rule nests
             stack.extend((c, 0, None) for c in node.children)
             continue
         if root is None:
@@ -334,6 +334,16 @@ def _action_identity(act: A.Action) -> tuple:
     return ("ability",)
 
 
+def _target_text(target: tuple) -> str:
+    """A `without` target as it was written: `on place food, energy at harbour`, `ability score_3`."""
+    if target[:2] == ("on", "place"):
+        kinds, at = target[2], target[3]
+        return f"on place {'any' if kinds is None else ', '.join(kinds)}" + (f" at {at}" if at else "")
+    if target[:2] == ("on", "touch"):
+        return f"on first touch {target[2]}"
+    return " ".join(map(str, target))
+
+
 def _without_event(st: A.Without) -> A.Event:
     """The event a `without on EVENT` names (its target is the event's key: see lower.without_trigger)."""
     _, kind, *rest = st.target
@@ -373,7 +383,7 @@ def merge(base: A.Rules, child: A.Rules) -> A.Rules:
                 idx = [i for i, old in enumerate(out) if from_base[i] and getattr(old, "key", None) == st.target]
             if not idx:
                 sp = st.span
-                problems.append(Diagnostic(f"`without` names {' '.join(map(str, st.target))!r}, which the base "
+                problems.append(Diagnostic(f"`without` names {_target_text(st.target)!r}, which the base "
                                            "ruleset does not have", file=sp.file, line=sp.line, col=sp.col))
             for i in reversed(idx):
                 del out[i]

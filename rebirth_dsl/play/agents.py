@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from rebirth_dsl.runtime.fast import compiled
+from rebirth_dsl.play.points import points_for
 from rebirth_dsl.runtime.game import Game
 
 
@@ -81,10 +81,9 @@ class RandomAgent:
 
 
 def immediate_points(game: Game, p: int, tile: tuple[int, int], h: int) -> int:
-    """The points placing here scores at once for `p` (a probe on a quiet copy, with the fast engine)."""
-    g = game.fork()
-    compiled(game.rs).place(g, p, tile[0], tile[1], h)
-    return g.track[p] - game.track[p]
+    """The points placing here scores at once for `p`, read off the position (play/points.py; always equal
+    to the probe `points.probe_points` on a copy)."""
+    return points_for(game.rs).one(game, p, tile, h)
 
 
 class GreedyAgent:
@@ -96,9 +95,10 @@ class GreedyAgent:
     def choose_tile(self, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
         """The hand tile whose best placement scores most."""
         best, pick = -1, game.hand[p][0]
+        scorer = points_for(game.rs)
         for tile in dict.fromkeys(game.hand[p]):
             hexes, _ = game.legal_hexes(tile[0])
-            pts = max((immediate_points(game, p, tile, h) for h in hexes), default=0)
+            pts = max(scorer.many(game, p, tile, hexes), default=0)
             if pts > best:
                 best, pick = pts, tile
         return pick
@@ -106,8 +106,8 @@ class GreedyAgent:
     def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
         """A hex with the most immediate points."""
         best, picks = -1, []
-        for h in hexes:
-            pts = immediate_points(game, p, tile, h)
+        # all hexes at once: the scorer shares its per-position work; same order, so the same tie draw
+        for h, pts in zip(hexes, points_for(game.rs).many(game, p, tile, hexes), strict=True):
             if pts > best:
                 best, picks = pts, [h]
             elif pts == best:

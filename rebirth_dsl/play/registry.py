@@ -8,6 +8,7 @@ from typing import Any
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.play.agents import Agent, GreedyAgent, RandomAgent
 from rebirth_dsl.play.human import HumanAgent
+from rebirth_dsl.play.ismcts import ISMCTSAgent
 from rebirth_dsl.play.search import MonteCarloAgent
 
 # name -> (factory taking the agent options, one line for help texts)
@@ -15,17 +16,41 @@ AGENTS: dict[str, tuple[Callable[..., Any], str]] = {
     "random": (lambda **o: RandomAgent(), "uniform over the legal hexes"),
     "greedy": (lambda **o: GreedyAgent(), "the most immediate points, seeded ties"),
     "mc": (lambda **o: MonteCarloAgent(**o), "flat Monte Carlo: random playouts from the best hexes"),
+    "ismcts": (lambda **o: ISMCTSAgent(**o), "information-set tree search over determinisations (time=s)"),
     "human": (lambda **o: HumanAgent(), "asks on the terminal"),
 }
 ALIASES = {"montecarlo": "mc"}
 
 
-def make_agent(name: str, **options: int) -> Agent:
-    """An agent by name (see AGENTS); an unknown name is refused with the list and a suggestion."""
+def parse_options(spec: str) -> tuple[str, dict[str, int | float]]:
+    """`ismcts:time=0.05:width=12` -> ('ismcts', {'time': 0.05, 'width': 12}): options after the name,
+    each `key=number`, separated by colons (commas already separate the seats in --agents)."""
+    name, *parts = spec.strip().split(":")
+    options: dict[str, int | float] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        try:
+            options[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
+        except ValueError:
+            eq = ""
+        if not eq or not key.strip():
+            raise RebirthError.single(f"agent {spec!r}: options are written key=number after the name, e.g. "
+                                      "ismcts:time=0.05 or mc:budget=200")
+    return name, options
+
+
+def make_agent(name: str, **options: int | float) -> Agent:
+    """An agent by name (see AGENTS), with options written after it (`mc:budget=200`) or passed as
+    keywords; an unknown name or option is refused with the list and a suggestion."""
+    name, written = parse_options(name)
+    options = {**written, **options}
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key in AGENTS:
-        return AGENTS[key][0](**options)
+        try:
+            return AGENTS[key][0](**options)
+        except TypeError as e:  # an option the agent does not take
+            raise RebirthError.single(f"agent {key!r}: {e}") from None
     dym = did_you_mean(key, list(AGENTS))
     raise RebirthError.single(f"unknown agent {name!r}" + (f"; did you mean {dym!r}?" if dym else "")
                               + f" (agents: {', '.join(AGENTS)})")

@@ -17,17 +17,21 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list, play_game
+from rebirth_dsl.native import random_results
+from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
 from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.play.summary import describe_runs, extras_table, seat_intervals
+from rebirth_dsl.play.tally import GameExtra, play_tallied
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import rules_and_board
-from rebirth_dsl.runtime.fast import random_game
 
-GameResult = tuple[list[int], list[list[int]], list[int]]  # scores, breakdown per seat, winner seats
+# scores, breakdown per seat, winner seats, and what the lab reads besides (missions, castles, passes...)
+GameResult = tuple[list[int], list[list[int]], list[int], GameExtra]
 
 
 MAX_GAMES = 10_000_000  # a run a day long on one core: more is a typo
@@ -48,6 +52,7 @@ def game_seed(seed: int, i: int) -> int:
     return seed * 1_000_000 + i
 
 
+@lru_cache(maxsize=16)  # a path resolved per game costs as much as a quarter of a random game
 def _ruleset(job: Job) -> Any:
     return load_ruleset(Path(job.rules), Path(job.board))[0]
 
@@ -57,11 +62,7 @@ def play_one(job: Job, i: int) -> GameResult:
     rs = _ruleset(job)
     names = DEFAULT_NAMES[: job.players]
     seed = game_seed(job.seed, i)
-    if all(a == "random" for a in job.agents):
-        game, _ = random_game(rs, names, seed)
-    else:
-        game, _ = play_game(rs, names, [make_agent(a) for a in job.agents], seed)
-        game.quiet = True
+    game, tally = play_tallied(rs, names, job.agents, seed)  # quiet from the first move
     end = game.end_events()
     totals = game.final_scores(end)
     winners, _ = game.winners(totals)
@@ -69,7 +70,7 @@ def play_one(job: Job, i: int) -> GameResult:
     breakdown = [[game.scores[q].get(c, 0) for c in cats] for q in range(job.players)]
     for e in end:
         breakdown[e.player][cats.index(e.category)] += e.points
-    return totals, breakdown, winners
+    return totals, breakdown, winners, tally.extra(game, end)
 
 
 def play_range(job: Job, start: int, stop: int) -> list[GameResult]:
@@ -106,6 +107,17 @@ def run_local(job: Job, games: int, workers: int, progress: Callable[[int], None
         finally:
             pool.join()
     return [r for a, _ in chunks for r in results[a]]
+
+
+def run_native(job: Job, rs: Any, games: int, workers: int, progress: Callable[[int], None]) -> list[GameResult]:
+    """Random seats on the native engine (rebirth_dsl.native; game i from game_seed(seed, i) as on every
+    backend, `workers` threads); the Python engine when it cannot run, after a one-line notice."""
+    if any(a != "random" for a in job.agents):
+        raise RebirthError.single("--backend native plays random agents only (--agents random)")
+    results = random_results(rs, job.players, game_seed(job.seed, 0), games, workers, progress, extras=True)
+    if results is None:
+        return run_local(job, games, workers, progress)
+    return [(t, b, w, GameExtra(*x)) for t, b, w, x in results]
 
 
 def _quiet_worker() -> None:
@@ -163,7 +175,7 @@ def summarise(results: list[GameResult], names: list[str], agents: list[str], ca
         seats.append({
             "seat": q + 1, "name": names[q], "agent": agents[q],
             "mean": round(mean, 3), "sd": round(math.sqrt(var), 3), "min": min(scores), "max": max(scores),
-            "win_rate": round(wins / games, 4),
+            "win_rate": round(wins / games, 4), **seat_intervals(scores, wins, games),
             "categories": {c: round(sum(r[1][q][i] for r in results) / games, 3) for i, c in enumerate(categories)},
         })
     return {"games": games, "players": n, "seats": seats}
@@ -193,11 +205,14 @@ class Progress:
 
 def table(summary: dict[str, Any], categories: list[str]) -> str:
     """The summary as a text table."""
-    head = ["seat", "agent", "mean", "sd", "min", "max", "win%", *categories]
+    head = ["seat", "agent", "mean [95%]", "sd", "min", "max", "win% [95%]", *categories]
     rows = [head]
     for s in summary["seats"]:
-        rows.append([f"{s['seat']} {s['name']}", s["agent"], f"{s['mean']:.1f}", f"{s['sd']:.1f}", str(s["min"]),
-                     str(s["max"]), f"{100 * s['win_rate']:.1f}", *(f"{s['categories'][c]:.1f}" for c in categories)])
+        ci, wi = s["mean_ci"], s["win_ci"]
+        rows.append([f"{s['seat']} {s['name']}", s["agent"], f"{s['mean']:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]",
+                     f"{s['sd']:.1f}", str(s["min"]), str(s["max"]),
+                     f"{100 * s['win_rate']:.1f} [{100 * wi[0]:.1f}, {100 * wi[1]:.1f}]",
+                     *(f"{s['categories'][c]:.1f}" for c in categories)])
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
              for r in rows]
@@ -223,12 +238,15 @@ def simulate_command(args: argparse.Namespace) -> int:
     job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed)
     progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)
     t0 = time.perf_counter()
-    if args.backend == "ray":
+    if args.backend == "native":
+        results = run_native(job, rs, args.games, args.workers, progress)
+    elif args.backend == "ray":
         results = run_ray(job, args.games, args.workers, progress)
     else:
         results = run_local(job, args.games, args.workers, progress)
     elapsed = time.perf_counter() - t0
     summary = summarise(results, DEFAULT_NAMES[: args.players], agents, rs.categories)
+    summary.update(describe_runs(results, rs, args.players))
     summary.update({"rules": str(rules), "board": str(board), "seed": args.seed, "backend": args.backend,
                     "workers": args.workers})
     if args.json:
@@ -237,4 +255,5 @@ def simulate_command(args: argparse.Namespace) -> int:
         print(f"{rs.title}: {args.games} games, {args.players} players, seed {args.seed}, "
               f"{args.backend} x{args.workers}: {elapsed:.1f} s ({args.games / elapsed:,.0f} games/s)\n")
         print(table(summary, rs.categories))
+        print(extras_table(summary))
     return 0

@@ -9,6 +9,7 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import Ability, TouchRule
 from rebirth_dsl.errors import IllegalMove
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.runtime.decks import draw_card
 from rebirth_dsl.runtime.placement import cite
 
 if TYPE_CHECKING:
@@ -116,13 +117,9 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
             g.pending_draw[p] = (n, rs.parse_tile(answer), rest)
             text = f"will draw {n} and keep {answer}"
         case A.DrawCardEffect(deck=deck_name):
-            deck = g.decks.get(deck_name, [])
-            if not deck:
-                g.event(index, p, 0, "ability", ids, "{} first touches {}: the {} deck is empty", who, name,
-                        deck_name)
-                return
-            g.held[p].append(deck.pop(0))
-            text = f"takes a {deck_name} card"
+            # the deck's own `when empty` applies, as for a `draw` statement (one meaning per rule)
+            draw_card(g, p, deck_name, ids, index, f"using {ab.name} at {name}")
+            return
         case A.DoubleEffect(factor=factor):
             g.doubled[p][answer] = factor
             text = f"puts a doubling marker (x{factor}) on {answer!r}"

@@ -19,7 +19,7 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.abilities import draw_after_turn
-from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import rank, react_one, score_area, touch
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Event
@@ -68,6 +68,7 @@ def generate(rs: Ruleset) -> Compiled:
     const("HK", tuple(str(k) for k in t.hex_kind))
     const("AREA", tuple(int(a) for a in t.area_of))
     const("ASIZE", tuple(len(hs) for hs in t.area_hexes))
+    const("LMADJ", tuple(tuple(int(x) for x in adj) for adj in static(rs).lm_adj))
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
@@ -293,10 +294,9 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
                 ind += "    "
             L(f"{ind}{'lm_owner[lm] = p' if r.placer_takes_tie else 'pass'}")
         elif isinstance(r, TouchRule):
-            L("touched = touched_by[p]")
+            L("touched = touched_by[p]")  # marked touched after every reaction (reactions.react)
             L(f"for lm in TOUCH{ri}[h]:")
             L("    if lm not in touched:")
-            L("        touched.add(lm)")
             empty = rs.empty_decks.get(r.action.deck) if isinstance(r.action, A.DrawAction) else None
             if isinstance(r.action, A.DrawAction) and (empty is None or empty.fn is None):
                 # reactions.draw_card inlined for quiet games: the top card, or nothing from an empty deck
@@ -309,6 +309,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
                 L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
+    L("touched_by[p].update(LMADJ[h])")  # every landmark next to h is touched now (reactions.react)
     return out
 
 
@@ -344,6 +345,8 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
         L("                card = cards[name]")
         L(f"                out.append(EV(None, q, card.points if card.cond(ctx) else 0, {literal(cat)}, "
           f"card.ids or {literal(tuple(ids))}, ''))")
+    if out[-1] == "    try:":
+        L("        pass")  # a ruleset with no end-of-game scoring
     out.extend(["    finally:", "        g.memo = None", "    return out"])
     return out
 

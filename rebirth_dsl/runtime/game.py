@@ -164,7 +164,9 @@ class Game(State):
         return sorted(seen)
 
     def groups_of(self, p: int, kinds: frozenset[int]) -> list[list[int]]:
-        """All of a player's groups of the given kinds, read off the union-find roots."""
+        """All of a player's groups of the given kinds, read off the union-find roots (nobody has none)."""
+        if p < 0:
+            return []
         memo = self.memo
         if memo is not None and ("groups", p, kinds) in memo:
             return memo[("groups", p, kinds)]

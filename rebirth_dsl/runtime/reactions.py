@@ -12,27 +12,26 @@ from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, Publi
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.runtime import abilities
+from rebirth_dsl.runtime.decks import draw_card, join
 
 if TYPE_CHECKING:
     from rebirth_dsl.runtime.game import Game
 
 
-def join(*parts: tuple[str, ...]) -> tuple[str, ...]:
-    """Rule ids of several steps, each once, in order."""
-    out: list[str] = []
-    for part in parts:
-        out.extend(i for i in part if i not in out)
-    return tuple(out)
-
-
 def react(g: Game, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any]) -> None:
-    """Every statement's reaction to p's tile of `kind` placed on h, in the rules' order."""
+    """Every statement's reaction to p's tile of `kind` placed on h, in the rules' order. The landmarks this
+    placement touches first are found before any reaction and marked touched after all of them, so every
+    `on first touch KIND` statement fires on the same first touch."""
+    touched = g.touched[p]
+    first = tuple(lm for lm in g.lm_adj[h] if lm not in touched)
     for r in g.rs.reactions:
-        react_one(g, r, p, kind, h, index, choices)
+        react_one(g, r, p, kind, h, index, choices, first)
+    touched.update(first)
 
 
-def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any]) -> None:
-    """One statement's reaction to a placement."""
+def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any],
+              first: tuple[int, ...] = ()) -> None:
+    """One statement's reaction to a placement (`first`: the landmarks it touches first)."""
     t = g.t
     if isinstance(r, ScoreTrigger):
         if (r.kinds is None or kind in r.kinds) and (r.at is None or r.at[h]):
@@ -51,9 +50,8 @@ def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, cho
             if g.metric_of.get(lm) is r:
                 challenge(g, lm, p, r, index)
     elif isinstance(r, TouchRule):
-        for lm in g.lm_adj[h]:
-            if t.landmark_kind[lm] == r.kind and lm not in g.touched[p]:
-                g.touched[p].add(lm)
+        for lm in first:
+            if t.landmark_kind[lm] == r.kind:
                 touch(g, lm, p, r, index, choices, h)
     elif isinstance(r, PublicRule):
         public_missions(g, p, r, index)
@@ -164,22 +162,6 @@ def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices:
     else:
         raise TypeError(f"no touch reaction for {type(act).__name__}")
 
-
-def draw_card(g: Game, p: int, deck_name: str, ids: tuple[str, ...], index: int | None, why: str) -> None:
-    """The top card of a deck into the player's hand (S-M1); from an empty deck, nothing."""
-    deck = g.decks.get(deck_name, [])
-    if deck:
-        g.held[p].append(deck.pop(0))
-        g.event(index, p, 0, "draw", ids, "{} draws a card, {}", g.players[p], why)
-        return
-    empty = g.rs.empty_decks.get(deck_name)
-    if empty is None or empty.fn is None:  # `when empty: draw nothing`
-        g.event(index, p, 0, "draw", join(ids, empty.ids if empty else ()), "{}: the {} deck is empty, {} draws nothing",
-                why, deck_name, g.players[p])
-        return
-    pts = empty.fn(Ctx(g, p))
-    g.event(index, p, pts, empty.category, join(ids, empty.ids), "{}: the {} deck is empty, {} scores {} = {}", why,
-            deck_name, g.players[p], empty.text, pts)
 
 
 # ----- public missions (I-M1) -----------------------------------------------------------------------

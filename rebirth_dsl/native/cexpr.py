@@ -1,0 +1,380 @@
+"""Expressions compiled to C: one generated C function per expression, `i64 f(const S *s, int me, int placed,
+i64 inf)`, with the meaning of compile/closures.py and of the generated Python of compile/exprgen.py
+(the two are proven equal by tests/test_fast.py).
+
+Representation: every value that is a number, truth, player, hex or landmark is an `i64`; a collection of
+hexes is a bitset (`u64[W]`); a collection of groups is the array of its groups' sizes (nothing else can
+be read off a group collection: `largest`, `atleast`, `count`); landmarks and areas are only ever counted,
+so they are their count. Safety: the C text is made of this generator's own words and integers checked
+to be ints; kinds, tags and landmarks are resolved to integer tables first, and no name or text from a
+rules or board file is ever written into the source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from rebirth_dsl.check.types import SIGNATURES, VARIABLES
+from rebirth_dsl.compile.prims import selected_kinds
+from rebirth_dsl.lang import ast as A
+
+if TYPE_CHECKING:
+    from rebirth_dsl.check.symbols import Tables
+
+BOUND = 1 << 40  # a value an expression may reach; totals of many such stay far inside 64 bits
+_ARITH = {"+": "+", "-": "-", "*": "*"}
+_CMP = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!="}
+_INTLIKE = {"int", "bool", "player", "hex", "landmark", "landmarks", "areas"}
+
+
+class Unsupported(Exception):
+    """A construct the native backend cannot express; its message names it."""
+
+
+def c_int(v: object) -> str:
+    """A C integer literal from a checked Python int (never any other type)."""
+    if isinstance(v, bool):
+        v = int(v)
+    if type(v) is not int or not -(1 << 62) <= v <= (1 << 62):
+        raise TypeError(f"not an int literal: {type(v).__name__}")
+    return str(v) if v >= 0 else f"({v})"
+
+
+def c_u64(v: object) -> str:
+    """A C unsigned 64-bit literal from a checked Python int."""
+    if type(v) is not int or not 0 <= v < 1 << 64:
+        raise TypeError(f"not a 64-bit word: {type(v).__name__}")
+    return f"0x{v:x}ULL"
+
+
+def c_ints(values: list[int] | tuple[int, ...], words: bool = False) -> str:
+    """`{1, 2, 3}` from checked ints (`{0}` for none: C has no empty initialiser)."""
+    emit = c_u64 if words else c_int
+    return "{" + (", ".join(emit(v) for v in values) if values else "0") + "}"
+
+
+def bitset(mask: list[bool] | tuple[bool, ...], words: int) -> list[int]:
+    """A per-hex truth table as 64-bit words."""
+    out = [0] * words
+    for h, on in enumerate(mask):
+        if on:
+            out[h >> 6] |= 1 << (h & 63)
+    return out
+
+
+@dataclass
+class ExprGen:
+    """Collects the C functions and constant tables of every expression of one ruleset."""
+
+    t: Tables
+    words: int
+    max_value: int  # the largest tile value: bounds `influence`
+    group_kinds: frozenset[int]
+    functions: list[str] = field(default_factory=list)
+    consts: list[str] = field(default_factory=list)
+    _n: int = 0
+    _const_of: dict[tuple, str] = field(default_factory=dict)
+
+    # ----- public --------------------------------------------------------------------------------
+    def function(self, node: A.Expr, where: str) -> str:
+        """The name of a new C function computing `node`."""
+        try:
+            self.bound(node)
+            return self._function(node)
+        except RecursionError:
+            raise Unsupported(f"{where}: an expression nested too deep") from None
+        except Unsupported as e:
+            msg = str(e)
+            raise Unsupported(msg if msg.startswith(where) else f"{where}: {msg}") from None
+
+    # ----- types and bounds ----------------------------------------------------------------------
+    def type_of(self, node: A.Expr) -> str:
+        """The checked type of an expression (the checker has accepted it)."""
+        match node:
+            case A.Num():
+                return "int"
+            case A.Name(id=name):
+                return VARIABLES[name][0] if name in VARIABLES else "int"
+            case A.Landmark():
+                return "landmark"
+            case A.Not():
+                return "bool"
+            case A.BinOp(op=op):
+                return "int" if op in _ARITH else "bool"
+            case A.Call(fn=fn):
+                if fn in self.t.attributes:
+                    return "int"
+                if fn in ("count", "size"):
+                    return "int"
+                if fn in SIGNATURES:
+                    return SIGNATURES[fn][1]
+        raise Unsupported(f"an expression of an unknown kind ({type(node).__name__})")
+
+    def bound(self, node: A.Expr) -> int:
+        """An upper bound of the absolute value an expression can take; Unsupported when it or any part of it
+        may pass BOUND (C's integers are 64 bits; Python's do not overflow)."""
+        b = self._bound(node)
+        if b > BOUND:
+            raise Unsupported(f"arithmetic that may pass {BOUND:,} (Python's integers do not overflow)")
+        return b
+
+    def _bound(self, node: A.Expr) -> int:
+        n = max(self.t.n, 1)
+        match node:
+            case A.Num(value=v):
+                return abs(int(v))
+            case A.Name(id=name):
+                if name == "influence" or name in self.t.attributes:
+                    return n * self.max_value
+                return n
+            case A.Landmark() | A.Not():
+                return max(len(self.t.landmark_hex), 1)
+            case A.BinOp(op=op, left=a, right=b):
+                if op in ("+", "-"):
+                    return self.bound(a) + self.bound(b)
+                if op == "*":
+                    return self.bound(a) * self.bound(b)
+                self.bound(a), self.bound(b)
+                return 1
+            case A.Call(fn=fn, args=args):
+                for x in args:
+                    if not isinstance(x, A.Name) or x.id in VARIABLES:
+                        self.bound(x)
+                if fn in self.t.attributes:
+                    return n * self.max_value
+                return n
+        raise Unsupported(f"an expression of an unknown kind ({type(node).__name__})")
+
+    # ----- generation ----------------------------------------------------------------------------
+    def _name(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def _function(self, node: A.Expr) -> str:
+        name = self._name("x")
+        stmts, expr, kind = self.gen(node)
+        if kind != "int":
+            raise Unsupported("an expression whose value is a collection")
+        body = "".join(f"    {s}\n" for s in stmts)
+        self.functions.append(f"static i64 {name}(const S *s, int me, int placed, i64 inf) {{\n"
+                              f"    (void)s; (void)me; (void)placed; (void)inf;\n{body}    return {expr};\n}}\n")
+        return name
+
+    def const(self, key: tuple, ctype: str, values: list[int]) -> str:
+        """A static constant table, shared by equal uses."""
+        name = self._const_of.get(key)
+        if name is None:
+            name = self._name("K")
+            self._const_of[key] = name
+            init = c_ints(values, words=ctype == "u64")
+            self.consts.append(f"static const {ctype} {name}[{c_int(max(len(values), 1))}] = {init};")
+        return name
+
+    def hexmask(self, mask: list[bool] | tuple[bool, ...]) -> str:
+        return self.const(("hexes", tuple(mask)), "u64", bitset(mask, self.words))
+
+    def kindmask(self, args: tuple[A.Expr, ...]) -> int:
+        m = 0
+        for k in selected_kinds(self.t, args):
+            m |= 1 << k
+        return m
+
+    def gen(self, node: A.Expr) -> tuple[list[str], str, str]:  # noqa: C901 - a case per node
+        """(statements, C expression, kind) with kind 'int', 'hexes' (a u64[W] name) or 'groups' (a name
+        whose count is `n` + name)."""
+        t = self.t
+        match node:
+            case A.Num(value=v):
+                return [], f"((i64){c_int(int(v))})", "int"
+            case A.Name(id="me"):
+                return [], "((i64)me)", "int"
+            case A.Name(id="placed"):
+                return [], "((i64)placed)", "int"
+            case A.Name(id="always"):
+                return [], "((i64)1)", "int"
+            case A.Name(id="nobody"):
+                return [], "((i64)-1)", "int"
+            case A.Name(id=name) if name == "influence" or name in t.attributes:
+                return [], "inf", "int"
+            case A.Landmark(kind=kind, name=lname, tag=tag):
+                lm = t.find_landmark(kind, lname, tag)
+                return [], f"((i64){c_int(-1 if lm is None else int(lm))})", "int"
+            case A.Not(operand=o):
+                s, e = self.scalar(o)
+                return s, f"((i64)!({e}))", "int"
+            case A.BinOp(op=op, left=left, right=right):
+                return self.binop(op, left, right)
+            case A.Call(fn=fn, args=args):
+                if fn in t.attributes:
+                    s, e = self.hexes(args[0])
+                    return s, f"rb_valsum(s, {e})", "int"
+                method = getattr(self, "fn_" + fn, None)
+                if method is None:
+                    raise Unsupported(f"the function `{fn}`")
+                return method(args)
+        raise Unsupported(f"an expression of an unknown kind ({type(node).__name__})")
+
+    def scalar(self, node: A.Expr) -> tuple[list[str], str]:
+        s, e, kind = self.gen(node)
+        if kind != "int":
+            raise Unsupported("a collection where a number is read")
+        return s, e
+
+    def hexes(self, node: A.Expr) -> tuple[list[str], str]:
+        s, e, kind = self.gen(node)
+        if kind != "hexes":
+            raise Unsupported("hexes expected")
+        return s, e
+
+    def groups(self, node: A.Expr) -> tuple[list[str], str]:
+        s, e, kind = self.gen(node)
+        if kind != "groups":
+            raise Unsupported("groups expected")
+        return s, e
+
+    def binop(self, op: str, left: A.Expr, right: A.Expr) -> tuple[list[str], str, str]:
+        if op in ("==", "!=") and (self.type_of(left) not in _INTLIKE or self.type_of(right) not in _INTLIKE
+                                   or {self.type_of(left), self.type_of(right)} & {"landmarks", "areas"}):
+            raise Unsupported(f"`{op}` between collections (Python compares the lists element by element)")
+        sl, el = self.scalar(left)
+        sr, er = self.scalar(right)
+        if op in _ARITH:
+            return sl + sr, f"({el} {_ARITH[op]} {er})", "int"
+        if op in _CMP:
+            return sl + sr, f"((i64)({el} {_CMP[op]} {er}))", "int"
+        if op in ("and", "or"):
+            if not sr:  # no statements on the right: C's own short circuit
+                return sl, f"((i64)(({el}) {'&&' if op == 'and' else '||'} ({er})))", "int"
+            v = self._name("v")
+            test = v if op == "and" else f"!{v}"
+            inner = "".join(f" {x}" for x in sr)
+            return sl + [f"i64 {v} = ({el}) != 0;", f"if ({test}) {{{inner} {v} = ({er}) != 0; }}"], v, "int"
+        raise Unsupported(f"the operator `{op}`")
+
+    # ----- players' tiles and groups ----------------------------------------------------------------
+    def fn_tiles(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        mask = self.kindmask(args[1:])
+        s, p = self.scalar(args[0])
+        v = self._name("t")
+        return s + [f"u64 {v}[W]; rb_tiles(s, (int){p}, {c_int(mask)}u, {v});"], v, "hexes"
+
+    def fn_hexes(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        assert isinstance(args[0], A.Name)
+        return [], self.hexmask(self.t.hex_matches(args[0].id)), "hexes"
+
+    def fn_group(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        s, h = self.scalar(args[0])
+        v = self._name("t")
+        return s + [f"u64 {v}[W]; rb_group(s, (int){h}, {v});"], v, "hexes"
+
+    def fn_groups(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        mask = self.kindmask(args[1:]) & self._group_mask()
+        s, p = self.scalar(args[0])
+        v = self._name("g")
+        return s + [f"i32 {v}[TMAXX]; int n{v} = rb_groups(s, (int){p}, {c_int(mask)}u, {v});"], v, "groups"
+
+    def _group_mask(self) -> int:
+        m = 0
+        for k in self.group_kinds:
+            m |= 1 << k
+        return m
+
+    def fn_largest(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn == "groups":  # no array: the largest root straight off the bitsets
+            s, p = self.scalar(a.args[0])
+            mask = self.kindmask(a.args[1:]) & self._group_mask()
+            return s, f"rb_largest(s, (int){p}, {c_int(mask)}u)", "int"
+        s, g = self.groups(a)
+        return s, f"rb_max({g}, n{g})", "int"
+
+    def fn_atleast(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        s, g = self.groups(args[0])
+        s2, n = self.scalar(args[1])
+        v = self._name("g")
+        return s + s2 + [f"i32 {v}[TMAXX]; int n{v} = rb_atleast({g}, n{g}, {n}, {v});"], v, "groups"
+
+    def fn_count(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn == "tiles":  # the per-seat counters, no bitset
+            mask = self.kindmask(a.args[1:])
+            s, p = self.scalar(a.args[0])
+            return s, f"rb_tcount(s, (int){p}, {c_int(mask)}u)", "int"
+        if isinstance(a, A.Call) and a.fn == "group":  # the union-find root's size
+            s, h = self.scalar(a.args[0])
+            return s, f"rb_group_size(s, (int){h})", "int"
+        s, e, kind = self.gen(a)
+        if kind == "hexes":
+            return s, f"rb_popcount({e})", "int"
+        if kind == "groups":
+            return s, f"((i64)n{e})", "int"
+        return s, e, "int"  # landmarks and areas are their count
+
+    fn_size = fn_count
+
+    # ----- hexes filtered by where they lie --------------------------------------------------------
+    def fn_at(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        s, src = self.hexes(args[0])
+        assert isinstance(args[1], A.Name)
+        mask = self.hexmask(self.t.hex_matches(args[1].id))
+        v = self._name("t")
+        return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
+
+    def fn_near(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        t, target = self.t, args[1]
+        s, src = self.hexes(args[0])
+        if isinstance(target, A.Landmark):
+            lm = t.find_landmark(target.kind, target.name, target.tag)
+            ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
+            near = [h in ring for h in range(t.n)]
+        else:
+            assert isinstance(target, A.Name)
+            m = t.hex_matches(target.id)
+            near = [any(m[x] for x in t.neighbours[h]) for h in range(t.n)]
+        mask = self.hexmask(near)
+        v = self._name("t")
+        return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
+
+    # ----- landmarks and areas (counted) -----------------------------------------------------------
+    def _landmarks_of(self, kind_arg: A.Expr) -> tuple[str, int]:
+        assert isinstance(kind_arg, A.Name)
+        lms = [i for i, k in enumerate(self.t.landmark_kind) if k == kind_arg.id]
+        return self.const(("lms", tuple(lms)), "i32", lms), len(lms)
+
+    def fn_touched(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        s, p = self.scalar(args[0])
+        table, n = self._landmarks_of(args[1])
+        return s, f"rb_touched(s, {p}, {table}, {c_int(n)})", "int"
+
+    def fn_owned(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        s, p = self.scalar(args[0])
+        table, n = self._landmarks_of(args[1])
+        return s, f"rb_owned(s, {p}, {table}, {c_int(n)})", "int"
+
+    def fn_owner(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        s, lm = self.scalar(args[0])
+        return s, f"rb_owner(s, {lm})", "int"
+
+    def fn_areas(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        s, src = self.hexes(args[0])
+        return s, f"rb_areas(s, {src})", "int"
+
+    def fn_won(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        s, p = self.scalar(args[0])
+        return s, f"rb_won(s, {p})", "int"
+
+    # ----- comparisons across players: the inner expression as its own function of `me` -------------
+    def _per_player(self, helper: str, node: A.Expr, with_me: bool) -> tuple[list[str], str, str]:
+        inner = self._function(node)
+        me = "me, " if with_me else ""
+        return [], f"{helper}(s, {me}placed, inf, {inner})", "int"
+
+    def fn_most(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        return self._per_player("rb_most", args[0], True)
+
+    def fn_fewest(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        return self._per_player("rb_fewest", args[0], True)
+
+    def fn_best(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        return self._per_player("rb_best", args[0], False)

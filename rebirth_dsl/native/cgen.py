@@ -1,0 +1,611 @@
+"""C source for one ruleset on one board, the way runtime/fast.py generates Python: integer tables from the
+compiled Ruleset, each reaction of the ruleset inlined in file order, every expression compiled to a C
+function (cexpr.py), around the fixed text of ctext.py.
+
+Safety: the source is made of this module's and ctext.py's own text and of integers checked to be ints
+(`c_int`). Kinds, tags, landmarks, categories, cards and decks are resolved to integer indices here; no
+name, string or number text from a rules or board file is ever written into the C source. What Python
+needs to read the engine's integers back (card names, tile names, landmark names) stays in `Plan`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rebirth_dsl.compile.ruleset import (
+    AreaRule,
+    MajorityRule,
+    PlaceDraw,
+    PublicRule,
+    Ruleset,
+    ScoreTrigger,
+    TouchRule,
+)
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.native import ctext
+from rebirth_dsl.native.cexpr import ExprGen, Unsupported, c_int, c_ints
+from rebirth_dsl.runtime.game import static
+from rebirth_dsl.runtime.setup import colour_tiles
+
+FORMAT = 1  # the layout of the exported functions' buffers; part of every cache key
+VBITS = 20  # a tile is kind << VBITS | value; values are at most lang.limits.MAX_NUMBER < 2^20
+REST = {"bottom": 0, "top": 1, "box": 2}  # I-R1 "draw N keep K, rest to ..."
+# the tie-break steps of lang/vocab.py, by their words: the sort key of seat q (completer c, n players) in C
+TIE_KEYS = {
+    ("completer", "last"): "(q == c ? 1 : 0)",
+    ("completer", "first"): "(q == c ? 0 : 1)",
+    ("clockwise", "from", "completer"): "(((q - c) % n + n) % n ? ((q - c) % n + n) % n : n)",
+    ("counterclockwise", "from", "completer"): "(((c - q) % n + n) % n ? ((c - q) % n + n) % n : n)",
+    ("seat", "order"): "q",
+}
+ABILITY_ASKS = {"TakeAsideEffect": "take", "DrawKeepEffect": "keep", "DoubleEffect": "double"}
+
+
+@dataclass
+class Plan:
+    """What Python needs to read the engine's integers: names in the order of the C tables."""
+
+    source: str
+    players: tuple[int, int]
+    categories: list[str]
+    card_names: list[str]  # card id -> name
+    deck_names: list[str]  # deck index -> name (the C deck order)
+    ability_key: list[str | None]  # landmark -> the key its answer is recorded under, if it asks
+    sizes: dict[str, int] = field(default_factory=dict)
+
+
+def _per_hex_lists(name: str, lists: list[list[int]], out: list[str]) -> None:
+    """`NAME_OFF[NH+1]` and `NAME[]`: a list per hex (or per landmark) as offsets into one array."""
+    offs, flat = [0], []
+    for items in lists:
+        flat.extend(items)
+        offs.append(len(flat))
+    out.append(f"static const i32 {name}_OFF[{c_int(len(offs))}] = {c_ints(offs)};")
+    out.append(f"static const i32 {name}[{c_int(max(len(flat), 1))}] = {c_ints(flat)};")
+
+
+def _fk_mask(kinds: tuple[str, ...], fk_of: dict[str, int]) -> int:
+    """The free lists (hex kinds) a placement rule names, as a bit mask."""
+    m = 0
+    for k in kinds:
+        if k in fk_of:
+            m |= 1 << fk_of[k]
+    return m
+
+
+def _mask(kinds: frozenset[int] | None, nk: int) -> int:
+    m = 0
+    for k in range(nk) if kinds is None else sorted(kinds):
+        m |= 1 << int(k)
+    return m
+
+
+class _Gen:
+    """One generation: tables, expression functions and rule functions, then the source."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.t = rs.t
+        self.problems: list[str] = []
+        self.tables: list[str] = []
+        self.rules: list[str] = []  # generated rule functions
+        t = rs.t
+        self.nk = len(rs.tile_kinds)
+        self.words = max(1, (t.n + 63) // 64)
+        values = [v for _, v in rs.mix] or [0]
+        self.ex = ExprGen(t, self.words, max(max(values), 1), rs.group_kinds)
+        self.cat = {c: i for i, c in enumerate(rs.categories)}
+        st = static(rs)
+        self.cards = list(st.cards)  # card id -> name, in the engine's dict order (the last definition wins)
+        self.card_id = {name: i for i, name in enumerate(self.cards)}
+        self.deck_names = list(rs.decks)
+        self.deck_id = {name: i for i, name in enumerate(self.deck_names)}
+        self.draw_fns: dict[str, str] = {}
+
+    # ----- expressions ------------------------------------------------------------------------
+    def expr(self, node: A.Expr | None, where: str) -> str:
+        """A C function computing the expression, or a placeholder after recording why it cannot be one."""
+        if node is None:
+            self.problems.append(f"{where}: its expression was not kept by the compiler")
+            return "x_none"
+        try:
+            return self.ex.function(node, where)
+        except Unsupported as e:
+            self.problems.append(str(e))
+            return "x_none"
+
+    # ----- the statements behind the compiled objects ----------------------------------------------
+    def statements(self) -> dict[str, Any]:
+        """The AST of every compiled object that holds an expression, checked to line up with the Ruleset."""
+        rs = self.rs
+        reactions: list[Any] = []
+        decks: dict[str, A.DeckBlock] = {}
+        incomplete: list[A.EndIncomplete] = []
+        owned: list[A.EndOwned] = []
+        ties: A.WinnerTies | None = None
+        for s in rs.t.rules.statements:
+            match s:
+                case A.Trigger(event=A.PlaceEvent(), action=A.ScoreAction() | A.DrawAction()):
+                    reactions.append(s)
+                case A.Trigger(event=A.TouchEvent()):
+                    reactions.append(s)
+                case A.AreaBlock() | A.MajorityBlock() | A.PublicDecl():
+                    reactions.append(s)
+                case A.DeckBlock():
+                    decks[s.name] = s
+                case A.EndIncomplete():
+                    incomplete.append(s)
+                case A.EndOwned():
+                    owned.append(s)
+                case A.WinnerTies():
+                    ties = s
+        expect = {ScoreTrigger: A.Trigger, PlaceDraw: A.Trigger, TouchRule: A.Trigger, AreaRule: A.AreaBlock,
+                  MajorityRule: A.MajorityBlock, PublicRule: A.PublicDecl}
+        aligned = len(reactions) == len(rs.reactions) and all(
+            isinstance(s, expect.get(type(r), ())) for s, r in zip(reactions, rs.reactions, strict=False))
+        aligned = aligned and len(incomplete) == len(rs.end_incomplete) and len(owned) == len(rs.end_owned)
+        aligned = aligned and len(ties.steps if ties else ()) == len(rs.winner_ties)
+        for name, cards in rs.decks.items():
+            blk = decks.get(name)
+            aligned = aligned and blk is not None and [c.name for c in cards] == [
+                c.name for c in blk.cards for _ in range(c.copies)]
+        if not aligned:
+            self.problems.append("the compiled ruleset does not line up with its statements")
+        return {"reactions": reactions, "decks": decks, "incomplete": incomplete, "owned": owned, "ties": ties}
+
+    # ----- generation -------------------------------------------------------------------------
+    def generate(self) -> Plan:
+        rs, t = self.rs, self.t
+        for r in rs.reactions:
+            if type(r) not in (ScoreTrigger, PlaceDraw, AreaRule, MajorityRule, TouchRule, PublicRule):
+                self.problems.append(f"the reaction {type(r).__name__}")
+        if not rs.pass_allowed:
+            self.problems.append("a ruleset without a pass rule (the playout loop passes a tile with no hex)")
+        if self.nk > 31 or len(rs.categories) > 1 << 16:
+            self.problems.append("more tile kinds than a 32-bit mask holds")
+        if any(not 0 <= v < 1 << VBITS for _, v in rs.mix):
+            self.problems.append("a tile value of 2^20 or more")
+        ast = self.statements()
+        if self.problems:
+            raise Unsupported("; ".join(self.problems))
+        sizes = self.constants()
+        self.board_tables()
+        self.deal_tables()
+        body = self.place_function(ast)
+        self.ability_function(ast)
+        self.public_function()
+        self.end_functions(ast)
+        if self.problems:
+            raise Unsupported("; ".join(self.problems))
+        consts = "\n".join(f"#define {k} {c_int(v)}" for k, v in sizes.items())
+        source = "\n".join([
+            "/* generated by rebirth_dsl.native.cgen: one ruleset on one board */",
+            ctext.PRELUDE, consts, *self.tables, ctext.STATE, ctext.HELPERS,
+            "static i64 x_none(const S *s, int me, int placed, i64 inf) { (void)s; (void)me; (void)placed; (void)inf; return 0; }",
+            *self.ex.consts, *self.ex.functions,
+            "static void end_scoring(S *s, i64 *totals, i64 *bd);",
+            "static i32 winners_of(S *s, const i64 *totals);",
+            "static void use_ability(S *s, int lm, int p);",
+            "static void public_missions(S *s, int p, int placer_first, int cat);",
+            "static i64 card_cond(const S *s, int c, int me);",
+            ctext.CORE, *self.rules, body, "",
+        ])
+        ability_key: list[str | None] = []
+        for lm in range(len(t.landmark_hex)):
+            ab = rs.abilities.get(t.landmark_ability[lm] or "")
+            ability_key.append(ABILITY_ASKS.get(type(ab.effect).__name__) if ab is not None else None)
+        return Plan(source, rs.players, list(rs.categories), self.cards, self.deck_names, ability_key, sizes)
+
+    def constants(self) -> dict[str, int]:
+        rs, t = self.rs, self.t
+        np_ = max(rs.players[1], 1)
+        tmax = max(len(rs.mix), 1)
+        decks = [len(c) for c in rs.decks.values()]
+        pub = rs.public.count if rs.public is not None else 0
+        self.free_kinds = list(static(rs).free)
+        metrics = max([len(m.metrics) for m in rs.majorities] or [1])
+        sizes = {
+            "FORMAT": FORMAT, "VBITS": VBITS, "NH": t.n, "W": self.words, "NK": self.nk, "NP": np_,
+            "NL": len(t.landmark_hex), "NLX": max(len(t.landmark_hex), 1), "NA": len(t.area_hexes),
+            "NAX": max(len(t.area_hexes), 1), "NC": len(rs.categories), "NCX": max(len(rs.categories), 1),
+            "NFK": len(self.free_kinds), "NFKX": max(len(self.free_kinds), 1), "NM": metrics,
+            "NCARD": len(self.cards), "NCARDX": max(len(self.cards), 1), "ND": len(decks),
+            "NDX": max(len(decks), 1), "DMAX": max(decks or [1]), "TMAX": tmax, "TMAXX": tmax,
+            "HMAX": rs.hand + rs.set_aside + 2, "HELDMAX": max(sum(decks), 1), "PUBMAX": max(pub, 1),
+            "MAXMOVES": np_ * tmax + 1, "MAXANS": np_ * max(len(t.landmark_hex), 1) + 1,
+            "SETUPMAX": np_ * (2 * tmax + 2) + max(len(decks), 1) * (max(decks or [1]) + 1),
+            "HAND": rs.hand, "SET_ASIDE": rs.set_aside, "GROUPMASK": _mask(rs.group_kinds, self.nk),
+            "REST_BOTTOM": REST["bottom"], "REST_TOP": REST["top"],
+            "PUB_DECK": self.deck_id.get(rs.public.deck, -1) if rs.public is not None else -1,
+            "PUB_COUNT": pub, "NMAJ": len(rs.majorities), "NMAJX": max(len(rs.majorities), 1),
+        }
+        sizes["EXTRA"] = (1 + 2 * np_ + 2 * sizes["NMAJX"] * np_ + np_ * (1 + 2 * sizes["HELDMAX"])
+                          + 1 + sizes["PUBMAX"] * (2 + 2 * np_))
+        return sizes
+
+    def board_tables(self) -> None:
+        rs, t, out = self.rs, self.t, self.tables
+        nb = [list(t.neighbours[h]) + [-1] * (6 - len(t.neighbours[h])) for h in range(t.n)]
+        if any(len(x) > 6 for x in t.neighbours):
+            self.problems.append("a hex with more than six neighbours")
+            nb = [x[:6] for x in nb]
+        out.append(f"static const i16 NB[{c_int(max(t.n, 1))}][6] = {{{', '.join(c_ints(x) for x in nb) or '{0}'}}};")
+        out.append(f"static const i32 NNB[{c_int(max(t.n, 1))}] = {c_ints([len(x) for x in t.neighbours])};")
+        out.append(f"static const i32 AREA_OF[{c_int(max(t.n, 1))}] = {c_ints([int(a) for a in t.area_of])};")
+        out.append(f"static const i32 AREA_SIZE[NAX] = {c_ints([len(a) for a in t.area_hexes])};")
+        fk_of = {k: i for i, k in enumerate(self.free_kinds)}
+        out.append(f"static const i32 HEX_FK[{c_int(max(t.n, 1))}] = "
+                   f"{c_ints([fk_of.get(t.hex_kind[h], -1) for h in range(t.n)])};")
+        free0, offs = [], [0]
+        for k in self.free_kinds:
+            free0.extend(h for h in range(t.n) if t.hex_kind[h] == k)
+            offs.append(len(free0))
+        out.append(f"static const i32 FOFF[{c_int(len(offs))}] = {c_ints(offs)};")
+        out.append(f"static const i32 FREE0[{c_int(max(len(free0), 1))}] = {c_ints(free0)};")
+        self.pick_function(fk_of)
+        _per_hex_lists("LMRING", [list(t.neighbours[t.landmark_hex[lm]]) for lm in range(len(t.landmark_hex))], out)
+        st = static(rs)
+        # per landmark: the tile kinds each metric of its majority counts (runtime/placement.occupy)
+        met = []
+        for lm in range(len(t.landmark_hex)):
+            rule = st.metric_of.get(lm)
+            met.append([_mask(m, self.nk) for m in rule.metrics] if rule is not None else [])
+        nm = max([len(m) for m in met] + [1])
+        rows = ", ".join(c_ints(m + [0] * (nm - len(m))) for m in met) or c_ints([])
+        out.append(f"static const u32 LM_MET[NLX][NM] = {{{rows}}};")
+        out.append(f"static const i32 LM_NMET[NLX] = {c_ints([len(m) for m in met])};")
+        _per_hex_lists("MADJ", [[lm for lm in st.lm_adj[h] if lm in st.metric_of] for h in range(t.n)], out)
+        ab_index = {name: i for i, name in enumerate(rs.abilities)}
+        lm_ab = []
+        users = {r.kind for r in st.ability_rules}
+        for lm in range(len(t.landmark_hex)):
+            name = t.landmark_ability[lm]
+            if t.landmark_kind[lm] in users and (name is None or name not in ab_index):
+                self.problems.append(f"landmark {lm} uses abilities but carries no declared ability")
+            lm_ab.append(ab_index.get(name or "", -1))
+        out.append(f"static const i32 LM_AB[NLX] = {c_ints(lm_ab)};")
+
+    def pick_function(self, fk_of: dict[str, int]) -> None:
+        """pick_hex: a uniform free hex of the tile kind's placement rule, else of its fallback (S-P2, S-P3),
+        else -1 (a pass, S-P5); specialised per tile kind so each tier is a couple of loads. PRIMFK: the
+        primary hex kinds per tile kind, so a placement on another counts as a fallback (the lab's tally)."""
+        rs = self.rs
+        self.tables.append(f"static const u32 PRIMFK[NK] = "
+                           f"{c_ints([_fk_mask(rs.primary.get(k, ()), fk_of) for k in range(self.nk)])};")
+        L = ["static int pick_hex(S *s, int k) {", "    switch (k) {"]
+        for kid in range(self.nk):
+            L.append(f"    case {c_int(kid)}: {{")
+            for table in (rs.primary, rs.fallback):
+                fks = [fk_of[k] for k in table.get(kid, ()) if k in fk_of]
+                if not fks:
+                    continue
+                counts = [f"s->freen[{c_int(fk)}]" for fk in fks]
+                L.append(f"        {{ int tot = {' + '.join(counts)};")
+                L.append("          if (tot) { int r = rb_below(s, tot);")
+                for fk in fks[:-1]:
+                    L.append(f"            if (r < s->freen[{c_int(fk)}]) return free_at(s, {c_int(fk)}, r);")
+                    L.append(f"            r -= s->freen[{c_int(fk)}];")
+                L.append(f"            return free_at(s, {c_int(fks[-1])}, r); }} }}")
+            L.append("        return -1; }")
+        L += ["    }", "    return -1;", "}"]
+        self.rules.append("\n".join(L))
+
+    def deal_tables(self) -> None:
+        rs, t, out = self.rs, self.t, self.tables
+        np_ = max(rs.players[1], 1)
+        colour, coffs, neut, noffs = [], [0], [], [0]
+        for n in range(0, np_ + 1):
+            if rs.players[0] <= n <= rs.players[1]:
+                colour.extend(k << VBITS | v for k, v in colour_tiles(rs, n))
+                nt = rs.neutral.get(n)
+                if nt is not None:
+                    neut.extend([h for h in range(t.n) if nt.tag in t.hex_tags[h]][: nt.count])
+            coffs.append(len(colour))
+            noffs.append(len(neut))
+        out.append(f"static const i32 COLOUR_OFF[NP + 2] = {c_ints(coffs)};")
+        out.append(f"static const i32 COLOUR[{c_int(max(len(colour), 1))}] = {c_ints(colour)};")
+        out.append(f"static const i32 NEUT_OFF[NP + 2] = {c_ints(noffs)};")
+        out.append(f"static const i32 NEUT[{c_int(max(len(neut), 1))}] = {c_ints(neut)};")
+        deck0, doffs = [], [0]
+        for cards in rs.decks.values():
+            deck0.extend(self.card_id[c.name] for c in cards)
+            doffs.append(len(deck0))
+        out.append(f"static const i32 DECK_OFF[{c_int(len(doffs))}] = {c_ints(doffs)};")
+        out.append(f"static const i32 DECK0[{c_int(max(len(deck0), 1))}] = {c_ints(deck0)};")
+        defs = static(rs).cards
+        out.append(f"static const i64 CARD_POINTS[NCARDX] = {c_ints([defs[c].points for c in self.cards])};")
+        out.append(f"static const i64 CARD_SMALL[NCARDX] = {c_ints([defs[c].small or 0 for c in self.cards])};")
+
+    # ----- one placement with every reaction, in file order ------------------------------------------
+    def draw_fn(self, deck: str, ast: dict[str, Any]) -> str:
+        """The function a draw from a deck calls (S-M1): the top card, or the deck's empty rule."""
+        fn = self.draw_fns.get(deck)
+        if fn is not None:
+            return fn
+        fn = f"draw_{len(self.draw_fns)}"
+        self.draw_fns[deck] = fn
+        d = self.deck_id.get(deck, -1)
+        empty = self.rs.empty_decks.get(deck)
+        lines = [f"static void {fn}(S *s, int p) {{",
+                 f"    int d = {c_int(d)};",
+                 "    if (d >= 0 && s->dtop[d] < s->dlen[d]) {",
+                 "        if (s->nheld[p] < HELDMAX) s->held[p][s->nheld[p]++] = s->deck[d][s->dtop[d]++];",
+                 "        return;",
+                 "    }"]
+        if empty is not None and empty.fn is not None:
+            blk = ast["decks"].get(deck)
+            node = blk.on_empty.expr if blk is not None and blk.on_empty is not None else None
+            f = self.expr(node, "a draw from an empty deck")
+            lines.append(f"    add(s, p, {c_int(self.cat.get(empty.category, -1))}, {f}(s, p, -1, 0));")
+        lines.append("}")
+        self.rules.append("\n".join(lines))
+        return fn
+
+    def place_function(self, ast: dict[str, Any]) -> str:
+        rs, t = self.rs, self.t
+        st = static(rs)
+        _per_hex_lists("LMADJ", [list(st.lm_adj[h]) for h in range(t.n)], self.tables)
+        self.tables.append(f"static const i32 LM_KIND[NLX] = "
+                           f"{c_ints([t.landmark_kinds.index(k) for k in t.landmark_kind])};")
+        # the landmarks this placement touches first are found before any reaction and marked touched after
+        # all of them, so every `on first touch KIND` statement sees the same first touch (reactions.react)
+        L: list[str] = ["static void place(S *s, int p, int k, int v, int h) {", "    occupy(s, h, p, k, v);",
+                        "    (void)v;",
+                        "    int first[8], nfirst = 0;",
+                        "    for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1] && nfirst < 8; i++)",
+                        "        if (!s->touched[p][LMADJ[i]]) first[nfirst++] = LMADJ[i];",
+                        "    (void)first;"]
+        for ri, (r, s) in enumerate(zip(rs.reactions, ast["reactions"], strict=True)):
+            if isinstance(r, ScoreTrigger | PlaceDraw):
+                cond = f"((u32){c_int(_mask(r.kinds, self.nk))}u >> k) & 1"
+                if r.at is not None:
+                    self.tables.append(f"static const u8 AT{ri}[{c_int(max(t.n, 1))}] = {c_ints([int(x) for x in r.at])};")
+                    cond += f" && AT{ri}[h]"
+                if isinstance(r, ScoreTrigger):
+                    f = self.expr(r.expr, f"the placement trigger scoring {_safe(r.category)}")
+                    L.append(f"    if ({cond}) add(s, p, {c_int(self.cat.get(r.category, -1))}, {f}(s, p, h, 0));")
+                else:
+                    L.append(f"    if ({cond}) {self.draw_fn(r.deck, ast)}(s, p);")
+            elif isinstance(r, AreaRule):
+                self.area_function(ri, r, s)
+                ok = [int(k == r.kind) for k in t.area_kind]
+                self.tables.append(f"static const u8 AOK{ri}[NAX] = {c_ints(ok)};")
+                L.append("    { int a = AREA_OF[h];")
+                L.append(f"      if (a >= 0 && s->area_free[a] == 0 && !s->area_done[a] && AOK{ri}[a]) area{ri}(s, a, p); }}")
+            elif isinstance(r, MajorityRule):
+                mine = set(r.landmarks)
+                _per_hex_lists(f"MAJ{ri}", [[lm for lm in st.lm_adj[h] if lm in mine and st.metric_of.get(lm) is r]
+                                            for h in range(t.n)], self.tables)
+                self.majority_function(ri, r)
+                L.append(f"    for (int i = MAJ{ri}_OFF[h]; i < MAJ{ri}_OFF[h + 1]; i++) challenge{ri}(s, MAJ{ri}[i], p);")
+            elif isinstance(r, TouchRule):
+                act = r.action
+                if isinstance(act, A.AbilityAction):
+                    do = "use_ability(s, lm, p);"
+                elif isinstance(act, A.DrawAction):
+                    do = f"{self.draw_fn(act.deck, ast)}(s, p);"
+                elif isinstance(act, A.ScoreAction):
+                    f = self.expr(act.expr, f"the first-touch score {_safe(act.category)}")
+                    do = f"add(s, p, {c_int(self.cat.get(act.category, -1))}, {f}(s, p, h, 0));"
+                else:
+                    self.problems.append(f"the first-touch action {type(act).__name__}")
+                    do = ""
+                kind = c_int(t.landmark_kinds.index(r.kind)) if r.kind in t.landmark_kinds else "-1"
+                L.append("    for (int i = 0; i < nfirst; i++) {")
+                L.append(f"        int lm = first[i]; if (LM_KIND[lm] == {kind}) {{ {do} }}")
+                L.append("    }")
+            elif isinstance(r, PublicRule):
+                L.append(f"    public_missions(s, p, {c_int(int(r.placer_first))}, {c_int(self.cat.get(r.category, -1))});")
+        L.append("    for (int i = 0; i < nfirst; i++) s->touched[p][first[i]] = 1;")
+        L.append("}")
+        return "\n".join(L)
+
+    def area_function(self, ri: int, r: AreaRule, blk: A.AreaBlock) -> None:
+        """S-A1..S-A4: rank the seats with influence by the tie chain, pay the table for the area's size."""
+        rs, t = self.rs, self.t
+        keys = []
+        for step in r.ties:
+            key = TIE_KEYS.get(tuple(step.words))
+            if key is None:
+                self.problems.append(f"the area tie-break step {len(keys) + 1} (words unknown to the native engine)")
+                key = "0"
+            keys.append(key)
+        pay_ast: dict[tuple[int, int | None], tuple[A.Expr, ...]] = dict(getattr(r, "pay_exprs", None) or {})
+        if not pay_ast:  # a compiler that does not keep them: the block's own items (the last per key wins)
+            for it in blk.items:
+                if isinstance(it, A.Pay):
+                    pay_ast[(it.size, it.players)] = it.amounts
+        if set(pay_ast) != set(r.pay) or any(len(pay_ast[k]) != len(r.pay[k]) for k in r.pay):
+            self.problems.append("an area's payouts do not line up with its statements")
+            return
+        tables = list(r.pay)
+        # per area and player count: which payout table applies (size and count, else size alone)
+        paykey = []
+        for a in range(len(t.area_hexes)):
+            size = len(t.area_hexes[a])
+            for n in range(max(rs.players[1], 1) + 1):
+                key = (size, n) if (size, n) in r.pay else (size, None)
+                paykey.append(tables.index(key) if key in r.pay else -1)
+        self.tables.append(f"static const i32 PAYKEY{ri}[{c_int(max(len(paykey), 1))}] = {c_ints(paykey)};")
+        cat = c_int(self.cat.get(r.category, -1))
+        L = [f"static i64 pay{ri}(const S *s, int key, int place, int q, i64 inf, int alone) {{", "    switch (key) {"]
+        for ki, key in enumerate(tables):
+            fns = [self.expr(e, f"an area payout for size {key[0]}") for e in pay_ast[key]]
+            L.append(f"    case {c_int(ki)}:")
+            if r.alone:
+                terms = " + ".join(f"{fns[i]}(s, q, -1, inf)" for i in r.alone if i < len(fns)) or "0"
+                L.append(f"        if (alone) return {terms};")
+            L.append("        switch (place) {")
+            for pi, fn in enumerate(fns):
+                L.append(f"        case {c_int(pi)}: return {fn}(s, q, -1, inf);")
+            L.append("        }")
+            L.append("        return 0;")
+        L.append("    }")
+        L.append("    (void)s; (void)place; (void)q; (void)inf; (void)alone;")
+        L.append("    return 0;")
+        L.append("}")
+        cmp = " ".join(f"{{ int kx, ky; {{ int q = x; kx = {k}; }} {{ int q = y; ky = {k}; }} if (kx != ky) return kx < ky; }}"
+                       for k in keys)
+        L += [f"static int before{ri}(const S *s, int a, int c, int x, int y) {{",
+              "    int n = s->n; (void)n; (void)c;",
+              "    if (s->area_inf[a][x] != s->area_inf[a][y]) return s->area_inf[a][x] > s->area_inf[a][y];",
+              f"    {cmp}",
+              "    return x < y;",
+              "}",
+              f"static void area{ri}(S *s, int a, int c) {{",
+              "    int order[NP], m = 0;",
+              "    s->area_done[a] = 1;",
+              "    for (int q = 0; q < s->n; q++) if (s->area_inf[a][q] > 0) {",
+              "        int j = m++;",
+              f"        while (j > 0 && before{ri}(s, a, c, q, order[j - 1])) {{ order[j] = order[j - 1]; j--; }}",
+              "        order[j] = q;",
+              "    }",
+              "    if (!m) return;",
+              "    s->area_first[a] = order[0];",
+              f"    int key = PAYKEY{ri}[a * (NP + 1) + s->n], alone = m == 1 && {c_int(int(bool(r.alone)))};",
+              "    for (int place = 0; place < m; place++) {",
+              "        int q = order[place];",
+              f"        add(s, q, {cat}, key < 0 ? 0 : pay{ri}(s, key, place, q, s->area_inf[a][q], alone));",
+              "    }",
+              "}"]
+        self.rules.append("\n".join(L))
+
+    def majority_function(self, ri: int, r: MajorityRule) -> None:
+        """S-K1..S-K5: the placer challenges the holder metric by metric, then the final tie."""
+        st = c_int(next(i for i, m in enumerate(self.rs.majorities) if m is r))
+        L = [f"static void challenge{ri}(S *s, int lm, int p) {{",
+             "    int o = s->lm_owner[lm];",
+             "    if (o == p) return;",
+             f"    if (o < 0) {{ s->lm_owner[lm] = p; s->claims[{st}][p]++; return; }}",
+             f"    for (int mi = 0; mi < {c_int(len(r.metrics))}; mi++) {{",
+             "        int x = s->lm_count[lm][mi][p], y = s->lm_count[lm][mi][o];",
+             "        if (x == y) continue;",
+             f"        if (x > y) {{ s->lm_owner[lm] = p; s->changes[{st}][p]++; }}",
+             "        return;",
+             "    }"]
+        if r.placer_takes_tie:
+            L.append(f"    s->lm_owner[lm] = p; s->changes[{st}][p]++;")
+        L.append("}")
+        self.rules.append("\n".join(L))
+
+    def ability_function(self, ast: dict[str, Any]) -> None:
+        """I-R1: the landmark's printed ability, answered at random."""
+        rs = self.rs
+        L = ["static void use_ability(S *s, int lm, int p) {", "    switch (LM_AB[lm]) {"]
+        for ai, ab in enumerate(rs.abilities.values()):
+            L.append(f"    case {c_int(ai)}:")
+            eff = ab.effect
+            match eff:
+                case A.ScoreEffect():
+                    f = self.expr(eff.expr, f"the ability scoring {_safe(eff.category)}")
+                    L.append(f"        add(s, p, {c_int(self.cat.get(eff.category, -1))}, {f}(s, p, -1, 0));")
+                case A.TakeAsideEffect():
+                    L.append("        take_aside(s, lm, p);")
+                case A.DrawKeepEffect(draw=n, rest=rest):
+                    if rest not in REST:
+                        self.problems.append("a draw-and-keep ability whose rest goes somewhere unknown")
+                    L.append(f"        draw_keep(s, lm, p, {c_int(n)}, {c_int(REST.get(rest, 2))});")
+                case A.DrawCardEffect(deck=deck):  # a draw like any other, the deck's `when empty` included
+                    L.append(f"        {self.draw_fn(deck, ast)}(s, p);")
+                case A.DoubleEffect(factor=factor, markers=markers, target=target):
+                    L.append(f"        double_mission(s, lm, p, {c_int(factor)}, {c_int(markers)}, "
+                             f"{c_int(int(target == 'any'))});")
+                case _:
+                    self.problems.append(f"the ability effect {type(eff).__name__}")
+            L.append("        break;")
+        L += ["    }", "    (void)s; (void)lm; (void)p;", "}"]
+        self.rules.append("\n".join(L))
+
+    def card_function(self, decks: dict[str, A.DeckBlock]) -> None:
+        """A card's condition by card id (cards, end scoring: the engine runs them as exprgen's Python)."""
+        cond: dict[str, A.Expr] = {}
+        for name in self.rs.decks:
+            blk = decks.get(name)
+            for c in blk.cards if blk is not None else ():
+                cond[c.name] = c.condition  # the last definition of a name wins, as Static.cards
+        L = ["static i64 card_cond(const S *s, int c, int me) {", "    switch (c) {"]
+        for ci, name in enumerate(self.cards):
+            f = self.expr(cond.get(name), f"mission card {ci + 1}")
+            L.append(f"    case {c_int(ci)}: return {f}(s, me, -1, 0);")
+        L += ["    }", "    (void)s; (void)me;", "    return 0;", "}"]
+        self.rules.append("\n".join(L))
+
+    def public_function(self) -> None:
+        """I-M1: after every placement each seat (the placer first, or in seat order) against every face-up
+        card: big points to the first to fulfil it, small to each later one, times a doubling marker."""
+        self.rules.append("\n".join([
+            "static void public_missions(S *s, int p, int placer_first, int cat) {",
+            "    if (!s->npub) return;",
+            "    for (int step = 0; step < s->n; step++) {",
+            "        int q = placer_first ? (p + step) % s->n : step;",
+            "        for (int i = 0; i < s->npub; i++) {",
+            "            int c = s->pub[i];",
+            "            if (s->pub_done[c][q] || !card_cond(s, c, q)) continue;",
+            "            i64 pts = (s->pub_cnt[c] ? CARD_SMALL[c] : CARD_POINTS[c]) * (s->dbl_on[q][c] ? s->dbl_f[q][c] : 1);",
+            "            s->pub_done[c][q] = 1; s->pub_order[c][s->pub_cnt[c]++] = q;",
+            "            add(s, q, cat, pts);",
+            "        }",
+            "    }",
+            "}"]))
+
+    def end_functions(self, ast: dict[str, Any]) -> None:
+        """S-E1..S-E3 and the winner with its tie chain (S-E4), as runtime/endgame.py."""
+        rs, t = self.rs, self.t
+        self.card_function(ast["decks"])
+        L = ["static void end_scoring(S *s, i64 *totals, i64 *bd) {",
+             "    int n = s->n;",
+             "    for (int q = 0; q < n; q++) { totals[q] = s->track[q]; for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }"]
+        for i, ((kind, _fn, cat, _ids), s) in enumerate(zip(rs.end_incomplete, ast["incomplete"], strict=True)):
+            f = self.expr(s.expr, f"incomplete-area scoring {i + 1}")
+            ok = [int(k == kind) for k in t.area_kind]
+            self.tables.append(f"static const u8 INC{i}[NAX] = {c_ints(ok)};")
+            ci = c_int(self.cat.get(cat, -1))
+            L += [f"    for (int a = 0; a < NA; a++) if (!s->area_done[a] && s->area_free[a] && INC{i}[a])",
+                  "        for (int q = 0; q < n; q++) if (s->area_inf[a][q] > 0) {",
+                  f"            i64 pts = {f}(s, q, -1, s->area_inf[a][q]);",
+                  f"            totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
+                  "        }"]
+        for i, ((kind, _fn, cat, _ids), s) in enumerate(zip(rs.end_owned, ast["owned"], strict=True)):
+            f = self.expr(s.expr, f"end scoring of held landmarks {i + 1}")
+            ok = [int(k == kind) for k in t.landmark_kind]
+            self.tables.append(f"static const u8 OWN{i}[NLX] = {c_ints(ok)};")
+            ci = c_int(self.cat.get(cat, -1))
+            L += [f"    for (int lm = 0; lm < NL; lm++) if (s->lm_owner[lm] >= 0 && OWN{i}[lm]) {{",
+                  "        int q = s->lm_owner[lm];",
+                  f"        i64 pts = {f}(s, q, -1, 0);",
+                  f"        totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
+                  "    }"]
+        if rs.end_held is not None:
+            ci = c_int(self.cat.get(rs.end_held[0], -1))
+            L += ["    for (int q = 0; q < n; q++) for (int i = 0; i < s->nheld[q]; i++) {",
+                  "        int c = s->held[q][i];",
+                  "        i64 pts = card_cond(s, c, q) ? CARD_POINTS[c] : 0;",
+                  f"        totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
+                  "    }"]
+        L.append("}")
+        ties = ast["ties"].steps if ast["ties"] is not None else ()
+        W = ["static i32 winners_of(S *s, const i64 *totals) {",
+             "    i64 top = totals[0]; i32 tied = 0;",
+             "    for (int q = 1; q < s->n; q++) if (totals[q] > top) top = totals[q];",
+             "    for (int q = 0; q < s->n; q++) if (totals[q] == top) tied |= 1 << q;",
+             "    if (__builtin_popcount((u32)tied) == 1) return tied;"]
+        for (_fn, among, _text), step in zip(rs.winner_ties, ties, strict=True):
+            f = self.expr(step.expr, "a winner tie-break")
+            W += ["    {",
+                  f"        i64 w = {f}(s, -1, -1, 0);",
+                  f"        if (w >= 0 && w < s->n && (((tied >> w) & 1) || !{c_int(int(among))})) return 1 << w;",
+                  "    }"]
+        W += ["    return tied;", "}"]
+        self.rules.append("\n".join(L))
+        self.rules.append("\n".join(W))
+
+
+def _safe(category: str) -> str:
+    """A category name for a problem message (never for the C source)."""
+    return f"`{category}`"
+
+
+def generate(rs: Ruleset) -> Plan:
+    """The C source and its reading plan for a ruleset; raises Unsupported naming everything it cannot express."""
+    return _Gen(rs).generate()

@@ -1,0 +1,577 @@
+"""The fixed C text of the native engine: types, the game state, the random generator, the expression
+helpers, the playout loop and the exported functions. It names no rule of any game: every number it
+reads comes from the tables and functions cgen.py generates in front of it (NH hexes, NP seats, ...).
+"""
+
+from __future__ import annotations
+
+# The exported functions, as cffi reads them (ABI mode): the same for every ruleset.
+CDEF = """
+int rb_info(int32_t *out, int cap);
+int rb_games(uint64_t seed0, int count, int n, int64_t *totals, int64_t *breakdown, int32_t *winners,
+             int32_t *lm_owner, int32_t *extra, int64_t *moves);
+int rb_record(uint64_t seed, int n, int32_t *setup, int32_t *moves, int32_t *answers, int32_t *counts,
+              int64_t *totals, int64_t *breakdown, int32_t *winners, int32_t *lm_owner);
+int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, uint64_t seed, int count, int redeal,
+                int64_t *totals, int32_t *moves, int32_t *answers, int32_t *counts);
+"""
+
+PRELUDE = r"""
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+typedef int64_t i64;
+typedef int32_t i32;
+typedef int16_t i16;
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef unsigned char u8;
+#define EXPORT __attribute__((visibility("default")))
+#define VMASK ((1 << VBITS) - 1)
+#define NOFIRST (-100) /* area_first of an area nobody won: never equal to a seat or to `nobody` */
+"""
+
+STATE = r"""
+/* The position and the players' holdings. Tiles are codes kind << VBITS | value; cards are card ids. */
+typedef struct {
+    u64 rng[4];
+    i32 n, turn, move_index;
+    i32 owner[NH], tkind[NH], tval[NH], parent[NH], gsize[NH];
+    u64 tbits[NP][NK][W];
+    i32 tcount[NP][NK];
+    i32 freel[NH], freen[NFKX], fpos[NH];
+    i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
+    i32 lm_owner[NLX], lm_count[NLX][NM][NP];
+    u8 touched[NP][NLX];
+    i64 score[NP][NCX], track[NP];
+    i32 hand[NP][HMAX], nhand[NP];
+    i32 supply[NP][TMAX], nsupply[NP];
+    i32 aside[NP][TMAX], naside[NP];
+    i32 deck[NDX][DMAX], dtop[NDX], dlen[NDX];
+    i32 held[NP][HELDMAX], nheld[NP];
+    i32 passed[NP];
+    i32 pub[PUBMAX], npub;
+    u8 pub_done[NCARDX][NP];
+    i32 pub_cnt[NCARDX];
+    u8 dbl_on[NP][NCARDX];
+    i32 dbl_f[NP][NCARDX], ndbl[NP];
+    i32 pend_on[NP], pend_n[NP], pend_keep[NP], pend_rest[NP];
+    /* what the lab reads besides the scores (play/tally.py): fallback placements, landmarks taken from a
+       holder or unheld, per majority statement, and the order of each public card's fulfillers */
+    i32 fallbacks[NP], changes[NMAJX][NP], claims[NMAJX][NP], pub_order[NCARDX][NP];
+    /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer) */
+    i32 *rec_moves, *rec_ans;
+    i32 nmoves, nans;
+} S;
+
+typedef i64 (*lam_t)(const S *, int, int, i64);
+
+/* xoshiro256** seeded through splitmix64: the same seed, the same game, on every machine */
+static inline u64 rotl(u64 x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline u64 rb_next(S *s) {
+    u64 *q = s->rng;
+    u64 r = rotl(q[1] * 5, 7) * 9, t = q[1] << 17;
+    q[2] ^= q[0]; q[3] ^= q[1]; q[1] ^= q[2]; q[0] ^= q[3]; q[2] ^= t; q[3] = rotl(q[3], 45);
+    return r;
+}
+/* uniform below n (n < 2^31) from the high 32 bits: the bias is below n / 2^32 */
+static inline int rb_below(S *s, int n) { return (int)(((rb_next(s) >> 32) * (u64)(u32)n) >> 32); }
+static void rb_seed(S *s, u64 seed) {
+    for (int i = 0; i < 4; i++) {
+        u64 z = (seed += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        s->rng[i] = z ^ (z >> 31);
+    }
+}
+static void rb_shuffle(S *s, i32 *a, int n) {  /* Fisher-Yates from the top, as runtime.setup.deal */
+    for (int i = n - 1; i > 0; i--) { int j = rb_below(s, i + 1); i32 x = a[i]; a[i] = a[j]; a[j] = x; }
+}
+static inline void add(S *s, int p, int cat, i64 pts) { if (cat >= 0) s->score[p][cat] += pts; s->track[p] += pts; }
+"""
+
+HELPERS = r"""
+/* ----- what expressions read: the meaning of compile/exprgen.py and compile/closures.py ----- */
+static int rb_popcount(const u64 *t) { int c = 0; for (int w = 0; w < W; w++) c += __builtin_popcountll(t[w]); return c; }
+static void rb_and(const u64 *a, const u64 *b, u64 *out) { for (int w = 0; w < W; w++) out[w] = a[w] & b[w]; }
+static i64 rb_valsum(const S *s, const u64 *t) {
+    i64 v = 0;
+    for (int w = 0; w < W; w++) for (u64 b = t[w]; b; b &= b - 1) v += s->tval[w * 64 + __builtin_ctzll(b)];
+    return v;
+}
+static void rb_tiles(const S *s, int p, u32 km, u64 *out) {
+    memset(out, 0, sizeof(u64) * W);
+    if (p < 0 || p >= s->n) return;
+    for (int k = 0; k < NK; k++) if ((km >> k) & 1) for (int w = 0; w < W; w++) out[w] |= s->tbits[p][k][w];
+}
+static i64 rb_tcount(const S *s, int p, u32 km) {
+    if (p < 0 || p >= s->n) return 0;
+    i64 c = 0;
+    for (int k = 0; k < NK; k++) if ((km >> k) & 1) c += s->tcount[p][k];
+    return c;
+}
+static int rb_find(const S *s, int h) { while (s->parent[h] != h) h = s->parent[h]; return h; }
+static int rb_group_ok(const S *s, int h) {
+    return h >= 0 && h < NH && s->owner[h] >= 0 && ((GROUPMASK >> s->tkind[h]) & 1);
+}
+static i64 rb_group_size(const S *s, int h) { return rb_group_ok(s, h) ? s->gsize[rb_find(s, h)] : 0; }
+static void rb_group(const S *s, int h, u64 *out) {
+    memset(out, 0, sizeof(u64) * W);
+    if (!rb_group_ok(s, h)) return;
+    int r = rb_find(s, h);
+    const u64 *t = s->tbits[s->owner[h]][s->tkind[h]];
+    for (int w = 0; w < W; w++)
+        for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (rb_find(s, x) == r) out[w] |= 1ULL << (x & 63); }
+}
+/* A group's root is one of its own tiles, so the roots among a seat's tiles are its groups; nobody (-1)
+   has none (Game.groups_of). */
+static int rb_groups(const S *s, int p, u32 km, i32 *out) {
+    int n = 0;
+    if (p < 0 || p >= s->n) return 0;
+    for (int k = 0; k < NK; k++) if ((km >> k) & 1) {
+        const u64 *t = s->tbits[p][k];
+        for (int w = 0; w < W; w++)
+            for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (s->parent[x] == x) out[n++] = s->gsize[x]; }
+    }
+    return n;
+}
+static i64 rb_largest(const S *s, int p, u32 km) {
+    i64 best = 0;
+    if (p < 0 || p >= s->n) return 0;
+    for (int k = 0; k < NK; k++) if ((km >> k) & 1) {
+        const u64 *t = s->tbits[p][k];
+        for (int w = 0; w < W; w++)
+            for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (s->parent[x] == x && s->gsize[x] > best) best = s->gsize[x]; }
+    }
+    return best;
+}
+static i64 rb_max(const i32 *g, int n) { i64 m = 0; for (int i = 0; i < n; i++) if (g[i] > m) m = g[i]; return m; }
+static int rb_atleast(const i32 *g, int n, i64 least, i32 *out) {
+    int m = 0;
+    for (int i = 0; i < n; i++) if (g[i] >= least) out[m++] = g[i];
+    return m;
+}
+/* landmarks of the list next to one of p's tiles; nobody (-1, also an empty hex's owner) touches none */
+static i64 rb_touched(const S *s, i64 p, const i32 *lms, int n) {
+    i64 c = 0;
+    if (p < 0) return 0;
+    for (int i = 0; i < n; i++) {
+        int lm = lms[i];
+        for (int j = LMRING_OFF[lm]; j < LMRING_OFF[lm + 1]; j++) if (s->owner[LMRING[j]] == p) { c++; break; }
+    }
+    return c;
+}
+static i64 rb_owned(const S *s, i64 p, const i32 *lms, int n) {
+    i64 c = 0;
+    for (int i = 0; i < n; i++) if (s->lm_owner[lms[i]] == p) c++;
+    return c;
+}
+static i64 rb_owner(const S *s, i64 lm) { return lm >= 0 && lm < NL ? s->lm_owner[lm] : -1; }
+static i64 rb_areas(const S *s, const u64 *t) {
+    u8 seen[NAX];
+    i64 c = 0;
+    memset(seen, 0, sizeof seen);
+    for (int w = 0; w < W; w++)
+        for (u64 b = t[w]; b; b &= b - 1) {
+            int a = AREA_OF[w * 64 + __builtin_ctzll(b)];
+            if (a >= 0 && !seen[a]) { seen[a] = 1; c++; }
+        }
+    return c;
+}
+static i64 rb_won(const S *s, i64 p) { i64 c = 0; for (int a = 0; a < NA; a++) if (s->area_first[a] == p) c++; return c; }
+static i64 rb_most(const S *s, int me, int placed, i64 inf, lam_t f) {
+    i64 v = f(s, me, placed, inf);
+    for (int q = 0; q < s->n; q++) if (q != me && f(s, q, placed, inf) > v) return 0;
+    return 1;
+}
+static i64 rb_fewest(const S *s, int me, int placed, i64 inf, lam_t f) {
+    i64 v = f(s, me, placed, inf);
+    for (int q = 0; q < s->n; q++) if (q != me && f(s, q, placed, inf) < v) return 0;
+    return 1;
+}
+static i64 rb_best(const S *s, int placed, i64 inf, lam_t f) {
+    i64 top = 0; int who = -1, ties = 0;
+    for (int q = 0; q < s->n; q++) {
+        i64 v = f(s, q, placed, inf);
+        if (q == 0 || v > top) { top = v; who = q; ties = 1; } else if (v == top) ties++;
+    }
+    return top > 0 && ties == 1 ? who : -1;
+}
+"""
+
+CORE = r"""
+/* ----- the board: placing a tile and what follows from it (runtime/placement.py occupy) ----- */
+static int find_mut(S *s, int h) {
+    while (s->parent[h] != h) { s->parent[h] = s->parent[s->parent[h]]; h = s->parent[h]; }
+    return h;
+}
+static inline __attribute__((always_inline)) void take_free(S *s, int h) {
+    int fk = HEX_FK[h];
+    if (fk < 0 || s->fpos[h] < 0) return;
+    int pos = s->fpos[h], last = s->freel[FOFF[fk] + s->freen[fk] - 1];
+    s->freel[FOFF[fk] + pos] = last;
+    s->fpos[last] = pos;
+    s->freen[fk]--;
+    s->fpos[h] = -1;
+}
+static void occupy_neutral(S *s, int h) {
+    s->owner[h] = -2; s->tkind[h] = -1; s->tval[h] = 0;
+    take_free(s, h);
+    int a = AREA_OF[h];
+    if (a >= 0) { s->area_free[a]--; if (s->area_free[a] == 0) s->area_done[a] = 1; }
+}
+static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int k, int v) {
+    s->owner[h] = p; s->tkind[h] = k; s->tval[h] = v;
+    s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
+    s->tcount[p][k]++;
+    take_free(s, h);
+    if ((GROUPMASK >> k) & 1) {
+        int root = h;
+        for (int j = 0; j < NNB[h]; j++) {
+            int m = NB[h][j];
+            if (s->owner[m] == p && s->tkind[m] == k) {
+                int rm = find_mut(s, m);
+                if (rm != root) {  /* union by size: every neighbouring group joins */
+                    if (s->gsize[rm] > s->gsize[root]) { int x = rm; rm = root; root = x; }
+                    s->parent[rm] = root;
+                    s->gsize[root] += s->gsize[rm];
+                }
+            }
+        }
+    }
+    int a = AREA_OF[h];
+    if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
+    for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
+        int lm = MADJ[i];
+        for (int mi = 0; mi < LM_NMET[lm]; mi++) if ((LM_MET[lm][mi] >> k) & 1) s->lm_count[lm][mi][p]++;
+    }
+}
+
+/* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py) */
+static inline int free_at(const S *s, int fk, int r) { return s->freel[FOFF[fk] + r]; }
+
+static void answer(S *s, int lm, int code) {
+    if (s->rec_ans && s->nans < MAXANS) {
+        i32 *a = s->rec_ans + 3 * s->nans++;
+        a[0] = s->nmoves - 1; a[1] = lm; a[2] = code;
+    }
+}
+static void hand_add(S *s, int p, int code) { if (s->nhand[p] < HMAX) s->hand[p][s->nhand[p]++] = code; }
+
+/* I-R1 answers at random, as fast._answer_per_seat: the distinct tiles, uniformly */
+static int distinct_pick(S *s, const i32 *tiles, int n) {
+    i32 seen[TMAX]; int m = 0;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < m; j++) if (seen[j] == tiles[i]) { dup = 1; break; }
+        if (!dup) seen[m++] = tiles[i];
+    }
+    return m ? seen[rb_below(s, m)] : -1;
+}
+static void take_aside(S *s, int lm, int p) {
+    int code = distinct_pick(s, s->aside[p], s->naside[p]);
+    answer(s, lm, code);
+    if (code < 0) return;
+    for (int i = 0; i < s->naside[p]; i++) if (s->aside[p][i] == code) {
+        memmove(&s->aside[p][i], &s->aside[p][i + 1], sizeof(i32) * (s->naside[p] - i - 1));
+        s->naside[p]--;
+        break;
+    }
+    hand_add(s, p, code);
+}
+static void draw_keep(S *s, int lm, int p, int n, int rest) {
+    int top = n < s->nsupply[p] ? n : s->nsupply[p];
+    int code = n ? distinct_pick(s, &s->supply[p][s->nsupply[p] - top], top) : -1;
+    answer(s, lm, code);
+    if (code < 0) return;
+    s->pend_on[p] = 1; s->pend_n[p] = n; s->pend_keep[p] = code; s->pend_rest[p] = rest;
+}
+static void double_mission(S *s, int lm, int p, int factor, int markers, int any) {
+    i32 opts[PUBMAX]; int m = 0;
+    if (s->ndbl[p] < markers)
+        for (int i = 0; i < s->npub; i++) {
+            int c = s->pub[i];
+            if (!s->dbl_on[p][c] && (any || !s->pub_done[c][p])) opts[m++] = c;
+        }
+    int c = m ? opts[rb_below(s, m)] : -1;
+    answer(s, lm, c);
+    if (c < 0) return;
+    if (!s->dbl_on[p][c]) s->ndbl[p]++;
+    s->dbl_on[p][c] = 1; s->dbl_f[p][c] = factor;
+}
+
+/* the draw step (S-T1), or a pending draw N, keep one (I-R1), as abilities.draw_after_turn */
+static void draw_after_turn(S *s, int p) {
+    if (!s->pend_on[p]) {
+        if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
+        return;
+    }
+    s->pend_on[p] = 0;
+    i32 drawn[TMAX]; int m = 0;
+    while (m < s->pend_n[p] && s->nsupply[p]) drawn[m++] = s->supply[p][--s->nsupply[p]];
+    if (!m) return;
+    int kept = 0;
+    for (int i = 0; i < m; i++) if (drawn[i] == s->pend_keep[p]) { kept = i; break; }
+    hand_add(s, p, drawn[kept]);
+    memmove(&drawn[kept], &drawn[kept + 1], sizeof(i32) * (m - kept - 1));
+    m--;
+    if (s->pend_rest[p] == REST_BOTTOM) {  /* each under the supply in turn: the last drawn ends lowest */
+        memmove(&s->supply[p][m], &s->supply[p][0], sizeof(i32) * s->nsupply[p]);
+        for (int i = 0; i < m; i++) s->supply[p][m - 1 - i] = drawn[i];
+        s->nsupply[p] += m;
+    } else if (s->pend_rest[p] == REST_TOP) {  /* back on top, the first drawn to be drawn first again */
+        for (int i = m - 1; i >= 0; i--) s->supply[p][s->nsupply[p]++] = drawn[i];
+    }
+}
+
+static void place(S *s, int p, int k, int v, int h);
+static int pick_hex(S *s, int k);
+
+/* uniformly random moves to the end of the game, as fast.run_random */
+static void play_out(S *s) {
+    for (;;) {
+        int p = s->turn, nh = s->nhand[p];
+        if (!nh) return;
+        int ti = nh > 1 ? rb_below(s, nh) : 0;
+        int code = s->hand[p][ti];
+        int k = code >> VBITS, h = pick_hex(s, k);
+        if (s->rec_moves && s->nmoves < MAXMOVES) {
+            i32 *m = s->rec_moves + 3 * s->nmoves;
+            m[0] = p; m[1] = code; m[2] = h;
+        }
+        s->nmoves++;
+        if (h >= 0 && !((PRIMFK[k] >> HEX_FK[h]) & 1)) s->fallbacks[p]++;
+        if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;
+        for (int i = ti + 1; i < s->nhand[p]; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */
+        s->nhand[p]--;
+        draw_after_turn(s, p);
+        s->move_index++;
+        int q = p;
+        for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile (S-T1) */
+            if (++q == s->n) q = 0;
+            if (s->nhand[q]) break;
+        }
+        if (!s->nhand[q]) return;
+        s->turn = q;
+    }
+}
+
+/* ----- a new game: the board with its neutral tiles per player count, then the deal ----- */
+static S TEMPLATE[NP + 1];
+static void build_template(int n) {
+    S *s = &TEMPLATE[n];
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    for (int h = 0; h < NH; h++) { s->owner[h] = -1; s->tkind[h] = -1; s->parent[h] = h; s->gsize[h] = 1; s->fpos[h] = -1; }
+    for (int fk = 0; fk < NFK; fk++) s->freen[fk] = FOFF[fk + 1] - FOFF[fk];
+    for (int i = 0; i < FOFF[NFK]; i++) { s->freel[i] = FREE0[i]; s->fpos[FREE0[i]] = i - FOFF[HEX_FK[FREE0[i]]]; }
+    for (int a = 0; a < NA; a++) { s->area_free[a] = AREA_SIZE[a]; s->area_first[a] = NOFIRST; }
+    for (int lm = 0; lm < NL; lm++) s->lm_owner[lm] = -1;
+    for (int i = NEUT_OFF[n]; i < NEUT_OFF[n + 1]; i++) occupy_neutral(s, NEUT[i]);
+}
+__attribute__((constructor)) static void init_templates(void) { for (int n = 1; n <= NP; n++) build_template(n); }
+
+static void draw_hands(S *s) {
+    for (int p = 0; p < s->n; p++)
+        for (int i = 0; i < HAND; i++) if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
+}
+static void new_game(S *s, int n, u64 seed, i32 *setup) {
+    memcpy(s, &TEMPLATE[n], sizeof *s);
+    rb_seed(s, seed);
+    i32 tiles[TMAX];
+    int nt = COLOUR_OFF[n + 1] - COLOUR_OFF[n];
+    for (int p = 0; p < n; p++) {
+        memcpy(tiles, &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
+        rb_shuffle(s, tiles, nt);
+        int aside = SET_ASIDE < nt ? SET_ASIDE : nt;
+        memcpy(s->aside[p], tiles, sizeof(i32) * aside);
+        s->naside[p] = aside;
+        for (int i = aside; i < nt; i++) s->supply[p][nt - 1 - i] = tiles[i];  /* the top is the end */
+        s->nsupply[p] = nt - aside;
+        if (setup) {
+            *setup++ = aside; memcpy(setup, tiles, sizeof(i32) * aside); setup += aside;
+            *setup++ = nt - aside; memcpy(setup, tiles + aside, sizeof(i32) * (nt - aside)); setup += nt - aside;
+        }
+    }
+    for (int d = 0; d < ND; d++) {
+        s->dlen[d] = DECK_OFF[d + 1] - DECK_OFF[d];
+        memcpy(s->deck[d], &DECK0[DECK_OFF[d]], sizeof(i32) * s->dlen[d]);
+        rb_shuffle(s, s->deck[d], s->dlen[d]);
+        if (setup) { *setup++ = s->dlen[d]; memcpy(setup, s->deck[d], sizeof(i32) * s->dlen[d]); setup += s->dlen[d]; }
+    }
+    if (PUB_DECK >= 0) {  /* I-M1: face up from the top of their deck */
+        int c = PUB_COUNT < s->dlen[PUB_DECK] ? PUB_COUNT : s->dlen[PUB_DECK];
+        memcpy(s->pub, s->deck[PUB_DECK], sizeof(i32) * c);
+        s->npub = c;
+        s->dtop[PUB_DECK] = c;
+    }
+    draw_hands(s);
+}
+
+/* ----- a position from Python (a Game between turns): what is not given is derived from the board ----- */
+static void rebuild(S *s) {
+    memset(s->tbits, 0, sizeof s->tbits); memset(s->tcount, 0, sizeof s->tcount);
+    memset(s->area_inf, 0, sizeof s->area_inf); memset(s->lm_count, 0, sizeof s->lm_count);
+    for (int fk = 0; fk < NFK; fk++) s->freen[fk] = 0;
+    for (int a = 0; a < NA; a++) s->area_free[a] = 0;
+    for (int h = 0; h < NH; h++) {
+        s->parent[h] = h; s->gsize[h] = 1; s->fpos[h] = -1;
+        int p = s->owner[h], k = s->tkind[h], a = AREA_OF[h], fk = HEX_FK[h];
+        if (p == -1 && fk >= 0) { s->fpos[h] = s->freen[fk]; s->freel[FOFF[fk] + s->freen[fk]++] = h; }
+        if (a >= 0 && p == -1) s->area_free[a]++;
+        if (p < 0) continue;
+        s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
+        s->tcount[p][k]++;
+        if (a >= 0) s->area_inf[a][p] += s->tval[h];
+        for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
+            int lm = MADJ[i];
+            for (int mi = 0; mi < LM_NMET[lm]; mi++) if ((LM_MET[lm][mi] >> k) & 1) s->lm_count[lm][mi][p]++;
+        }
+    }
+    for (int h = 0; h < NH; h++) {  /* groups: union every same-owner same-kind neighbour pair */
+        int p = s->owner[h], k = s->tkind[h];
+        if (p < 0 || !((GROUPMASK >> k) & 1)) continue;
+        for (int j = 0; j < NNB[h]; j++) {
+            int m = NB[h][j];
+            if (m < h && s->owner[m] == p && s->tkind[m] == k) {
+                int a = find_mut(s, h), b = find_mut(s, m);
+                if (a != b) {
+                    if (s->gsize[a] < s->gsize[b]) { int x = a; a = b; b = x; }
+                    s->parent[b] = a; s->gsize[a] += s->gsize[b];
+                }
+            }
+        }
+    }
+}
+#define TAKE(x) do { if (i >= nflat) return -2; (x) = flat[i++]; } while (0)
+#define TAKE_IN(x, lo, hi) do { TAKE(x); if ((x) < (lo) || (x) > (hi)) return -2; } while (0)
+static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
+    int i = 0, n, c, x;
+    memset(s, 0, sizeof *s);
+    TAKE_IN(n, 1, NP); s->n = n;
+    TAKE_IN(s->turn, 0, n - 1); TAKE_IN(s->move_index, 0, 1 << 30);
+    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, VMASK); }
+    for (int h = 0; h < NH; h++) if (s->owner[h] >= 0 && s->tkind[h] < 0) return -2;
+    for (int a = 0; a < NA; a++) { TAKE_IN(s->area_first[a], -1, n - 1); if (s->area_first[a] < 0) s->area_first[a] = NOFIRST; TAKE_IN(s->area_done[a], 0, 1); }
+    for (int lm = 0; lm < NL; lm++) TAKE_IN(s->lm_owner[lm], -1, n - 1);
+    for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); s->touched[p][lm] = (u8)x; }
+    for (int p = 0; p < n; p++) {
+        for (int cat = 0; cat < NC; cat++) s->score[p][cat] = scores[p * (NC + 1) + cat];
+        s->track[p] = scores[p * (NC + 1) + NC];
+    }
+    for (int p = 0; p < n; p++) { TAKE_IN(c, 0, HMAX); s->nhand[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->hand[p][j], 0, (NK << VBITS) - 1); }
+    for (int p = 0; p < n; p++) { TAKE_IN(c, 0, TMAX); s->nsupply[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->supply[p][j], 0, (NK << VBITS) - 1); }
+    for (int p = 0; p < n; p++) { TAKE_IN(c, 0, TMAX); s->naside[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->aside[p][j], 0, (NK << VBITS) - 1); }
+    for (int d = 0; d < ND; d++) { TAKE_IN(c, 0, DMAX); s->dlen[d] = c; for (int j = 0; j < c; j++) TAKE_IN(s->deck[d][j], 0, NCARD - 1); }
+    for (int p = 0; p < n; p++) { TAKE_IN(c, 0, HELDMAX); s->nheld[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->held[p][j], 0, NCARD - 1); }
+    for (int p = 0; p < n; p++) TAKE_IN(s->passed[p], 0, 1 << 30);
+    TAKE_IN(c, 0, PUBMAX); s->npub = c; for (int j = 0; j < c; j++) TAKE_IN(s->pub[j], 0, NCARD - 1);
+    TAKE_IN(c, 0, NCARD);
+    for (int j = 0; j < c; j++) {
+        int card, m;
+        TAKE_IN(card, 0, NCARD - 1); TAKE_IN(m, 0, n);
+        s->pub_cnt[card] = m;
+        for (int r = 0; r < m; r++) { TAKE_IN(x, 0, n - 1); s->pub_done[card][x] = 1; }
+    }
+    for (int p = 0; p < n; p++) {
+        TAKE_IN(c, 0, NCARD); s->ndbl[p] = c;
+        for (int j = 0; j < c; j++) { int card; TAKE_IN(card, 0, NCARD - 1); s->dbl_on[p][card] = 1; TAKE(s->dbl_f[p][card]); }
+    }
+    if (i != nflat) return -2;
+    rebuild(s);
+    return 0;
+}
+
+static void outputs(S *s, int64_t *totals, int64_t *breakdown, int32_t *winners, int32_t *lm_owner) {
+    i64 t[NP], bd[NP * NCX];
+    end_scoring(s, t, bd);
+    if (totals) memcpy(totals, t, sizeof(i64) * s->n);
+    if (breakdown) memcpy(breakdown, bd, sizeof(i64) * s->n * NC);
+    if (winners) *winners = winners_of(s, t);
+    if (lm_owner) memcpy(lm_owner, s->lm_owner, sizeof(i32) * NL);
+}
+/* EXTRA ints: moves, passes[NP], fallbacks[NP], changes[NMAJX][NP], claims[NMAJX][NP], then per seat the
+   held cards (count, then HELDMAX pairs card, fulfilled), then the face-up cards (count, then PUBMAX
+   entries: card, fulfillers, their seats[NP] in order, each seat's doubling factor[NP]) */
+static void extras(const S *s, i32 *x) {
+    memset(x, 0, sizeof(i32) * EXTRA);
+    *x++ = s->move_index;
+    memcpy(x, s->passed, sizeof s->passed); x += NP;
+    memcpy(x, s->fallbacks, sizeof s->fallbacks); x += NP;
+    memcpy(x, s->changes, sizeof s->changes); x += NMAJX * NP;
+    memcpy(x, s->claims, sizeof s->claims); x += NMAJX * NP;
+    for (int p = 0; p < NP; p++) {
+        int m = p < s->n ? s->nheld[p] : 0;
+        x[0] = m;
+        for (int i = 0; i < m; i++) { x[1 + 2 * i] = s->held[p][i]; x[2 + 2 * i] = card_cond(s, s->held[p][i], p) != 0; }
+        x += 1 + 2 * HELDMAX;
+    }
+    *x++ = s->npub;
+    for (int i = 0; i < PUBMAX; i++, x += 2 + 2 * NP) {
+        if (i >= s->npub) continue;
+        int c = s->pub[i];
+        x[0] = c; x[1] = s->pub_cnt[c];
+        for (int j = 0; j < s->pub_cnt[c]; j++) x[2 + j] = s->pub_order[c][j];
+        for (int q = 0; q < NP; q++) x[2 + NP + q] = q < s->n && s->dbl_on[q][c] ? s->dbl_f[q][c] : 1;
+    }
+}
+
+/* ----- exported ----- */
+EXPORT int rb_info(int32_t *out, int cap) {
+    const i32 info[] = {FORMAT, NH, NP, NC, NL, NK, ND, TMAX, MAXMOVES, MAXANS, SETUPMAX, NCARD, VBITS, EXTRA, NMAJ};
+    int m = (int)(sizeof info / sizeof info[0]);
+    for (int i = 0; i < m && i < cap; i++) out[i] = info[i];
+    return m;
+}
+EXPORT int rb_games(uint64_t seed0, int count, int n, int64_t *totals, int64_t *breakdown, int32_t *winners,
+                    int32_t *lm_owner, int32_t *extra, int64_t *moves) {
+    if (n < 1 || n > NP || count < 0) return -1;
+    S *s = malloc(sizeof *s);
+    if (!s) return -3;
+    i64 total_moves = 0;
+    for (int g = 0; g < count; g++) {
+        new_game(s, n, seed0 + (u64)g, 0);
+        play_out(s);
+        total_moves += s->nmoves;
+        outputs(s, totals ? totals + (i64)g * n : 0, breakdown ? breakdown + (i64)g * n * NC : 0,
+                winners ? winners + g : 0, lm_owner ? lm_owner + (i64)g * NL : 0);
+        if (extra) extras(s, extra + (i64)g * EXTRA);
+    }
+    if (moves) *moves = total_moves;
+    free(s);
+    return 0;
+}
+EXPORT int rb_record(uint64_t seed, int n, int32_t *setup, int32_t *moves, int32_t *answers, int32_t *counts,
+                     int64_t *totals, int64_t *breakdown, int32_t *winners, int32_t *lm_owner) {
+    if (n < 1 || n > NP) return -1;
+    S *s = malloc(sizeof *s);
+    if (!s) return -3;
+    new_game(s, n, seed, setup);
+    s->rec_moves = moves; s->rec_ans = answers;
+    play_out(s);
+    counts[0] = s->nmoves; counts[1] = s->nans;
+    outputs(s, totals, breakdown, winners, lm_owner);
+    free(s);
+    return 0;
+}
+EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, uint64_t seed, int count, int redeal,
+                       int64_t *totals, int32_t *moves, int32_t *answers, int32_t *counts) {
+    S *base = malloc(sizeof *base), *s = malloc(sizeof *s);
+    if (!base || !s) { free(base); free(s); return -3; }
+    int rc = load(base, flat, nflat, scores);
+    for (int g = 0; rc == 0 && g < count; g++) {
+        memcpy(s, base, sizeof *s);
+        rb_seed(s, seed + (u64)g);
+        if (redeal) {  /* the hidden future: every supply and the rest of every deck reshuffled */
+            for (int p = 0; p < s->n; p++) rb_shuffle(s, s->supply[p], s->nsupply[p]);
+            for (int d = 0; d < ND; d++) rb_shuffle(s, &s->deck[d][s->dtop[d]], s->dlen[d] - s->dtop[d]);
+        }
+        if (g == 0 && moves) { s->rec_moves = moves; s->rec_ans = answers; }
+        play_out(s);
+        if (g == 0 && counts) { counts[0] = s->nmoves; counts[1] = s->nans; }
+        outputs(s, totals + (i64)g * s->n, 0, 0, 0);
+    }
+    free(base); free(s);
+    return rc;
+}
+"""

@@ -1,0 +1,309 @@
+"""The native engine of one ruleset: the generated C loaded through cffi (ABI mode), and what it plays
+turned back into Python values: scores, per-category breakdowns, winners, landmark holders, and records
+(the dealt setup and the moves with their ability answers) that the reference engine replays."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rebirth_dsl.compile.ruleset import Ruleset
+from rebirth_dsl.native import ctext
+from rebirth_dsl.native.build import Built, build
+from rebirth_dsl.native.cgen import VBITS, Plan
+from rebirth_dsl.runtime.game import Game, static
+from rebirth_dsl.runtime.setup import Setup
+
+U64 = (1 << 64) - 1
+_INFO = ("FORMAT", "NH", "NP", "NC", "NL", "NK", "ND", "TMAX", "MAXMOVES", "MAXANS", "SETUPMAX", "NCARD", "VBITS",
+         "EXTRA", "NMAJ")
+GameResult = tuple[Sequence[int], Sequence[Sequence[int]], Sequence[int]]  # as play/simulate.py: scores, breakdowns, winners
+# play/tally.py's GameExtra, field by field: length, passes, fallbacks, changes, claims, missions, public
+Extra = tuple[int, tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
+              tuple[tuple[int, str, bool, int], ...], tuple[tuple[str, tuple[tuple[int, int], ...]], ...]]
+
+
+@dataclass
+class Batch:
+    """Many games: per game the final scores, per-category breakdowns (seat by category), winner seats and
+    landmark holders; and how many moves they took."""
+
+    totals: list[list[int]]
+    breakdown: list[list[list[int]]]
+    winners: list[list[int]]
+    lm_owner: list[list[int]]
+    moves: int
+
+
+@dataclass
+class NativeGame:
+    """One game played natively, with its record: the dealt setup and the moves (record entries)."""
+
+    seed: int
+    setup: Setup
+    moves: list[dict[str, Any]]
+    totals: list[int]
+    breakdown: list[list[int]]
+    winners: list[int]
+    lm_owner: list[int]
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    return [q for q in range(n) if mask >> q & 1]
+
+
+class NativeEngine:
+    """Random games of one ruleset at machine speed."""
+
+    def __init__(self, rs: Ruleset, plan: Plan, built: Built) -> None:
+        from cffi import FFI  # the optional extra: imported only when the native engine is used
+
+        self.rs, self.plan, self.built = rs, plan, built
+        self.ffi = FFI()
+        self.ffi.cdef(ctext.CDEF)
+        self.lib = self.ffi.dlopen(str(built.path))
+        info = self.ffi.new("int32_t[]", 32)
+        got = dict(zip(_INFO, self.ffi.unpack(info, self.lib.rb_info(info, 32)), strict=False))
+        want = {k: plan.sizes[k] for k in _INFO}
+        if got != want:  # a library that does not match its source is never used
+            raise RuntimeError(f"the native library does not match its source: {got} != {want}")
+        self.sizes = want
+        self.load_seconds = 0.0  # generate, build or verify, and load (set by `load`)
+        self.card_defs = static(rs).cards
+
+    # ----- many games ----------------------------------------------------------------------------
+    def games(self, n: int, first_seed: int, count: int) -> Batch:
+        """Games first_seed .. first_seed + count - 1 (each seed is one game, whatever the batch)."""
+        ffi, nc, nl = self.ffi, self.sizes["NC"], self.sizes["NL"]
+        self._check_players(n)
+        totals = ffi.new("int64_t[]", max(count * n, 1))
+        bd = ffi.new("int64_t[]", max(count * n * nc, 1))
+        win = ffi.new("int32_t[]", max(count, 1))
+        lmo = ffi.new("int32_t[]", max(count * nl, 1))
+        moves = ffi.new("int64_t *")
+        rc = self.lib.rb_games(first_seed & U64, count, n, totals, bd, win, lmo, ffi.NULL, moves)
+        if rc != 0:
+            raise RuntimeError(f"native engine error {rc}")
+        t = ffi.unpack(totals, count * n)
+        b = ffi.unpack(bd, count * n * nc)
+        w = ffi.unpack(win, count)
+        lo = ffi.unpack(lmo, count * nl)
+        return Batch([t[g * n:(g + 1) * n] for g in range(count)],
+                     [[b[(g * n + q) * nc:(g * n + q + 1) * nc] for q in range(n)] for g in range(count)],
+                     [_seats(w[g], n) for g in range(count)],
+                     [lo[g * nl:(g + 1) * nl] for g in range(count)], moves[0])
+
+    def results(self, n: int, first_seed: int, count: int, extras: bool = False) -> list[Any]:
+        """Per game (scores, breakdown per seat in the ruleset's category order, winner seats), and with
+        `extras` what the lab reads besides (`Extra`): what `rebirth simulate` summarises. Tuples, cut from
+        the flat buffers by zip (reading back would otherwise cost as much as playing)."""
+        ffi, nc, ne = self.ffi, self.sizes["NC"], self.sizes["EXTRA"]
+        self._check_players(n)
+        totals = ffi.new("int64_t[]", max(count * n, 1))
+        bd = ffi.new("int64_t[]", max(count * n * nc, 1))
+        win = ffi.new("int32_t[]", max(count, 1))
+        ex = ffi.new("int32_t[]", max(count * ne, 1)) if extras else ffi.NULL
+        if self.lib.rb_games(first_seed & U64, count, n, totals, bd, win, ffi.NULL, ex, ffi.NULL) != 0:
+            raise RuntimeError("native engine error")
+        t = list(zip(*[iter(ffi.unpack(totals, count * n))] * n, strict=True))
+        rows = list(zip(*[iter(ffi.unpack(bd, count * n * nc))] * nc, strict=True))
+        b = list(zip(*[iter(rows)] * n, strict=True))
+        seats = [tuple(_seats(m, n)) for m in range(1 << n)]
+        w = [seats[m] for m in ffi.unpack(win, count)]
+        if not extras:
+            return list(zip(t, b, w, strict=True))
+        flat = ffi.unpack(ex, count * ne)
+        x = [self._extra(flat[g * ne:(g + 1) * ne], n) for g in range(count)]
+        return list(zip(t, b, w, x, strict=True))
+
+    def _extra(self, x: list[int], n: int) -> Extra:
+        """One game's EXTRA block (ctext.extras) as the lab's GameExtra fields."""
+        s, plan, rs = self.sizes, self.plan, self.rs
+        np_, nmaj, held_max = s["NP"], s["NMAJ"], self.plan.sizes["HELDMAX"]
+        cards = self.card_defs
+        i = 1
+        passes = tuple(x[i:i + n])
+        i += np_
+        fallbacks = tuple(x[i:i + n])
+        i += np_
+        stride = self.plan.sizes["NMAJX"] * np_
+        changes = tuple(tuple(x[i + m * np_:i + m * np_ + n]) for m in range(nmaj))
+        claims = tuple(tuple(x[i + stride + m * np_:i + stride + m * np_ + n]) for m in range(nmaj))
+        i += 2 * stride
+        missions = []
+        for p in range(np_):
+            for j in range(x[i] if p < n else 0):
+                name = plan.card_names[x[i + 1 + 2 * j]]
+                ok = bool(x[i + 2 + 2 * j])
+                missions.append((p, name, ok, cards[name].points if ok else 0))
+            i += 1 + 2 * held_max
+        public = []
+        for j in range(x[i]):
+            e = i + 1 + j * (2 + 2 * np_)
+            name = plan.card_names[x[e]]
+            card = cards[name]
+            order = x[e + 2:e + 2 + x[e + 1]]
+            public.append((name, tuple((q, (card.points if k == 0 else (card.small or 0)) * x[e + 2 + np_ + q])
+                                       for k, q in enumerate(order))))
+        return (x[0], passes, fallbacks, changes, claims, tuple(missions) if rs.end_held is not None else (),
+                tuple(public))
+
+    def speed(self, n: int, first_seed: int, count: int) -> int:
+        """Play games without reading anything back but the move count (for the benchmark's raw figure)."""
+        moves = self.ffi.new("int64_t *")
+        null = self.ffi.NULL
+        if self.lib.rb_games(first_seed & U64, count, n, null, null, null, null, null, moves) != 0:
+            raise RuntimeError("native engine error")
+        return int(moves[0])
+
+    def _check_players(self, n: int) -> None:
+        lo, hi = self.rs.players
+        if not lo <= n <= hi:
+            raise ValueError(f"{n} players: this ruleset is for {lo} to {hi}")
+
+    # ----- one game with its record -----------------------------------------------------------------
+    def play(self, names: list[str], seed: int) -> NativeGame:
+        """One game from a seed, with its setup and moves as a record replays them."""
+        ffi, s = self.ffi, self.sizes
+        n = len(names)
+        self._check_players(n)
+        setup = ffi.new("int32_t[]", s["SETUPMAX"])
+        moves = ffi.new("int32_t[]", 3 * s["MAXMOVES"])
+        ans = ffi.new("int32_t[]", 3 * s["MAXANS"])
+        counts = ffi.new("int32_t[]", 2)
+        totals = ffi.new("int64_t[]", n)
+        bd = ffi.new("int64_t[]", max(n * s["NC"], 1))
+        win = ffi.new("int32_t *")
+        lmo = ffi.new("int32_t[]", max(s["NL"], 1))
+        if self.lib.rb_record(seed & U64, n, setup, moves, ans, counts, totals, bd, win, lmo) != 0:
+            raise RuntimeError("native engine error")
+        nmoves, nans = counts[0], counts[1]
+        if nmoves > s["MAXMOVES"] or nans > s["MAXANS"]:
+            raise RuntimeError("native record overflow")
+        nc = s["NC"]
+        b = ffi.unpack(bd, n * nc)
+        return NativeGame(seed, self._setup(ffi.unpack(setup, s["SETUPMAX"]), n),
+                          self._moves(names, ffi.unpack(moves, 3 * nmoves), ffi.unpack(ans, 3 * nans)),
+                          ffi.unpack(totals, n), [b[q * nc:(q + 1) * nc] for q in range(n)],
+                          _seats(win[0], n), ffi.unpack(lmo, s["NL"]))
+
+    def tile(self, code: int) -> tuple[int, int]:
+        """A tile code back to (kind id, value)."""
+        return code >> VBITS, code & ((1 << VBITS) - 1)
+
+    def _setup(self, buf: list[int], n: int) -> Setup:
+        i = 0
+        aside: list[list[tuple[int, int]]] = []
+        supply: list[list[tuple[int, int]]] = []
+        for _ in range(n):
+            for out in (aside, supply):
+                c = buf[i]
+                out.append([self.tile(x) for x in buf[i + 1:i + 1 + c]])
+                i += 1 + c
+        decks = {}
+        for name in self.plan.deck_names:
+            c = buf[i]
+            decks[name] = [self.plan.card_names[x] for x in buf[i + 1:i + 1 + c]]
+            i += 1 + c
+        return Setup(aside, supply, decks)
+
+    def _moves(self, names: list[str], mv: list[int], ans: list[int]) -> list[dict[str, Any]]:
+        rs, t = self.rs, self.rs.t
+        out: list[dict[str, Any]] = []
+        for i in range(0, len(mv), 3):
+            p, code, h = mv[i:i + 3]
+            out.append({"player": names[p], "tile": rs.tile_name(*self.tile(code)),
+                        "hex": list(t.coords[h]) if h >= 0 else None})
+        for i in range(0, len(ans), 3):
+            m, lm, code = ans[i:i + 3]
+            key = self.plan.ability_key[lm]
+            if key is None:
+                continue
+            if code < 0:
+                # nothing could be done when the ability was used: recorded as declined (the same position
+                # follows), since the move's answers are checked against the options before the placement
+                value: Any = False
+            elif key == "double":
+                value = {key: self.plan.card_names[code]}
+            else:
+                value = {key: rs.tile_name(*self.tile(code))}
+            out[m].setdefault("choices", {})[t.landmark_name[lm]] = value
+        return out
+
+    # ----- playouts from a position -----------------------------------------------------------------
+    def flatten(self, g: Game) -> tuple[list[int], list[int]]:
+        """A Game between turns as the integers `rb_playouts` reads (ints, and the int64 scores)."""
+        if g.scenario or g.pending_draw:
+            raise ValueError("native playouts start from a game between turns (not a scenario)")
+        plan, t, n = self.plan, g.t, g.n_players
+        card = {name: i for i, name in enumerate(plan.card_names)}
+        code = self._code
+        flat = [n, g.turn, g.move_index]
+        for h in range(t.n):
+            flat += [g.owner[h], g.tkind[h], g.tval[h]]
+        for a in range(len(t.area_hexes)):
+            flat += [g.area_first.get(a, -1), int(g.area_done[a])]
+        flat += list(g.lm_owner)
+        for p in range(n):
+            flat += [int(lm in g.touched[p]) for lm in range(len(t.landmark_hex))]
+        for holder in (g.hand, g.supply, g.set_aside):
+            for p in range(n):
+                flat.append(len(holder[p]))
+                flat += [code(x) for x in holder[p]]
+        for name in plan.deck_names:
+            deck = g.decks.get(name, [])
+            flat.append(len(deck))
+            flat += [card[c] for c in deck]
+        for p in range(n):
+            flat.append(len(g.held[p]))
+            flat += [card[c] for c in g.held[p]]
+        flat += list(g.passed)
+        flat.append(len(g.public))
+        flat += [card[c] for c in g.public]
+        flat.append(len(g.public_by))
+        for name, seats in g.public_by.items():
+            flat += [card[name], len(seats), *seats]
+        for p in range(n):
+            flat.append(len(g.doubled[p]))
+            for name, factor in g.doubled[p].items():
+                flat += [card[name], factor]
+        scores: list[int] = []
+        for p in range(n):
+            scores += [g.scores[p].get(c, 0) for c in plan.categories] + [g.track[p]]
+        return flat, scores
+
+    def _code(self, tile: tuple[int, int]) -> int:
+        return tile[0] << VBITS | tile[1]
+
+    def playouts(self, g: Game, count: int, seed: int, redeal: bool = True,
+                 record: list[dict[str, Any]] | None = None) -> list[list[int]]:
+        """Final scores of `count` uniformly random playouts from the position; with `redeal`, each first
+        reshuffles every supply and the rest of every deck (the hidden future). `record`, when given, receives
+        the first playout's moves as record entries."""
+        ffi, s = self.ffi, self.sizes
+        flat, scores = self.flatten(g)
+        n = g.n_players
+        totals = ffi.new("int64_t[]", max(count * n, 1))
+        moves = ffi.new("int32_t[]", 3 * s["MAXMOVES"]) if record is not None else ffi.NULL
+        ans = ffi.new("int32_t[]", 3 * s["MAXANS"]) if record is not None else ffi.NULL
+        counts = ffi.new("int32_t[]", 2)
+        rc = self.lib.rb_playouts(ffi.new("int32_t[]", flat), len(flat), ffi.new("int64_t[]", scores),
+                                  seed & U64, count, int(redeal), totals, moves, ans, counts)
+        if rc != 0:
+            raise RuntimeError(f"native engine error {rc} (a position it cannot read)")
+        if record is not None and count:
+            record.extend(self._moves(list(g.players), ffi.unpack(moves, 3 * counts[0]),
+                                      ffi.unpack(ans, 3 * counts[1])))
+        t = ffi.unpack(totals, count * n)
+        return [t[i * n:(i + 1) * n] for i in range(count)]
+
+
+def load(rs: Ruleset, plan: Plan) -> NativeEngine:
+    """Build (or take from the cache) and load the library of a generated plan."""
+    t0 = time.perf_counter()
+    built = build(plan.source)
+    eng = NativeEngine(rs, plan, built)
+    eng.load_seconds = time.perf_counter() - t0
+    return eng

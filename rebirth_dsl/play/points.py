@@ -1,0 +1,780 @@
+"""Immediate points without copying the game: what a placement (p, tile, h) would score for p right now.
+
+The probe (`probe_points`: fork the game, apply the generated `place`, read the track) costs a copy of the
+whole state per legal hex. `Points` reads the same number off the position instead, per ruleset:
+
+- scoring triggers with a fixed number (harbours, wind collectors) are a per-hex table;
+- a farm's group is 1 + the sizes of the distinct union-find roots of the placer's same-kind neighbours;
+- an area whose last free hex is h is ranked and paid by the reference rules' own tie steps and payout
+  functions, with the placer's influence added;
+- first touches: a draw scores nothing unless the deck runs out and its empty rule scores; a printed
+  ability scores its number; a doubling marker changes what a public mission pays in the same placement;
+- public missions (I-M1): each card's condition is compiled once into a *delta* evaluator that reads the
+  position as it would be after the placement (base values cached per position, the placed tile added,
+  merged groups, landmarks changing hands, an area completed), so no state is copied.
+
+Whatever the fast path cannot compute exactly (an expression of an unknown shape, a payout that reads the
+board, an ability answerer other than the probe's) falls back to the probe for that hex, so the result is
+always exactly the probe's; tests/test_agents.py proves it along games on every bundled ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.ruleset import (
+    AreaRule,
+    MajorityRule,
+    PlaceDraw,
+    PublicRule,
+    Ruleset,
+    ScoreTrigger,
+    TouchRule,
+)
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.runtime.fast import compiled
+from rebirth_dsl.runtime.game import Game, first_choice
+from rebirth_dsl.runtime.state import EMPTY
+
+
+def probe_points(game: Game, p: int, tile: tuple[int, int], h: int) -> int:
+    """The reference: points p scores at once by placing here (a quiet copy and the generated engine)."""
+    g = game.fork()
+    compiled(game.rs).place(g, p, tile[0], tile[1], h)
+    return g.track[p] - game.track[p]
+
+
+class Unsupported(Exception):
+    """An expression or reaction the fast path does not compute; its hexes use the probe."""
+
+
+class _NoGame:
+    """Stands in for the game where a function should need only its context's numbers (a payout of
+    `influence` or a fixed number); reading the game means the fast path cannot know, so it refuses."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise Unsupported(name)
+
+
+NOGAME = _NoGame()
+
+
+def _pure(fn: Callable[[Ctx], Any], me: int, influence: int = 0) -> int:
+    """A function's value when it reads nothing from the game; Unsupported otherwise."""
+    return fn(Ctx(NOGAME, me, -1, influence))
+
+
+# ----- the position after a placement, as the delta evaluator sees it ---------------------------------
+class Delta:
+    """One candidate placement and what it changes, plus the cached base values of the position."""
+
+    __slots__ = ("g", "p", "k", "v", "h", "merged", "new_size", "lm_post", "area_post", "cache")
+
+    def __init__(self, g: Game, p: int) -> None:
+        self.g = g
+        self.p = p
+        self.k = -1
+        self.v = 0
+        self.h = -1
+        self.merged: tuple[int, ...] = ()  # roots (of the position) the new tile's group absorbs
+        self.new_size = 0  # size of the new tile's group; 0 when its kind does not group
+        self.lm_post: dict[int, int] = {}  # landmarks changing hands
+        self.area_post: tuple[int, int] | None = None  # (area, first place) of an area this completes
+        self.cache: dict[Any, Any] = {}  # base values of the position: (node id, seat, ...) -> value
+
+
+def _root(parent: list[int], x: int) -> int:
+    """Union-find root without path halving: the position is only read, never changed."""
+    while parent[x] != x:
+        x = parent[x]
+    return x
+
+
+# Set-valued results: the position's part (cached) and what the placement adds.
+class _Hexes:
+    __slots__ = ("base", "extra")
+
+    def __init__(self, base: list[int], extra: int) -> None:
+        self.base, self.extra = base, extra  # extra: the placed hex when it belongs, else -1
+
+
+class _Groups:
+    __slots__ = ("base", "roots", "removed", "added")
+
+    def __init__(self, base: list[int], roots: dict[int, int], removed: tuple[int, ...], added: int) -> None:
+        self.base, self.roots, self.removed, self.added = base, roots, removed, added
+
+
+class _Items:
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[int]) -> None:
+        self.items = items  # landmarks or areas, the post-placement list in full
+
+
+Ev = Callable[[Delta, int], Any]
+
+
+class _DeltaCompiler:
+    """Compiles a checked expression into `f(delta, me)`: its value after the delta's placement."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.t = rs.t
+
+    def expr(self, node: A.Expr) -> Ev:  # noqa: C901 - one case per node kind
+        t = self.t
+        match node:
+            case A.Num(value=v):
+                return lambda d, me: v
+            case A.Name(id="me"):
+                return lambda d, me: me
+            case A.Name(id="always"):
+                return lambda d, me: True
+            case A.Name(id="nobody"):
+                return lambda d, me: -1
+            case A.Landmark(kind=kind, name=lname, tag=tag):
+                found = t.find_landmark(kind, lname, tag)
+                lm = -1 if found is None else found
+                return lambda d, me: lm
+            case A.Not(operand=o):
+                f = self.expr(o)
+                return lambda d, me: not f(d, me)
+            case A.BinOp(op=op, left=left, right=right):
+                return _BIN[op](self.expr(left), self.expr(right))
+            case A.Call(fn=fn, args=args):
+                if fn in t.attributes:
+                    return self.attr_sum(args)
+                method = getattr(self, "fn_" + fn, None)
+                if method is not None:
+                    return method(args)
+        raise Unsupported(type(node).__name__)  # `placed`, `influence` and group(...) mean nothing in a card
+
+    def kinds(self, args: tuple[A.Expr, ...]) -> frozenset[int]:
+        from rebirth_dsl.compile.prims import selected_kinds
+
+        return frozenset(selected_kinds(self.t, args))
+
+    def fn_count(self, args: tuple[A.Expr, ...]) -> Ev:
+        f = self.expr(args[0])
+
+        def count(d: Delta, me: int) -> int:
+            x = f(d, me)
+            if type(x) is _Hexes:
+                return len(x.base) + (x.extra >= 0)
+            if type(x) is _Groups:
+                rm = sum(1 for r in x.removed if r in x.roots)
+                return len(x.base) - rm + (x.added > 0)
+            return len(x.items)
+
+        return count
+
+    fn_size = fn_count
+
+    def fn_tiles(self, args: tuple[A.Expr, ...]) -> Ev:
+        fp = self.expr(args[0])
+        kinds = self.kinds(args[1:])
+        order = sorted(kinds)
+        key = id(args)
+
+        def tiles(d: Delta, me: int) -> _Hexes:
+            who = fp(d, me)
+            ck = (key, who)
+            base = d.cache.get(ck)
+            if base is None:
+                mine = d.g.tiles_of[who] if who >= 0 else None
+                base = [] if mine is None else [h for k in order for h in mine[k]]
+                d.cache[ck] = base
+            return _Hexes(base, d.h if who == d.p and d.k in kinds else -1)
+
+        return tiles
+
+    def fn_hexes(self, args: tuple[A.Expr, ...]) -> Ev:
+        assert isinstance(args[0], A.Name)
+        m = self.t.hex_matches(args[0].id)
+        hexes = [h for h in range(self.t.n) if m[h]]
+        return lambda d, me: _Hexes(hexes, -1)
+
+    def _filter(self, f: Ev, mask: list[bool] | tuple[bool, ...], key: int) -> Ev:
+        def filtered(d: Delta, me: int) -> _Hexes:
+            x = f(d, me)
+            if type(x) is not _Hexes:
+                raise Unsupported("a filter of a non-hex set")
+            # the child's base list is cached for the whole batch (or a constant), so its identity names it
+            ck = (key, id(x.base))
+            base = d.cache.get(ck)
+            if base is None:
+                base = [h for h in x.base if mask[h]]
+                d.cache[ck] = base
+            return _Hexes(base, x.extra if x.extra >= 0 and mask[x.extra] else -1)
+
+        return filtered
+
+    def fn_at(self, args: tuple[A.Expr, ...]) -> Ev:
+        assert isinstance(args[1], A.Name)
+        return self._filter(self.expr(args[0]), self.t.hex_matches(args[1].id), id(args))
+
+    def fn_near(self, args: tuple[A.Expr, ...]) -> Ev:
+        t, target = self.t, args[1]
+        nb = t.neighbours
+        if isinstance(target, A.Landmark):
+            lm = t.find_landmark(target.kind, target.name, target.tag)
+            ring = frozenset(nb[t.landmark_hex[lm]]) if lm is not None else frozenset()
+            near = [h in ring for h in range(t.n)]
+        else:
+            assert isinstance(target, A.Name)
+            m = t.hex_matches(target.id)
+            near = [any(m[x] for x in nb[h]) for h in range(t.n)]
+        return self._filter(self.expr(args[0]), near, id(args))
+
+    def attr_sum(self, args: tuple[A.Expr, ...]) -> Ev:
+        f = self.expr(args[0])
+        key = id(args)
+
+        def total(d: Delta, me: int) -> int:
+            x = f(d, me)
+            if type(x) is not _Hexes:
+                raise Unsupported("attribute of a non-hex set")
+            ck = (key, id(x.base))
+            base = d.cache.get(ck)
+            if base is None:
+                tval = d.g.tval
+                base = sum(tval[h] for h in x.base)
+                d.cache[ck] = base
+            return base + (d.v if x.extra >= 0 else 0)
+
+        return total
+
+    def fn_areas(self, args: tuple[A.Expr, ...]) -> Ev:
+        f = self.expr(args[0])
+        area_of = self.t.area_of
+        key = id(args)
+
+        def areas(d: Delta, me: int) -> _Items:
+            x = f(d, me)
+            if type(x) is not _Hexes:
+                raise Unsupported("areas of a non-hex set")
+            ck = (key, id(x.base))
+            base = d.cache.get(ck)
+            if base is None:
+                base = sorted({area_of[h] for h in x.base if area_of[h] >= 0})
+                d.cache[ck] = base
+            a = area_of[x.extra] if x.extra >= 0 else -1
+            return _Items(base + [a] if a >= 0 and a not in base else base)
+
+        return areas
+
+    def fn_groups(self, args: tuple[A.Expr, ...]) -> Ev:
+        fp = self.expr(args[0])
+        kinds = self.kinds(args[1:]) & self.rs.group_kinds
+        order = sorted(kinds)
+        key = id(args)
+
+        def groups(d: Delta, me: int) -> _Groups:
+            who = fp(d, me)
+            ck = (key, who)
+            got = d.cache.get(ck)
+            if got is None:
+                roots: dict[int, int] = {}
+                if who >= 0:
+                    parent, gsize, mine = d.g.parent, d.g.gsize, d.g.tiles_of[who]
+                    for k in order:
+                        for h in mine[k]:
+                            r = _root(parent, h)
+                            roots[r] = gsize[r]
+                got = (list(roots.values()), roots)
+                d.cache[ck] = got
+            base, roots = got
+            if who == d.p and d.k in kinds:
+                return _Groups(base, roots, d.merged, d.new_size)
+            return _Groups(base, roots, (), 0)
+
+        return groups
+
+    def fn_largest(self, args: tuple[A.Expr, ...]) -> Ev:
+        f = self.expr(args[0])
+
+        def largest(d: Delta, me: int) -> int:
+            x = f(d, me)
+            if type(x) is not _Groups:
+                raise Unsupported("largest of a non-group set")
+            # the groups merged into the new one are smaller than it, so they never decide the maximum
+            top = max(x.base, default=0)
+            return x.added if x.added > top else top
+
+        return largest
+
+    def fn_atleast(self, args: tuple[A.Expr, ...]) -> Ev:
+        f, fn = self.expr(args[0]), self.expr(args[1])
+        key = id(args)
+
+        def atleast(d: Delta, me: int) -> _Groups:
+            x = f(d, me)
+            if type(x) is not _Groups:
+                raise Unsupported("atleast of a non-group set")
+            n = fn(d, me)
+            ck = (key, id(x.base), n)  # the child's groups are cached for the batch: their identity names them
+            got = d.cache.get(ck)
+            if got is None:
+                roots = {r: s for r, s in x.roots.items() if s >= n}
+                got = d.cache[ck] = (list(roots.values()), roots)
+            return _Groups(got[0], got[1], x.removed, x.added if x.added >= n else 0)
+
+        return atleast
+
+    def _lms(self, kind: str) -> list[int]:
+        return [i for i, k in enumerate(self.t.landmark_kind) if k == kind]
+
+    def fn_touched(self, args: tuple[A.Expr, ...]) -> Ev:
+        fp = self.expr(args[0])
+        assert isinstance(args[1], A.Name)
+        t = self.t
+        lms = self._lms(args[1].id)
+        rings = {i: t.neighbours[t.landmark_hex[i]] for i in lms}
+        mine = set(lms)
+        # landmarks of this kind next to each hex: a tile there touches them
+        near = [tuple(t.landmark_of_hex[m] for m in t.neighbours[h]
+                      if m in t.landmark_of_hex and t.landmark_of_hex[m] in mine) for h in range(t.n)]
+        key = id(args)
+
+        def touched(d: Delta, me: int) -> _Items:
+            who = fp(d, me)
+            ck = (key, who)
+            base = d.cache.get(ck)
+            if base is None:
+                owner = d.g.owner
+                base = [i for i in lms if any(owner[m] == who for m in rings[i])]
+                d.cache[ck] = base
+            if who != d.p:
+                return _Items(base)
+            extra = [i for i in near[d.h] if i not in base]
+            return _Items(base + extra if extra else base)
+
+        return touched
+
+    def fn_owned(self, args: tuple[A.Expr, ...]) -> Ev:
+        fp = self.expr(args[0])
+        assert isinstance(args[1], A.Name)
+        lms = self._lms(args[1].id)
+
+        def owned(d: Delta, me: int) -> _Items:
+            who = fp(d, me)
+            own, post = d.g.lm_owner, d.lm_post
+            return _Items([i for i in lms if post.get(i, own[i]) == who])
+
+        return owned
+
+    def fn_owner(self, args: tuple[A.Expr, ...]) -> Ev:
+        f = self.expr(args[0])
+
+        def owner(d: Delta, me: int) -> int:
+            lm = f(d, me)
+            return d.lm_post.get(lm, d.g.lm_owner[lm]) if lm >= 0 else -1
+
+        return owner
+
+    def fn_won(self, args: tuple[A.Expr, ...]) -> Ev:
+        fp = self.expr(args[0])
+
+        def won(d: Delta, me: int) -> _Items:
+            who = fp(d, me)
+            out = [a for a, first in d.g.area_first.items() if first == who]
+            if d.area_post is not None and d.area_post[1] == who:
+                out.append(d.area_post[0])
+            return _Items(out)
+
+        return won
+
+    def fn_most(self, args: tuple[A.Expr, ...]) -> Ev:
+        f = self.expr(args[0])
+
+        def most(d: Delta, me: int) -> bool:
+            v = f(d, me)
+            return all(f(d, q) <= v for q in range(d.g.n_players) if q != me)
+
+        return most
+
+    def fn_fewest(self, args: tuple[A.Expr, ...]) -> Ev:
+        f = self.expr(args[0])
+
+        def fewest(d: Delta, me: int) -> bool:
+            v = f(d, me)
+            return all(f(d, q) >= v for q in range(d.g.n_players) if q != me)
+
+        return fewest
+
+    def fn_best(self, args: tuple[A.Expr, ...]) -> Ev:
+        f = self.expr(args[0])
+
+        def best(d: Delta, me: int) -> int:
+            vals = [f(d, q) for q in range(d.g.n_players)]
+            top = max(vals)
+            return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
+
+        return best
+
+
+def _bin(op: str) -> Callable[[Ev, Ev], Ev]:
+    table: dict[str, Callable[[Ev, Ev], Ev]] = {
+        "+": lambda a, b: lambda d, me: a(d, me) + b(d, me),
+        "-": lambda a, b: lambda d, me: a(d, me) - b(d, me),
+        "*": lambda a, b: lambda d, me: a(d, me) * b(d, me),
+        ">=": lambda a, b: lambda d, me: a(d, me) >= b(d, me),
+        "<=": lambda a, b: lambda d, me: a(d, me) <= b(d, me),
+        ">": lambda a, b: lambda d, me: a(d, me) > b(d, me),
+        "<": lambda a, b: lambda d, me: a(d, me) < b(d, me),
+        "==": lambda a, b: lambda d, me: a(d, me) == b(d, me),
+        "!=": lambda a, b: lambda d, me: a(d, me) != b(d, me),
+        "and": lambda a, b: lambda d, me: a(d, me) and b(d, me),
+        "or": lambda a, b: lambda d, me: a(d, me) or b(d, me),
+    }
+    return table[op]
+
+
+_BIN = {op: _bin(op) for op in ("+", "-", "*", ">=", "<=", ">", "<", "==", "!=", "and", "or")}
+
+
+# ----- the per-ruleset scorer ------------------------------------------------------------------------
+class Points:
+    """Immediate points of placements for one ruleset, read off the position (see the module text)."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        t = rs.t
+        nk = len(rs.tile_kinds)
+        self.group_kinds = rs.group_kinds
+        # fixed-number triggers as a table per tile kind; the group-size trigger's own tile counts 1 there
+        base = [[0] * t.n for _ in range(nk)]
+        self.group_trigger = [False] * nk  # the kind scores its group's size
+        self.fallback_kind = [False] * nk  # a trigger of unknown shape: every hex of this kind is probed
+        self.area_rules: list[AreaRule] = []
+        self.majorities: list[MajorityRule] = []
+        self.touch_rules: list[TouchRule] = []
+        self.draws: list[PlaceDraw] = []
+        self.public: PublicRule | None = None
+        self.public_ok = True
+        seen_public = False
+        for r in rs.reactions:
+            if seen_public:
+                self.public_ok = False  # something after the missions could change what they read: probe
+            if isinstance(r, ScoreTrigger):
+                expr = r.expr
+                for k in range(nk):
+                    if r.kinds is not None and k not in r.kinds:
+                        continue
+                    if isinstance(expr, A.Num):
+                        for h in range(t.n):
+                            if r.at is None or r.at[h]:
+                                base[k][h] += int(expr.value)
+                    elif (expr is not None and _is_group_size(expr) and k in rs.group_kinds and r.at is None
+                          and not self.group_trigger[k]):
+                        self.group_trigger[k] = True
+                        for h in range(t.n):
+                            base[k][h] += 1  # the tile itself; the groups it joins are added per position
+                    else:
+                        self.fallback_kind[k] = True
+            elif isinstance(r, AreaRule):
+                self.area_rules.append(r)
+            elif isinstance(r, MajorityRule):
+                self.majorities.append(r)
+            elif isinstance(r, TouchRule):
+                self.touch_rules.append(r)
+            elif isinstance(r, PlaceDraw):
+                self.draws.append(r)
+            elif isinstance(r, PublicRule):
+                self.public = r
+                seen_public = True
+            else:
+                self.fallback_kind = [True] * nk
+        self.base = [tuple(b) for b in base]
+        # the reactions beyond the tables, in the rules' order, with their kind decided once here
+        kinds = {AreaRule: _AREA, MajorityRule: _MAJ, PlaceDraw: _DRAW, TouchRule: _TOUCH, PublicRule: _PUBLIC}
+        self.steps = [(kinds[type(r)], r) for r in rs.reactions if type(r) in kinds]
+        # the most cards one placement can draw: a deck with more left cannot run out in it
+        self.max_draws = len(self.draws) + 6 * (len(self.touch_rules) + 1)
+        # landmarks next to each hex, per touch rule / majority rule
+        adj = [tuple(t.landmark_of_hex[m] for m in t.neighbours[h] if m in t.landmark_of_hex) for h in range(t.n)]
+        self.touch_adj = [tuple(tuple(lm for lm in adj[h] if t.landmark_kind[lm] == r.kind) for h in range(t.n))
+                          for r in self.touch_rules]
+        self.maj_adj = [tuple(tuple(lm for lm in adj[h] if lm in set(r.landmarks)) for h in range(t.n))
+                        for r in self.majorities]
+        # the face-up missions' conditions, compiled to read the position after a placement
+        self.cards: dict[str, Ev | None] = {}
+        if self.public is not None:
+            dc = _DeltaCompiler(rs)
+            block = t.decks.get(self.public.deck)
+            asts = {c.name: c.condition for c in block.cards} if block is not None else {}
+            for name in rs.decks.get(self.public.deck, []):
+                node = asts.get(name.name)
+                try:
+                    self.cards[name.name] = dc.expr(node) if node is not None else None
+                except (Unsupported, AssertionError, ValueError, TypeError, AttributeError):
+                    self.cards[name.name] = None
+
+    # ----- the public interface -------------------------------------------------------------------
+    def one(self, game: Game, p: int, tile: tuple[int, int], h: int) -> int:
+        """Points for one placement (exactly the probe's)."""
+        return self.many(game, p, tile, [h])[0]
+
+    def many(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int]) -> list[int]:
+        """Points for each of several placements of one tile (exactly the probe's, hex by hex)."""
+        k, v = tile
+        if self.fallback_kind[k]:
+            return [probe_points(game, p, tile, h) for h in hexes]
+        g = game
+        base = self.base[k]
+        out = [base[h] for h in hexes]
+        # a farm scores its group: 1 (in the table) + the sizes of the distinct groups it joins, found
+        # from the placer's own tiles of that kind (a dozen) rather than from every legal hex
+        joins: dict[int, list[int]] = {}
+        if k in self.group_kinds:
+            owner, parent, gsize, nb = g.owner, g.parent, g.gsize, g.t.neighbours
+            for m in g.tiles_of[p][k]:
+                r = _root(parent, m)
+                for x in nb[m]:
+                    if owner[x] == EMPTY:
+                        lst = joins.get(x)
+                        if lst is None:
+                            joins[x] = [r]
+                        elif r not in lst:
+                            lst.append(r)
+            if joins and self.group_trigger[k]:
+                for i, h in enumerate(hexes):
+                    rl = joins.get(h)
+                    if rl is not None:
+                        out[i] += sum(gsize[r] for r in rl)
+        special = self._special(g, p, k)
+        if special is None:
+            return out
+        d = Delta(g, p) if special is True else None
+        for i, h in enumerate(hexes):
+            if special is not True and h not in special:
+                continue
+            if d is not None:
+                d.k, d.v, d.h = k, v, h
+                d.lm_post = {}
+                d.area_post = None
+                if k in self.group_kinds:
+                    roots = joins.get(h, ())
+                    d.merged = tuple(roots)
+                    d.new_size = 1 + sum(g.gsize[r] for r in roots)
+            try:
+                out[i] += self._reactions(g, p, k, v, h, d)
+            except Unsupported:
+                out[i] = probe_points(game, p, tile, h)
+        return out
+
+    def _special(self, g: Game, p: int, k: int) -> set[int] | bool | None:
+        """The hexes whose reactions can score beyond the tables and the group: True for every hex (a face-up
+        mission could pay p), a set of hexes, or None for none."""
+        if self.public is not None and g.public and any(p not in g.public_by[c] for c in g.public):
+            return True
+        out: set[int] = set()
+        t = g.t
+        if self.area_rules:
+            kinds = {r.kind for r in self.area_rules}
+            for a, free in enumerate(g.area_free):
+                if free == 1 and not g.area_done[a] and t.area_kind[a] in kinds:
+                    out.update(h for h in t.area_hexes[a] if g.owner[h] == EMPTY)
+        touched = g.touched[p]
+        for r in self.touch_rules:
+            if not self._touch_scores(g, r):
+                continue
+            for lm in range(len(t.landmark_hex)):
+                if t.landmark_kind[lm] == r.kind and lm not in touched:
+                    out.update(t.neighbours[t.landmark_hex[lm]])
+        for r in self.draws:
+            if (r.kinds is None or k in r.kinds) and self._deck_scores(g, r.deck):
+                return True
+        return out or None
+
+    def _deck_scores(self, g: Game, deck: str) -> bool:
+        """Whether a draw from this deck can score: its empty rule scores and it could run out now."""
+        empty = self.rs.empty_decks.get(deck)
+        return empty is not None and empty.fn is not None and len(g.decks.get(deck, [])) <= self.max_draws
+
+    def _touch_scores(self, g: Game, r: TouchRule) -> bool:
+        act = r.action
+        if isinstance(act, A.DrawAction):
+            return self._deck_scores(g, act.deck)
+        return True
+
+    # ----- the slower parts, for the hexes that need them -----------------------------------------
+    def _reactions(self, g: Game, p: int, k: int, v: int, h: int, d: Delta | None) -> int:
+        """Points of the reactions beyond the fixed tables and the group, in the rules' order."""
+        t = g.t
+        pts = 0
+        a = t.area_of[h]
+        area_scored = False
+        decks_left: dict[str, int] = {}
+        doubled: dict[str, int] | None = None
+        new_touch: set[int] | None = None
+        for code, r in self.steps:
+            if code == _AREA:
+                if (not area_scored and a >= 0 and g.area_free[a] == 1 and not g.area_done[a]
+                        and t.area_kind[a] == r.kind):
+                    area_scored = True  # later area rules see it done
+                    got, first = self._area(g, p, v, a, r)
+                    pts += got
+                    if d is not None and first >= 0:
+                        d.area_post = (a, first)
+            elif code == _MAJ:
+                if d is not None:  # only the missions read who holds a landmark within the placement
+                    self._challenge(g, p, k, h, r, d.lm_post)
+            elif code == _DRAW:
+                if (r.kinds is None or k in r.kinds) and (r.at is None or r.at[h]):
+                    pts += self._draw(g, p, r.deck, decks_left)
+            elif code == _TOUCH:
+                touched = g.touched[p]
+                for lm in self.touch_adj[self.touch_rules.index(r)][h]:
+                    if lm in touched or (new_touch is not None and lm in new_touch):
+                        continue
+                    if new_touch is None:
+                        new_touch = set()
+                    new_touch.add(lm)  # the first rule to touch it marks it for the rules after
+                    act = r.action
+                    if isinstance(act, A.DrawAction):
+                        pts += self._draw(g, p, act.deck, decks_left)
+                    elif isinstance(act, A.ScoreAction):
+                        if not isinstance(act.expr, A.Num):
+                            raise Unsupported("touch score")
+                        pts += int(act.expr.value)
+                    elif isinstance(act, A.AbilityAction):
+                        got, doubled = self._ability(g, p, lm, decks_left, doubled)
+                        pts += got
+                    else:
+                        raise Unsupported("touch action")
+            elif d is not None:  # the public missions
+                pts += self._public(g, p, r, d, doubled)
+        return pts
+
+    def _area(self, g: Game, p: int, v: int, a: int, rule: AreaRule) -> tuple[int, int]:
+        """What completing area a pays p, and who comes first (S-A1..S-A3, the reference's own steps)."""
+        inf = list(g.area_inf[a])
+        inf[p] += v
+        n = g.n_players
+        order = [q for q in range(n) if inf[q] > 0]
+        if len(order) >= 2:
+            steps = rule.ties
+            order.sort(key=lambda q: [-inf[q]] + [s.key(q, p, n) for s in steps])
+        if not order:
+            return 0, -1
+        size = len(g.t.area_hexes[a])
+        key = (size, n) if (size, n) in rule.pay else (size, None)
+        table = rule.pay.get(key, ())
+        if p not in order:
+            return 0, order[0]
+        place = order.index(p)
+        if len(order) == 1 and rule.alone:
+            return sum(_pure(table[i], p, inf[p]) for i in rule.alone if i < len(table)), order[0]
+        return (_pure(table[place], p, inf[p]) if place < len(table) else 0), order[0]
+
+    def _challenge(self, g: Game, p: int, k: int, h: int, rule: MajorityRule, post: dict[int, int]) -> None:
+        """Who holds each landmark of this rule next to h after the placement (S-K1..S-K5)."""
+        ri = self.majorities.index(rule)
+        for lm in self.maj_adj[ri][h]:
+            owner = post.get(lm, g.lm_owner[lm])
+            if owner == p:
+                continue
+            if owner < 0:
+                post[lm] = p
+                continue
+            counts = g.lm_count[lm]
+            decided = False
+            for mi, kinds in enumerate(rule.metrics):
+                mine = counts[mi][p] + (1 if kinds is None or k in kinds else 0)
+                theirs = counts[mi][owner]
+                if mine != theirs:
+                    if mine > theirs:
+                        post[lm] = p
+                    decided = True
+                    break
+            if not decided and rule.placer_takes_tie:
+                post[lm] = p
+
+    def _draw(self, g: Game, p: int, deck: str, left: dict[str, int]) -> int:
+        """A card drawn: nothing scores, unless the deck is empty and its empty rule scores."""
+        n = left.get(deck)
+        if n is None:
+            n = len(g.decks.get(deck, []))
+        if n > 0:
+            left[deck] = n - 1
+            return 0
+        left[deck] = 0
+        empty = self.rs.empty_decks.get(deck)
+        if empty is None or empty.fn is None:
+            return 0
+        return _pure(empty.fn, p)
+
+    def _ability(self, g: Game, p: int, lm: int, left: dict[str, int],
+                 doubled: dict[str, int] | None) -> tuple[int, dict[str, int] | None]:
+        """A printed ability used on first touch, answered as the probe answers (first option)."""
+        if g.auto_choose not in (None, first_choice):
+            raise Unsupported("another answerer")  # the probe's copy would answer with it (or decline)
+        ab = self.rs.abilities[g.t.landmark_ability[lm] or ""]
+        eff = ab.effect
+        if isinstance(eff, A.ScoreEffect):
+            if not isinstance(eff.expr, A.Num):
+                raise Unsupported("ability score")
+            return int(eff.expr.value), doubled
+        if isinstance(eff, (A.TakeAsideEffect, A.DrawKeepEffect)):
+            return 0, doubled  # tiles move between hand, supply and set-aside: no points now
+        if isinstance(eff, A.DrawCardEffect):
+            n = left.get(eff.deck, len(g.decks.get(eff.deck, [])))
+            empty = self.rs.empty_decks.get(eff.deck)
+            if n == 0 and empty is not None and empty.fn is not None:
+                raise Unsupported("an ability's draw from an empty deck that scores")  # the probe knows
+            left[eff.deck] = max(0, n - 1)
+            return 0, doubled
+        if isinstance(eff, A.DoubleEffect):
+            mine = dict(g.doubled[p]) if doubled is None else doubled
+            if len(mine) >= eff.markers:
+                return 0, mine
+            opts = [c for c in g.public if c not in mine and (eff.target == "any" or p not in g.public_by[c])]
+            if opts:
+                mine[opts[0]] = eff.factor
+            return 0, mine
+        raise Unsupported("ability effect")
+
+    def _public(self, g: Game, p: int, r: PublicRule, d: Delta, doubled: dict[str, int] | None) -> int:
+        """What the face-up missions pay p after the placement (I-M1), checked in the rule's order."""
+        if not self.public_ok:
+            raise Unsupported("reactions after the missions")
+        mine = g.doubled[p] if doubled is None else doubled
+        pts = 0
+        for name in g.public:
+            done = g.public_by[name]
+            if p in done:
+                continue
+            fn = self.cards.get(name)
+            if fn is None:
+                raise Unsupported(name)
+            if not fn(d, p):
+                continue
+            nth = len(done)
+            if not r.placer_first:  # seat order: earlier seats fulfilling it now come before p
+                nth += sum(1 for q in range(p) if q not in done and fn(d, q))
+            card = g.cards[name]
+            pts += (card.points if nth == 0 else (card.small or 0)) * mine.get(name, 1)
+        return pts
+
+
+_AREA, _MAJ, _DRAW, _TOUCH, _PUBLIC = range(5)
+
+
+def _is_group_size(e: A.Expr) -> bool:
+    """`size(group(placed))` / `count(group(placed))`: the shape the generated engine reads off gsize."""
+    return (isinstance(e, A.Call) and e.fn in ("size", "count") and len(e.args) == 1
+            and isinstance(e.args[0], A.Call) and e.args[0].fn == "group" and len(e.args[0].args) == 1
+            and isinstance(e.args[0].args[0], A.Name) and e.args[0].args[0].id == "placed")
+
+
+def points_for(rs: Ruleset) -> Points:
+    """The ruleset's scorer, built once and kept with the ruleset's derived tables."""
+    pts = rs.derived.get("play.points")
+    if pts is None:
+        pts = Points(rs)
+        rs.derived["play.points"] = pts
+    return pts

@@ -1,0 +1,163 @@
+"""The per-game numbers of a simulation run, as series (one value per game) and as summaries with 95 %
+intervals: seat scores and wins, each category's share of the points, landmarks changing hands, passes,
+fallbacks, game length, and mission cards (private ones held at the end, Ireland's face-up ones).
+
+`rebirth simulate` prints these for one ruleset; the balance lab (lab.py) pairs the same series of two
+rulesets game by game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rebirth_dsl.compile.ruleset import Ruleset
+from rebirth_dsl.play.stats import mean_ci, sd_ci, wilson
+
+Result = Sequence[Any]  # a simulate.GameResult: (scores, breakdown, winners, GameExtra)
+
+
+def _ci(xs: Sequence[float], nd: int = 4) -> dict[str, Any]:
+    m, lo, hi = mean_ci(xs)
+    return {"mean": round(m, nd), "ci": [round(lo, nd), round(hi, nd)]}
+
+
+def seat_intervals(scores: Sequence[float], wins: float, games: int) -> dict[str, Any]:
+    """A seat's intervals: its mean score (t), its score spread (asymptotic) and its win rate (Wilson)."""
+    _, lo, hi = mean_ci(scores)
+    _, slo, shi = sd_ci(scores)
+    wlo, whi = wilson(wins, games)
+    return {"mean_ci": [round(lo, 3), round(hi, 3)], "sd_ci": [round(slo, 3), round(shi, 3)],
+            "win_ci": [round(wlo, 4), round(whi, 4)]}
+
+
+def win_shares(results: Sequence[Result], seat: int) -> list[float]:
+    """Per game: the seat's share of the win (1, a part of a shared win, or 0)."""
+    return [1 / len(r[2]) if seat in r[2] else 0.0 for r in results]
+
+
+def category_shares(results: Sequence[Result], categories: Sequence[str]) -> dict[str, list[float]]:
+    """Per category, per game: its share of all the points the players scored in that game."""
+    out: dict[str, list[float]] = {c: [] for c in categories}
+    for r in results:
+        total = sum(r[0])
+        for i, c in enumerate(categories):
+            out[c].append(sum(b[i] for b in r[1]) / total if total else 0.0)
+    return out
+
+
+def change_label(category: str, claims: bool = False) -> str:
+    """The name of a majority statement's per-game count of landmarks changing hands (or first taken)."""
+    return f"{category} {'first taken' if claims else 'changing hands'}"
+
+
+def game_series(results: Sequence[Result], rs: Ruleset) -> dict[str, list[float]]:
+    """Per game: landmarks taken from an owner and landmarks taken with none (per majority category),
+    passes, fallbacks, moves."""
+    out: dict[str, list[float]] = {}
+    for claims in (False, True):
+        for i, m in enumerate(rs.majorities):
+            series = out.setdefault(change_label(m.category, claims), [0.0] * len(results))
+            for g, r in enumerate(results):
+                series[g] += sum((r[3].claims if claims else r[3].changes)[i])
+    out["passes"] = [float(sum(r[3].passes)) for r in results]
+    out["fallbacks"] = [float(sum(r[3].fallbacks)) for r in results]
+    out["moves"] = [float(r[3].length) for r in results]
+    return out
+
+
+def mission_records(results: Sequence[Result]) -> dict[str, list[tuple[bool, int]]]:
+    """Per private card: (fulfilled, points paid) for each time a player held it at the end."""
+    out: dict[str, list[tuple[bool, int]]] = {}
+    for r in results:
+        for _, card, ok, paid in r[3].missions:
+            out.setdefault(card, []).append((ok, paid))
+    return dict(sorted(out.items()))
+
+
+def public_records(results: Sequence[Result], n_players: int) -> dict[str, dict[str, Any]]:
+    """Per face-up card: for each game it lay face up, how many players fulfilled it and what it paid in
+    all; and how often each seat fulfilled it (first or later)."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in results:
+        for card, paid in r[3].public:
+            rec = out.setdefault(card, {"fulfillers": [], "paid": [], "by_seat": [0] * n_players,
+                                        "first_by_seat": [0] * n_players})
+            rec["fulfillers"].append(len(paid))
+            rec["paid"].append(sum(p for _, p in paid))
+            for i, (q, _) in enumerate(paid):
+                rec["by_seat"][q] += 1
+                if i == 0:
+                    rec["first_by_seat"][q] += 1
+    return dict(sorted(out.items()))
+
+
+def mission_summary(recs: list[tuple[bool, int]]) -> dict[str, Any]:
+    """A private card: times held, fulfilment rate (Wilson) and mean points paid per card held (t)."""
+    n = len(recs)
+    k = sum(1 for ok, _ in recs if ok)
+    lo, hi = wilson(k, n)
+    return {"held": n, "fulfilled": k, "rate": round(k / n, 4) if n else 0.0, "rate_ci": [round(lo, 4), round(hi, 4)],
+            "paid": _ci([p for _, p in recs], 3)}
+
+
+def public_summary(rec: dict[str, Any]) -> dict[str, Any]:
+    """A face-up card: games face up, how often anyone fulfilled it (Wilson), fulfillers and points a game."""
+    n = len(rec["fulfillers"])
+    k = sum(1 for f in rec["fulfillers"] if f)
+    lo, hi = wilson(k, n)
+    return {"face_up": n, "fulfilled": k, "rate": round(k / n, 4) if n else 0.0,
+            "rate_ci": [round(lo, 4), round(hi, 4)], "fulfillers": _ci(rec["fulfillers"], 3),
+            "paid": _ci(rec["paid"], 3), "by_seat": rec["by_seat"], "first_by_seat": rec["first_by_seat"]}
+
+
+def describe_runs(results: Sequence[Result], rs: Ruleset, n_players: int) -> dict[str, Any]:
+    """Everything beyond the seats' scores, with 95 % intervals (for the JSON and the tables)."""
+    shares = category_shares(results, rs.categories)
+    return {
+        "shares": {c: _ci(v) for c, v in shares.items()},
+        "per_game": {k: _ci(v, 3) for k, v in game_series(results, rs).items()},
+        "missions": {c: mission_summary(v) for c, v in mission_records(results).items()},
+        "public_missions": {c: public_summary(v) for c, v in public_records(results, n_players).items()},
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _rows(rows: list[list[str]], right_from: int = 1) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.rjust(w) if i >= right_from else c.ljust(w) for i, (c, w) in
+                       enumerate(zip(r, widths, strict=True))).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def interval(m: float, ci: Sequence[float], fmt: str = "{:.1f}", scale: float = 1.0) -> str:
+    """`12.3 [11.9, 12.7]`."""
+    return f"{fmt.format(m * scale)} [{fmt.format(ci[0] * scale)}, {fmt.format(ci[1] * scale)}]"
+
+
+def extras_table(summary: dict[str, Any]) -> str:
+    """The text tables of `describe_runs`: category shares, per-game counts, private and public missions."""
+    out = ["", "share of all points (95% interval):",
+           _rows([["category", "share %"]] + [[c, interval(v["mean"], v["ci"], scale=100)]
+                                                for c, v in summary["shares"].items()])]
+    out += ["", "per game (95% interval):",
+            _rows([["", "mean"]] + [[k, interval(v["mean"], v["ci"], "{:.2f}")] for k, v in summary["per_game"].items()])]
+    if summary["missions"]:
+        rows = [["private mission (held at the end)", "held", "fulfilled %", "pays (per card held)"]]
+        for c, v in summary["missions"].items():
+            rows.append([c, str(v["held"]), interval(v["rate"], v["rate_ci"], scale=100),
+                         interval(v["paid"]["mean"], v["paid"]["ci"], "{:.2f}")])
+        out += ["", _rows(rows)]
+    if summary["public_missions"]:
+        rows = [["public mission (face up)", "games", "fulfilled %", "fulfillers/game", "pays/game", "first, by seat"]]
+        for c, v in summary["public_missions"].items():
+            rows.append([c, str(v["face_up"]), interval(v["rate"], v["rate_ci"], scale=100),
+                         interval(v["fulfillers"]["mean"], v["fulfillers"]["ci"], "{:.2f}"),
+                         interval(v["paid"]["mean"], v["paid"]["ci"], "{:.1f}"),
+                         " ".join(str(x) for x in v["first_by_seat"])])
+        out += ["", _rows(rows)]
+    return "\n".join(out)

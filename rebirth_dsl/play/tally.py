@@ -1,0 +1,158 @@
+"""What a simulated game leaves besides its scores: mission fulfilment, landmarks changing hands, passes,
+fallbacks and length, counted while the game runs quiet (no events, no text).
+
+Most of it is read off the final state (`passed`, `held`, `public`, `public_by`, `move_index`). A
+landmark changing hands leaves no trace there, so a `Tally` watches the moves: the generated playout
+loop hands every move to `moves.append` right after the placement and its reactions, and the reference
+loop below does the same, so one object counts both. It looks only at the majority landmarks next to the
+hex just filled (the only ones a placement can move), which keeps it to a few list reads a move.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.ruleset import Ruleset
+from rebirth_dsl.play.agents import Agent, pick_choices, pick_tile
+from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.runtime.fast import compiled
+from rebirth_dsl.runtime.game import Event, Game
+from rebirth_dsl.runtime.setup import deal, seat_rng
+
+
+@dataclass(frozen=True)
+class GameExtra:
+    """Per-game data beyond the scores (plain tuples, so it pickles and compares across processes)."""
+
+    length: int  # moves, passes included
+    passes: tuple[int, ...]  # per seat
+    fallbacks: tuple[int, ...]  # per seat: tiles placed on a fallback hex (S-P3)
+    changes: tuple[tuple[int, ...], ...]  # per majority statement, per seat: landmarks taken from an owner
+    claims: tuple[tuple[int, ...], ...]  # per majority statement, per seat: landmarks taken with no owner
+    missions: tuple[tuple[int, str, bool, int], ...]  # private cards held at the end: seat, card, fulfilled, paid
+    public: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]  # face-up card: (seat, paid) per fulfiller, in order
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Per ruleset: the majority landmarks next to each hex, and each tile kind's primary hex kinds."""
+
+    near: tuple[tuple[tuple[int, int], ...], ...]  # hex -> ((landmark, majority statement index), ...)
+    primary: tuple[frozenset[str], ...]
+    hex_kind: tuple[str, ...]
+
+
+def _tables(rs: Ruleset) -> _Tables:
+    tb = rs.derived.get("lab.tally")
+    if tb is None:
+        t = rs.t
+        stmt = {lm: i for i, m in enumerate(rs.majorities) for lm in m.landmarks}
+        near = tuple(tuple((t.landmark_of_hex[m], stmt[t.landmark_of_hex[m]]) for m in t.neighbours[h]
+                           if t.landmark_of_hex.get(m) in stmt) for h in range(t.n))
+        primary = tuple(frozenset(rs.primary.get(k, ())) for k in range(len(rs.tile_kinds)))
+        tb = _Tables(near, primary, tuple(t.hex_kind))
+        rs.derived["lab.tally"] = tb
+    return tb
+
+
+class Tally:
+    """Counts, move by move, fallback placements and landmarks changing hands; `append` is the hook the
+    generated playout loop calls with (seat, kind, value, hex) after each move (hex -1: a pass)."""
+
+    __slots__ = ("g", "near", "primary", "hex_kind", "prev", "fallbacks", "changes", "claims")
+
+    def __init__(self, g: Game) -> None:
+        tb = _tables(g.rs)
+        n = g.n_players
+        self.g = g
+        self.near, self.primary, self.hex_kind = tb.near, tb.primary, tb.hex_kind
+        self.prev = list(g.lm_owner)
+        self.fallbacks = [0] * n
+        self.changes = [[0] * n for _ in g.rs.majorities]
+        self.claims = [[0] * n for _ in g.rs.majorities]
+
+    def append(self, move: tuple[int, int, int, int]) -> None:
+        """One move has been applied."""
+        p, k, _, h = move
+        if h < 0:
+            return
+        if self.hex_kind[h] not in self.primary[k]:
+            self.fallbacks[p] += 1
+        owner, prev = self.g.lm_owner, self.prev
+        for lm, i in self.near[h]:
+            o = owner[lm]
+            if o != prev[lm]:
+                (self.changes if prev[lm] >= 0 else self.claims)[i][o] += 1
+                prev[lm] = o
+
+    def extra(self, g: Game, end: list[Event]) -> GameExtra:
+        """The game's extra data, from the counts and the final state (`end`: its end-of-game events)."""
+        return GameExtra(g.move_index, tuple(g.passed), tuple(self.fallbacks), tuple(map(tuple, self.changes)),
+                         tuple(map(tuple, self.claims)), held_missions(g, end), public_missions(g))
+
+
+def held_missions(g: Game, end: list[Event]) -> tuple[tuple[int, str, bool, int], ...]:
+    """Each private card held at the end: seat, card, fulfilled, points paid. The points are those of the
+    end-of-game events, whose held-card part comes last, one event per card in seat and hand order
+    (runtime/endgame.py); a card's condition is read only for a card worth nothing, where the points
+    cannot tell."""
+    if g.rs.end_held is None:
+        return ()
+    held = [(q, name) for q in range(g.n_players) for name in g.held[q]]
+    if not held:
+        return ()
+    out = []
+    for (q, name), e in zip(held, end[len(end) - len(held):], strict=True):
+        if e.player != q:  # the order of end_events changed: fail loudly rather than misattribute
+            raise AssertionError("held-card events are not last in end_events")
+        card = g.cards[name]
+        ok = e.points != 0 if card.points else bool(card.cond(Ctx(g, q)))
+        out.append((q, name, ok, e.points))
+    return tuple(out)
+
+
+def public_missions(g: Game) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
+    """Each face-up card with who fulfilled it, in order, and what it paid them: the big number to the
+    first, the small one to each later player, times their doubling marker (as reactions.public_missions
+    pays it)."""
+    out = []
+    for name in g.public:
+        card = g.cards[name]
+        paid = tuple((q, (card.points if i == 0 else (card.small or 0)) * g.doubled[q].get(name, 1))
+                     for i, q in enumerate(g.public_by.get(name, ())))
+        out.append((name, paid))
+    return tuple(out)
+
+
+def finish(g: Game, agents: list[Agent], rngs: list[random.Random], tally: Tally | None = None) -> None:
+    """Play a game to its end with the agents, on the reference engine (the moves `play_game` makes from
+    the same generators: the same calls in the same order)."""
+    while not g.is_over():
+        p = g.turn
+        if not g.hand[p]:  # a scenario: no hands to play from
+            return
+        agent, rng = agents[p], rngs[p]
+        tile = pick_tile(agent, g, p, rng)
+        hexes, _ = g.legal_hexes(tile[0])
+        h = agent.choose(g, p, tile, hexes, rng) if hexes else None
+        choices = pick_choices(agent, g, p, h, rng) if h is not None else {}
+        g.play(p, tile, h, None, choices)
+        if tally is not None:
+            tally.append((p, tile[0], tile[1], -1 if h is None else h))
+
+
+def play_tallied(rs: Ruleset, names: list[str], agents: tuple[str, ...] | list[str], seed: int
+                 ) -> tuple[Game, Tally]:
+    """A whole quiet game from the seed's deal, as `rebirth play` and `simulate` play it, with its tally:
+    random seats on the generated engine, any other agent on the reference one."""
+    g = Game(rs, names, deal(rs, len(names), seed))
+    g.quiet = True
+    tally = Tally(g)
+    rngs = [seat_rng(seed, i) for i in range(len(names))]
+    if all(a == "random" for a in agents):
+        compiled(rs).run_random(g, rngs, tally)  # the loop calls tally.append after every move
+    else:
+        finish(g, [make_agent(a) for a in agents], rngs, tally)
+    return g, tally

@@ -1,0 +1,359 @@
+"""The native backend (rebirth_dsl.native) repeats the rules' meaning in generated C; these tests prove it
+equal to the reference engine: every game it plays is written as a record (dealt setup, moves, ability
+answers) and replayed by the reference engine, which must reach the same scores, per-category breakdowns,
+castle holders, winners and lab tallies, on every bundled ruleset and variant (each on its own board), on
+a crowded board (passes and fallbacks) and on a coverage ruleset that uses every expression function and
+statement form the bundled games leave out. Playouts from a position are replayed the same way; the
+statistics of many native games match the Python engine's; the library cache refuses what it did not
+build. Tests that need cffi and a C compiler skip, with the reason, where either is missing; the rest
+(generation, fallbacks) run everywhere."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rebirth_dsl import native
+from rebirth_dsl.board.model import load_board
+from rebirth_dsl.compile.compiler import compile_rules
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.native import build as nbuild
+from rebirth_dsl.native.cgen import generate
+from rebirth_dsl.play.loop import DEFAULT_NAMES
+from rebirth_dsl.play.simulate import simulate_command
+from rebirth_dsl.play.tally import GameExtra, Tally
+from rebirth_dsl.records.record import load_record, load_ruleset, replay
+from rebirth_dsl.records.resources import bundled, rules_and_board
+from rebirth_dsl.runtime.fast import random_game
+from rebirth_dsl.runtime.game import Game
+
+ROOT = Path(__file__).resolve().parents[1]
+COVERAGE = ROOT / "tests" / "native" / "coverage.rules"
+FALLBACK = ROOT / "tests" / "boards" / "fallback.json"
+WHY = native.unavailable()
+needs_native = pytest.mark.skipif(WHY is not None, reason=f"the native backend cannot run here: {WHY}")
+
+# every bundled ruleset and variant on its own board, the crowded board (passes, fallbacks), the coverage rules
+CASES = [(name, None) for name in bundled("rules")] + [("scotland", str(FALLBACK)), (str(COVERAGE), "ireland")]
+
+
+@cache
+def ruleset(name: str, board: str | None):
+    return load_ruleset(*rules_and_board(name, board))[0]
+
+
+def fresh(rules: Path, board: Path):
+    """A ruleset compiled anew (no engine cached on it yet)."""
+    return compile_rules(load_rules(rules), load_board(board))
+
+
+def engine(rs):
+    eng = native.engine(rs)
+    assert eng is not None
+    return eng
+
+
+def outcome(rs, game: Game, tally: Tally | None = None) -> tuple:
+    """Scores, per-category breakdowns, castle holders, winners (and the lab's tally) of a finished game."""
+    assert game.is_over()
+    end = game.end_events()
+    totals = game.final_scores(end)
+    cats = rs.categories
+    bd = [[game.scores[q].get(c, 0) for c in cats] for q in range(game.n_players)]
+    for e in end:
+        bd[e.player][cats.index(e.category)] += e.points
+    winners, _ = game.winners(totals)
+    return totals, bd, list(game.lm_owner), winners, (tally.extra(game, end) if tally else None)
+
+
+def apply(rs, game: Game, moves: list[dict], tally: Tally | None = None) -> None:
+    """The record's moves on the reference engine, each validated (a refused move fails the test)."""
+    for i, m in enumerate(moves):
+        p = game.players.index(m["player"])
+        tile = rs.parse_tile(m["tile"])
+        h = rs.t.index[tuple(m["hex"])] if m["hex"] is not None else None
+        game.play(p, tile, h, i, m.get("choices"))
+        if tally is not None:
+            tally.append((p, tile[0], tile[1], -1 if h is None else h))
+
+
+# ----- generation: needs neither cffi nor a compiler ------------------------------------------------------
+def test_the_cases_cover_every_bundled_ruleset() -> None:
+    """The list this file runs over is the bundled games (a new variant is compared without a test edit)."""
+    assert {"scotland", "ireland"} <= {c for c, _ in CASES} and any("/" in c for c, _ in CASES)
+
+
+@pytest.mark.parametrize("name,board", CASES)
+def test_every_case_is_expressible_natively(name: str, board: str | None) -> None:
+    """Nothing of the bundled games or the coverage rules falls back to the Python engine."""
+    assert native.unsupported(ruleset(name, board)) == []
+
+
+def _variant(tmp_path: Path, body: str) -> Path:
+    f = tmp_path / "variant.rules"
+    f.write_text(f'ruleset variant "A variant" extends "{ROOT / "rules" / "scotland.rules"}"\n{body}\n', encoding="utf-8")
+    return f
+
+
+def test_no_text_of_a_rules_or_board_file_becomes_c(tmp_path: Path) -> None:
+    """Card, category, landmark and area names never reach the C source, however they are written: the
+    source's only string literal is the generator's own visibility attribute."""
+    hostile = 'Evil */ } int main(void) { system(0); /*'
+    f = _variant(tmp_path, "deck mission {\n  when empty: draw nothing\n"
+                           f'  card "{hostile}" 3 x4: always\n'
+                           '  card "Stirling bridge" 4: owner(castle "Stirling") == me\n}\n'
+                           "on place food: score 1 as evil_category_xyz\n")
+    rs = fresh(f, ROOT / "boards" / "scotland.json")
+    src = generate(rs).source
+    assert set(re.findall(r'"[^"\n]*"', src)) <= {'"default"'}
+    for text in [hostile, "Stirling", "evil_category_xyz", "Edinburgh", "castle", "settlement", "cathedral",
+                 *rs.t.area_names]:
+        assert text not in src, text
+
+
+def test_what_cannot_be_expressed_is_named_and_falls_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A comparison of two collections (Python compares lists element by element) and arithmetic that could
+    pass 64 bits are reported by name; the engine is then the Python one, after a one-line notice, and
+    playouts still run."""
+    f = _variant(tmp_path, "deck mission {\n  when empty: draw nothing\n"
+                           "  card \"Same\" 3 x4: tiles(me, food) == tiles(me, food)\n"
+                           "  card \"Huge\" 3: count(tiles(me)) * 1000000 * 1000000 * 1000000 >= 1\n}\n")
+    rs = fresh(f, ROOT / "boards" / "scotland.json")
+    problems = native.unsupported(rs)
+    assert any("between collections" in p for p in problems) and any("arithmetic" in p for p in problems), problems
+    assert native.engine(rs) is None
+    assert native.engine(rs) is None  # the notice is given once
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "native backend not used for A variant" in err and "Python engine" in err
+    g, _ = random_game(rs, DEFAULT_NAMES[:3], 1)
+    assert native.random_playouts(g, 2, 5) == native.random_playouts(g, 2, 5, backend="python")
+
+
+def test_without_cffi_the_python_engine_plays(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The core stays pure Python: with cffi missing the reason is given and everything falls back."""
+    monkeypatch.setitem(sys.modules, "cffi", None)  # `import cffi` now raises ImportError
+    assert "cffi" in (native.unavailable() or "")
+    rs = fresh(ROOT / "rules" / "scotland.rules", ROOT / "boards" / "scotland.json")
+    assert native.engine(rs) is None and "cffi" in capsys.readouterr().err
+    assert native.random_results(rs, 2, 0, 3) is None
+    g, _ = random_game(rs, DEFAULT_NAMES[:2], 3)
+    assert len(native.random_playouts(g, 2, 1)) == 2
+
+
+# ----- the differential test: native games replayed by the reference engine ----------------------------------
+@needs_native
+@pytest.mark.parametrize("name,board", CASES)
+def test_native_records_replay_identically(name: str, board: str | None) -> None:
+    """Every player count, many seeds: the native game's record replays on the reference engine (every move
+    legal, every ability answer accepted) to the same scores, breakdowns, castle holders, winners and lab
+    tally; the batch API gives the same numbers for the same seeds."""
+    rs = ruleset(name, board)
+    eng = engine(rs)
+    lo, hi = rs.players
+    games = 0
+    for n in range(lo, hi + 1):
+        names = DEFAULT_NAMES[:n]
+        batch = eng.results(n, 1000, 12, extras=True)
+        for i, (totals, bd, winners, extra) in enumerate(batch):
+            g = eng.play(names, 1000 + i)
+            assert (g.totals, g.breakdown, g.winners) == (list(totals), [list(b) for b in bd], list(winners))
+            game = Game(rs, names, g.setup)
+            tally = Tally(game)
+            apply(rs, game, g.moves, tally)
+            assert outcome(rs, game, tally) == (g.totals, g.breakdown, g.lm_owner, g.winners, GameExtra(*extra))
+            games += 1
+    assert games == 12 * (hi - lo + 1)
+
+
+@needs_native
+@pytest.mark.parametrize("name,board", [("scotland", None), ("ireland", None), ("scotland", str(FALLBACK))])
+def test_native_record_files_replay_through_records(name: str, board: str | None, tmp_path: Path) -> None:
+    """The record as a file (`rebirth eval` reads it): load_record and replay reach the native result."""
+    rules, board_path = rules_and_board(name, board)
+    rs = ruleset(name, board)
+    eng = engine(rs)
+    n = min(3, rs.players[1])
+    names = DEFAULT_NAMES[:n]
+    for seed in (7, 8):
+        g = eng.play(names, seed)
+        path = tmp_path / f"g{seed}.json"
+        path.write_text(json.dumps(native.record_of(rs, rules, board_path, tmp_path, names, g)), encoding="utf-8")
+        r = replay(load_record(path, allow_paths=True))
+        assert r.error is None
+        assert outcome(rs, r.game)[:4] == (g.totals, g.breakdown, g.lm_owner, g.winners)
+
+
+@needs_native
+@pytest.mark.parametrize("name,board", CASES)
+def test_playouts_from_a_position_replay_identically(name: str, board: str | None) -> None:
+    """From positions part-way through games, a native playout (no reshuffle) recorded and replayed on a copy
+    of the reference position ends with the same scores; with the reshuffle the playouts differ."""
+    rs = ruleset(name, board)
+    eng = engine(rs)
+    n = min(3, rs.players[1])
+    names = DEFAULT_NAMES[:n]
+    for seed in range(6):
+        g = eng.play(names, 50 + seed)
+        pos = Game(rs, names, g.setup)
+        apply(rs, pos, g.moves[: (seed * 17) % len(g.moves)])
+        moves: list[dict] = []
+        totals = eng.playouts(pos, 2, seed, redeal=False, record=moves)
+        ref = pos.clone()
+        apply(rs, ref, moves)
+        assert outcome(rs, ref)[0] == totals[0]
+        assert native.random_playouts(pos, 4, seed) == native.random_playouts(pos, 4, seed)
+
+
+@needs_native
+def test_random_playouts_on_either_backend() -> None:
+    """The agents' entry point: the same meaning on both engines (final scores, one per seat), the same
+    numbers for the same seed on one backend, native when it can run."""
+    rs = ruleset("ireland", None)
+    names = DEFAULT_NAMES[:3]
+    g = engine(rs).play(names, 4)
+    pos = Game(rs, names, g.setup)
+    apply(rs, pos, g.moves[:20])
+    for backend in ("native", "python", "auto"):
+        out = native.random_playouts(pos, 3, 9, backend=backend)
+        assert len(out) == 3 and all(len(s) == 3 for s in out)
+        assert out == native.random_playouts(pos, 3, 9, backend=backend)
+    assert native.random_playouts(pos, 3, 9) == native.random_playouts(pos, 3, 9, backend="native")
+    assert pos.move_index == 20  # the position itself is never changed
+    with pytest.raises(ValueError):
+        native.random_playouts(pos, 1, 0, backend="gpu")
+
+
+@needs_native
+def test_the_same_seed_gives_the_same_games_whatever_the_batch() -> None:
+    """Game i is its seed's game, whatever the chunk it is played in or the number of threads."""
+    rs = ruleset("scotland", None)
+    eng = engine(rs)
+    whole = eng.results(4, 77, 30)
+    assert whole == eng.results(4, 77, 11) + eng.results(4, 88, 19)
+    assert native.random_results(rs, 4, 77, 30, workers=1) == native.random_results(rs, 4, 77, 30, workers=2) == whole
+
+
+# ----- statistics: native games against the Python engine's -------------------------------------------------
+def _interval(xs: list[float]) -> tuple[float, float]:
+    m = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    h = 1.96 * sd / math.sqrt(len(xs))
+    return m - h, m + h
+
+
+def _win_interval(wins: float, n: int) -> tuple[float, float]:
+    """Wilson's 95 % interval of a rate."""
+    p, z = wins / n, 1.96
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return c - h, c + h
+
+
+def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+@needs_native
+@pytest.mark.parametrize("name,n,games", [("scotland", 4, 400), ("ireland", 3, 240)])
+def test_statistics_match_the_python_engine(name: str, n: int, games: int) -> None:
+    """Mean score and win rate per seat, and mean of every category, of native random games lie within the
+    95 % intervals' reach of the Python engine's (the two draw different random numbers: same distribution,
+    different games)."""
+    rs = ruleset(name, None)
+    names = DEFAULT_NAMES[:n]
+    py = []
+    for seed in range(games):
+        g, _ = random_game(rs, names, seed)
+        end = g.end_events()
+        totals = g.final_scores(end)
+        py.append((totals, g.winners(totals)[0]))
+    nat = native.random_results(rs, n, 10**6, games)
+    assert nat is not None
+    for q in range(n):
+        assert _overlap(_interval([t[q] for t, _ in py]), _interval([t[q] for t, _, _ in nat])), (name, q)
+        pw = sum(1 / len(w) for _, w in py if q in w)
+        nw = sum(1 / len(w) for _, _, w in nat if q in w)
+        assert _overlap(_win_interval(pw, games), _win_interval(nw, games)), (name, q)
+
+
+# ----- rebirth simulate --backend native -----------------------------------------------------------------
+def _simulate(capsys: pytest.CaptureFixture[str], **kw: object) -> dict:
+    args = argparse.Namespace(rules=None, board=None, games=300, players=3, agents="random", seed=2, workers=1,
+                              backend="native", json=True, no_progress=True)
+    for k, v in kw.items():
+        setattr(args, k, v)
+    assert simulate_command(args) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@needs_native
+def test_simulate_on_the_native_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rebirth simulate --backend native`: the same summary for any worker count, and per seat a plausible
+    game (every seat scores, the win rates add up to one)."""
+    one = _simulate(capsys)
+    two = _simulate(capsys, workers=2)
+    assert one["seats"] == two["seats"] and one["backend"] == "native"
+    assert abs(sum(s["win_rate"] for s in one["seats"]) - 1) < 1e-3 and all(s["mean"] > 20 for s in one["seats"])
+
+
+def test_simulate_native_takes_random_seats_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """Search agents need Python between moves: the native backend refuses them, naming the fix."""
+    with pytest.raises(RebirthError, match="random agents only"):
+        _simulate(capsys, agents="greedy", games=2)
+
+
+# ----- the library cache ---------------------------------------------------------------------------------
+TINY = "int rb_tiny(void) { return 42; }\n"
+
+
+@pytest.mark.skipif(WHY is not None, reason=f"the native backend cannot run here: {WHY}")
+def test_the_library_cache_loads_only_what_it_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries are named by the SHA-256 of the source and compiler, live in a 0700 folder of the user, and are
+    loaded only as a private regular file whose SHA-256 is the one recorded: a changed byte, a file others
+    may read, a link or an open folder is refused and the library rebuilt."""
+    monkeypatch.setenv("REBIRTH_CACHE", str(tmp_path / "cache"))
+    first = nbuild.build(TINY)
+    assert first.compiled and first.path.parent == tmp_path / "cache" / "native"
+    assert first.path.name == f"{nbuild.key_of(TINY)}.so" and (first.path.parent / f"{first.key}.c").read_text() == TINY
+    assert os.stat(first.path.parent).st_mode & 0o777 == 0o700 and os.stat(first.path).st_mode & 0o077 == 0
+    assert not nbuild.build(TINY).compiled  # cached
+    lib, folder, key = first.path, first.path.parent, first.key
+    # one byte changed
+    data = bytearray(lib.read_bytes())
+    data[-1] ^= 1
+    lib.write_bytes(bytes(data))
+    assert nbuild.verified(folder, key) is None and nbuild.build(TINY).compiled
+    # readable by others
+    os.chmod(lib, 0o744)
+    assert nbuild.verified(folder, key) is None and nbuild.build(TINY).compiled
+    # a link in its place
+    real = tmp_path / "elsewhere.so"
+    real.write_bytes(lib.read_bytes())
+    lib.unlink()
+    lib.symlink_to(real)
+    assert nbuild.verified(folder, key) is None and nbuild.build(TINY).compiled and not lib.is_symlink()
+    # an open folder is not loaded from (and is closed again before anything is written into it)
+    os.chmod(folder, 0o755)
+    assert nbuild.verified(folder, key) is None
+    assert not nbuild.build(TINY).compiled and os.stat(folder).st_mode & 0o777 == 0o700
+    if os.getuid() == 0:  # somebody else's file (root can make one)
+        os.chown(lib, 12345, 12345)
+        assert nbuild.verified(folder, key) is None and nbuild.build(TINY).compiled
+
+
+@pytest.mark.skipif(WHY is not None, reason=f"the native backend cannot run here: {WHY}")
+def test_with_the_cache_off_libraries_are_built_per_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """REBIRTH_CACHE=off: nothing is written to the cache folder; the library lives in a private temporary one."""
+    monkeypatch.setenv("REBIRTH_CACHE", "off")
+    built = nbuild.build(TINY + "/* off */\n")
+    assert built.compiled and built.path.parent.name.startswith("rebirth-native-")
+    assert os.stat(built.path.parent).st_mode & 0o777 == 0o700

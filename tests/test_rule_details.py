@@ -1,0 +1,58 @@
+"""Rule details no reference position shows, each worked out by hand from RULES.md (and the decisions the
+README records where RULES.md leaves room). Found by the mutation run (tools/mutate.py, docs/testing.md):
+each test here kills a planted bug that every other test let through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import BOARDS, ROOT, RULES
+
+from rebirth_dsl.records.record import load_ruleset
+from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.setup import Setup, deal
+
+PROVINCE = ROOT / "tests" / "positions_ireland" / "boards" / "province.json"
+
+
+def test_ireland_lays_eight_public_missions_from_the_top_of_the_deck() -> None:
+    """I-M1: 8 public mission cards lie face up (`public 8 from mission`): the top 8 of the shuffled deck;
+    the other 6 of the 14 stay in the deck for the round towers' private missions (I-R1)."""
+    rs = load_ruleset(RULES / "ireland.rules", BOARDS / "ireland.json")[0]
+    for n in (2, 3, 4):
+        setup = deal(rs, n, 7)
+        game = Game(rs, ["Ann", "Bob", "Cat", "Dan"][:n], setup)
+        assert game.public == setup.decks["mission"][:8]
+        assert game.decks["mission"] == setup.decks["mission"][8:] and len(game.decks["mission"]) == 14 - 8
+
+
+def test_public_missions_check_the_placer_first(tmp_path: Path) -> None:
+    """I-M1 (README decision: the placer is checked first, then clockwise): a card every player fulfils at
+    once goes first to the placer, even in the second seat. Ireland with its deck replaced by one card that
+    is always fulfilled, "Gift" 5 / 2. Bob (seat 2) places a food on the plain (0,0) of province.json:
+    checked after the placement, Bob first -> 5 (the big number), then Ann later -> 2 (the small one)."""
+    rules = tmp_path / "gift.rules"
+    rules.write_text(f'ruleset gift "Gift" extends "{RULES / "ireland.rules"}"\n'
+                     'deck mission {\n  card "Gift" 5 / 2: always   # I-M1\n}\n')
+    rs = load_ruleset(rules, PROVINCE)[0]
+    game = Game(rs, ["Ann", "Bob"], Setup([[], []], [[], []], {"mission": ["Gift"]}), scenario=True)
+    assert game.public == ["Gift"]
+    game.play(1, rs.parse_tile("food"), game.t.index[(0, 0)], 0)
+    assert game.public_by["Gift"] == [1, 0]
+    assert [game.scores[q].get("public_missions", 0) for q in (0, 1)] == [2, 5]
+
+
+def test_a_taken_set_aside_tile_leaves_the_set_aside_pile() -> None:
+    """I-U1, I-R1: Ann's 4 set-aside tiles are settlement:4, settlement:3, energy, food; at move 0 her food
+    on (1,0) first touches Turlough (take a set-aside tile) and takes settlement:4: it joins her hand (with
+    the food she then draws, S-T1) and leaves the pile, which holds 3 tiles: it can never be taken twice."""
+    import json
+
+    from rebirth_dsl.records.record import load_record, replay
+
+    path = ROOT / "tests" / "positions_ireland" / "i_r1_extra_tile_two_tile_hand.json"
+    record = json.loads(path.read_text())["record"]
+    game = replay(load_record(path, record, allow_paths=True), stop_at=1).game
+    rs = game.rs
+    assert sorted(rs.tile_name(*t) for t in game.set_aside[0]) == ["energy", "food", "settlement:3"]
+    assert sorted(rs.tile_name(*t) for t in game.hand[0]) == ["food", "settlement:4"]
