@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         if eng is not None:
             fu = native_speed.first_use(rs)
             print(f"  native engine: C generated in {fu.generate * 1000:.0f} ms, compiled on first use in "
-                  f"{fu.compile:.2f} s ({fu.compiler}), then loaded from the cache in {fu.cached * 1000:.0f} ms")
+                  f"{fu.compile:.2f} s ({fu.compiler}), then loaded from the cache in {fu.cached * 1000:.1f} ms")
     example = find("examples", args.example) if args.example else _example_of(default_rules())
     if example is not None:
         print(f"`rebirth eval {example.name}` whole process: {eval_process_time(example) * 1000:.0f} ms")

@@ -82,21 +82,9 @@ def load(namespace: str, key: str) -> Any | None:
     if root is None or not _private_dir(root):
         return None
     path = root / _key_name(namespace, key)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    raw = read_private(path, MAX_ENTRY_BYTES)
+    if raw is None:
         return None
-    try:
-        st = os.fstat(fd)
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022
-                or st.st_size > MAX_ENTRY_BYTES):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            raw = f.read(MAX_ENTRY_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     header, sep, body = raw.partition(b"\n")
     try:
         meta = json.loads(header)
@@ -107,6 +95,26 @@ def load(namespace: str, key: str) -> Any | None:
     except (ValueError, AttributeError, RecursionError):
         _remove(path)  # rebuilt by the caller
         return None
+
+
+def read_private(path: Path, limit: int, others: int = 0o022) -> bytes | None:
+    """The bytes of a file fit to trust: a regular file owned by the current user, that no one else may
+    write (`others`: the mode bits that must be clear), not reached through a link, at most `limit` bytes;
+    None for anything else."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & others or st.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def store(namespace: str, key: str, payload: Any) -> None:

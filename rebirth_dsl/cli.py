@@ -8,20 +8,19 @@ import sys
 from typing import Any
 
 from rebirth_dsl import __version__
-from rebirth_dsl.board.maps import load_map, render_board
 from rebirth_dsl.board.model import load_board, load_json
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.play.loop import play_command
-from rebirth_dsl.play.moves import legal_moves
-from rebirth_dsl.play.simulate import simulate_command
-from rebirth_dsl.present.describe import describe, describe_diff
-from rebirth_dsl.present.render import draw
 from rebirth_dsl.present.report import evaluate, explain, render_table
 from rebirth_dsl.records.record import load_record, replay
 from rebirth_dsl.records.resources import bundled, default_board, find
+
+# Start-up: the modules above are what `rebirth eval` and `rebirth check` run. The commands below import
+# their own modules inside their functions (play, simulate, moves, draw, rules, board): measured with
+# `python -X importtime -m rebirth_dsl eval scotland-3p`, importing them all at the top cost eval about
+# 100 ms of its start (play.loop alone pulls in the agents, the table and the points code).
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -100,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--agents", default="random", help="agent per seat, or one for all")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--backend", choices=["local", "ray"], default="local")
+    s.add_argument("--backend", choices=["local", "ray", "native"], default="local",
+                   help="native: the compiled C engine (random agents; pip install 'rebirth-dsl[native]')")
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
 
@@ -282,6 +282,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     """`rebirth moves GAME [--tile KIND]`."""
+    from rebirth_dsl.play.moves import legal_moves  # see the start-up note at the top
     r = _load_replay(args)
     if r.error is not None:
         raise RebirthError([*r.error.diagnostics])
@@ -317,6 +318,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 def cmd_draw(args: argparse.Namespace) -> int:
     """`rebirth draw FILE [-o out.svg]`."""
+    from rebirth_dsl.present.render import draw  # see the start-up note at the top
     path = find("boards", args.file)
     target = check_output(args.output, [path]) if args.output else None  # before any work is done
     data = load_json(path)
@@ -331,11 +333,13 @@ def cmd_draw(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """`rebirth play`: one full game."""
+    from rebirth_dsl.play.loop import play_command  # see the start-up note at the top
     return play_command(args)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`rebirth simulate`: many games."""
+    from rebirth_dsl.play.simulate import simulate_command  # see the start-up note at the top
     return simulate_command(args)
 
 
@@ -361,6 +365,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """`rebirth rules RULES`: the ruleset in English."""
+    from rebirth_dsl.present.describe import describe, describe_diff  # start-up note at the top
     rules = load_rules(find("rules", args.rules))
     if args.diff:
         print(describe_diff(load_rules(find("rules", args.diff)), rules))
@@ -387,6 +392,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_board(args: argparse.Namespace) -> int:
     """`rebirth board build MAP -o BOARD.json [--check]`: a board made from a map file."""
+    from rebirth_dsl.board.maps import load_map, render_board  # see the start-up note at the top
     map_path = find("boards/maps", args.map)
     out = check_output(args.output, [map_path])
     data = load_map(map_path)

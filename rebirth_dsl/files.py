@@ -21,7 +21,9 @@ MAX_INPUT_BYTES = 8 * 1024 * 1024  # the Scotland board is about 60 KB, a whole 
 
 def shown(path: str | Path) -> str:
     """A path as it can be printed: bytes that are not UTF-8 in a file name shown as escapes."""
-    return os.fsdecode(path).encode("utf-8", "backslashreplace").decode("utf-8")
+    text = os.fsdecode(path).encode("utf-8", "backslashreplace").decode("utf-8")
+    # control characters (a NUL, a newline, an escape sequence) would be printed raw: show them escaped
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> bytes:

@@ -151,7 +151,7 @@ def test_every_board_and_agent_is_compared(table: str, agent: str) -> None:
 seeds = st.integers(0, 10**9)
 
 
-@settings(max_examples=40)
+@settings(max_examples=100)
 @given(table=st.sampled_from(sorted(TABLES)), seed=seeds, n=st.integers(2, 4),
        agents=st.lists(st.sampled_from(AGENTS), min_size=4, max_size=4))
 def test_reference_engine_games_equal_the_oracle(table: str, seed: int, n: int, agents: list[str]) -> None:
@@ -164,7 +164,7 @@ def test_reference_engine_games_equal_the_oracle(table: str, seed: int, n: int, 
     assert_engine_equals_oracle(game, record_of(table, names, seed, moves))
 
 
-@settings(max_examples=40)
+@settings(max_examples=100)
 @given(table=st.sampled_from(sorted(TABLES)), seed=seeds, n=st.integers(2, 4))
 def test_generated_engine_games_equal_the_oracle(table: str, seed: int, n: int) -> None:
     """Random games of the generated engine (the one simulations and search playouts use) score as the

@@ -190,8 +190,6 @@ def test_a_nul_in_a_path_is_refused(tmp_path: Path) -> None:
     refused(rebirth("check", child, "--no-board"), f"{child}:")
 
 
-@pytest.mark.xfail(strict=True, reason="records/record.py load_ruleset calls Path.resolve() on the path first, "
-                   "which raises ValueError for a NUL: it needs files.read_text's refusal (or a try) before")
 def test_a_nul_in_a_path_given_to_play_is_refused(tmp_path: Path) -> None:
     bad = str(tmp_path / "a\x00b.rules")
     refused(rebirth("play", "--rules", bad, "--board", "scotland"), "NUL")
@@ -214,15 +212,15 @@ def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path: Path) -> None:
     refused(rebirth("draw", os.fsdecode(raw_board)), "b\\udcfe.json")
 
 
-@pytest.mark.xfail(strict=True, reason="play/loop.py record_for writes the file names into the record, and "
-                   "files.write_text_atomic cannot encode a name that is not UTF-8 (UnicodeEncodeError)")
 def test_play_with_a_rules_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    """A record is UTF-8 JSON and cannot name such a file: refused before the game, with the name escaped."""
     raw = os.fsencode(tmp_path) + b"/bad\xff.rules"
     with open(raw, "wb") as f:
         f.write(MINI.encode())
     (tmp_path / "mini.json").write_text(json.dumps(mini_board()), encoding="utf-8")
-    clean(rebirth("play", "--rules", os.fsdecode(raw), "--board", tmp_path / "mini.json", "--players", "2",
-                  "-o", tmp_path / "game.json"))
+    err = refused(rebirth("play", "--rules", os.fsdecode(raw), "--board", tmp_path / "mini.json", "--players", "2",
+                          "-o", tmp_path / "game.json"), "not UTF-8")
+    assert "bad\\udcff.rules" in err and not (tmp_path / "game.json").exists()
 
 
 # ----- JSON nested deep, numbers out of range, boards too big ------------------------------------------------
@@ -384,6 +382,9 @@ def test_player_counts_out_of_range_are_refused(tmp_path: Path, players: str) ->
 
 
 def test_every_player_count_up_to_the_limit_plays(tmp_path: Path) -> None:
+    from rebirth_dsl.play.loop import DEFAULT_NAMES
+
+    assert len(DEFAULT_NAMES) >= MAX_PLAYERS  # `play --players N` and `simulate` name the seats from these
     rules = mini(tmp_path, rules=MINI.replace("players 2 to 4", f"players 1 to {MAX_PLAYERS}"), hexes=40)
     for n in range(1, MAX_PLAYERS + 1):
         plays(tmp_path, rules, players=n)

@@ -75,10 +75,11 @@ def _assert_inside(text: str, line: int, col: int) -> None:
 
 def _assert_parsed_from(rules: A.Rules, text: str) -> None:
     """The success path: a parse that returns holds what the text says, at places inside the text. The
-    header's name is written after `ruleset`; every statement's span lies in the text, in source order,
+    header's name is written after `ruleset` (comments aside); every statement's span lies in the text, in source order,
     and the text at the start of each span is not blank or a comment."""
     lines = text.split("\n")
-    assert rules.header.name and re.search(rf"\bruleset\s+{re.escape(rules.header.name)}\b", text)
+    uncommented = re.sub(r"#[^\n]*", " ", text)  # a comment may stand between `ruleset` and the name
+    assert rules.header.name and re.search(rf"\bruleset\s+{re.escape(rules.header.name)}\b", uncommented)
     last = (0, 0)
     for st_ in (rules.header, *rules.statements):
         sp = st_.span

@@ -777,7 +777,7 @@ def check_meaning(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagno
             case A.PublicSetup():
                 if public_decl is None:
                     out.append(_at(s, "cards are laid face up, but no `public DECK as CATEGORY: ...` statement "
-                                   "scores them", "add the public statement (I-M1) or remove this line"))
+                                   "scores them", "add the public statement or remove this line"))
                 elif s.deck in deck_sizes and s.count > deck_sizes[s.deck]:
                     out.append(_at(s, f"`public {s.count} from {s.deck}`: the deck holds only "
                                    f"{deck_sizes[s.deck]} cards"))

@@ -80,6 +80,7 @@ def engine(rs: Ruleset, notice: bool = True) -> NativeEngine | None:
 
 
 def _make(rs: Ruleset) -> NativeEngine | str:
+    """Generate, build and load the engine, or the reason it cannot run."""
     why = unavailable()
     if why is not None:
         return why
@@ -163,6 +164,7 @@ def python_playouts(game: Game, count: int, seed: int, redeal: bool = True) -> l
 def record_of(rs: Ruleset, rules: Path, board: Path, out_dir: Path, names: list[str], game: NativeGame) -> dict[str, Any]:
     """A natively played game as a game record (explicit setup, so it replays without the native generator)."""
     def rel(p: Path, folder: str) -> str:
+        """A bundled game by its name, so the record works wherever it is moved; a file relative to it."""
         return name_of(folder, p) or os.path.relpath(p.resolve(), out_dir.resolve())
 
     setup = game.setup

@@ -71,6 +71,7 @@ def _folder() -> Path:
 
 @cache
 def _temporary_folder() -> Path:
+    """A private folder of this process, removed at exit (the cache is off or unusable)."""
     path = Path(tempfile.mkdtemp(prefix="rebirth-native-"))  # mode 0700, ours
     atexit.register(shutil.rmtree, path, True)
     return path
@@ -83,22 +84,8 @@ def key_of(source: str) -> str:
 
 
 def _private_file(path: Path) -> bytes | None:
-    """The bytes of a file fit to load: a regular file of ours, closed to others, not through a link."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077
-                or st.st_size > MAX_LIB_BYTES):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(MAX_LIB_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    """The bytes of a library fit to load: cache.read_private, closed to group and others entirely."""
+    return dcache.read_private(path, MAX_LIB_BYTES, others=0o077)
 
 
 def _folder_ok(folder: Path) -> bool:
@@ -142,6 +129,7 @@ def _write_private(path: Path, data: bytes, folder: Path) -> None:
 
 
 def _remove(path: Path) -> None:
+    """Remove a file if it is there."""
     try:
         path.unlink()
     except OSError:
@@ -172,6 +160,7 @@ def build(source: str, fresh: bool = False) -> Built:
 
 
 def _compile(cc: str, source: str, key: str, folder: Path) -> None:
+    """Write the source and compile it into `<key>.so` beside it, with its SHA-256 recorded in `<key>.json`."""
     src = folder / f"{key}.c"
     _write_private(src, source.encode("utf-8"), folder)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".so")

@@ -120,6 +120,7 @@ class ExprGen:
         return b
 
     def _bound(self, node: A.Expr) -> int:
+        """The bound of one node, from its parts' bounds."""
         n = max(self.t.n, 1)
         match node:
             case A.Num(value=v):
@@ -148,10 +149,12 @@ class ExprGen:
 
     # ----- generation ----------------------------------------------------------------------------
     def _name(self, prefix: str) -> str:
+        """A fresh identifier of the generator's own: prefix and a counter."""
         self._n += 1
         return f"{prefix}{self._n}"
 
     def _function(self, node: A.Expr) -> str:
+        """Emit `node` as a C function of (s, me, placed, inf) and return its name."""
         name = self._name("x")
         stmts, expr, kind = self.gen(node)
         if kind != "int":
@@ -172,9 +175,11 @@ class ExprGen:
         return name
 
     def hexmask(self, mask: list[bool] | tuple[bool, ...]) -> str:
+        """A constant bitset of the hexes whose entry is true."""
         return self.const(("hexes", tuple(mask)), "u64", bitset(mask, self.words))
 
     def kindmask(self, args: tuple[A.Expr, ...]) -> int:
+        """The tile kinds named by selector arguments (none: every kind), as a bit mask."""
         m = 0
         for k in selected_kinds(self.t, args):
             m |= 1 << k
@@ -216,24 +221,28 @@ class ExprGen:
         raise Unsupported(f"an expression of an unknown kind ({type(node).__name__})")
 
     def scalar(self, node: A.Expr) -> tuple[list[str], str]:
+        """A node whose value is an int (a number, truth, player, hex, landmark or count)."""
         s, e, kind = self.gen(node)
         if kind != "int":
             raise Unsupported("a collection where a number is read")
         return s, e
 
     def hexes(self, node: A.Expr) -> tuple[list[str], str]:
+        """A node whose value is a set of hexes (a bitset's name)."""
         s, e, kind = self.gen(node)
         if kind != "hexes":
             raise Unsupported("hexes expected")
         return s, e
 
     def groups(self, node: A.Expr) -> tuple[list[str], str]:
+        """A node whose value is a collection of groups (the name of its sizes)."""
         s, e, kind = self.gen(node)
         if kind != "groups":
             raise Unsupported("groups expected")
         return s, e
 
     def binop(self, op: str, left: A.Expr, right: A.Expr) -> tuple[list[str], str, str]:
+        """Arithmetic, a comparison, or `and`/`or` with Python's short circuit."""
         if op in ("==", "!=") and (self.type_of(left) not in _INTLIKE or self.type_of(right) not in _INTLIKE
                                    or {self.type_of(left), self.type_of(right)} & {"landmarks", "areas"}):
             raise Unsupported(f"`{op}` between collections (Python compares the lists element by element)")
@@ -254,33 +263,39 @@ class ExprGen:
 
     # ----- players' tiles and groups ----------------------------------------------------------------
     def fn_tiles(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """tiles(P, kinds...): the player's tiles (nobody's: none)."""
         mask = self.kindmask(args[1:])
         s, p = self.scalar(args[0])
         v = self._name("t")
         return s + [f"u64 {v}[W]; rb_tiles(s, (int){p}, {c_int(mask)}u, {v});"], v, "hexes"
 
     def fn_hexes(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """hexes(KIND|TAG): a constant set."""
         assert isinstance(args[0], A.Name)
         return [], self.hexmask(self.t.hex_matches(args[0].id)), "hexes"
 
     def fn_group(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """group(H): the hexes of the group holding H (none for an empty or ungrouped hex)."""
         s, h = self.scalar(args[0])
         v = self._name("t")
         return s + [f"u64 {v}[W]; rb_group(s, (int){h}, {v});"], v, "hexes"
 
     def fn_groups(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """groups(P, kinds...): the sizes of the player's groups of those kinds."""
         mask = self.kindmask(args[1:]) & self._group_mask()
         s, p = self.scalar(args[0])
         v = self._name("g")
         return s + [f"i32 {v}[TMAXX]; int n{v} = rb_groups(s, (int){p}, {c_int(mask)}u, {v});"], v, "groups"
 
     def _group_mask(self) -> int:
+        """The kinds that form groups, as a bit mask."""
         m = 0
         for k in self.group_kinds:
             m |= 1 << k
         return m
 
     def fn_largest(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """largest(GROUPS): the largest size, 0 if none."""
         a = args[0]
         if isinstance(a, A.Call) and a.fn == "groups":  # no array: the largest root straight off the bitsets
             s, p = self.scalar(a.args[0])
@@ -290,12 +305,14 @@ class ExprGen:
         return s, f"rb_max({g}, n{g})", "int"
 
     def fn_atleast(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """atleast(GROUPS, N): the groups of at least N (N read once)."""
         s, g = self.groups(args[0])
         s2, n = self.scalar(args[1])
         v = self._name("g")
         return s + s2 + [f"i32 {v}[TMAXX]; int n{v} = rb_atleast({g}, n{g}, {n}, {v});"], v, "groups"
 
     def fn_count(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """count/size of any collection, from counters where it can be."""
         a = args[0]
         if isinstance(a, A.Call) and a.fn == "tiles":  # the per-seat counters, no bitset
             mask = self.kindmask(a.args[1:])
@@ -315,6 +332,7 @@ class ExprGen:
 
     # ----- hexes filtered by where they lie --------------------------------------------------------
     def fn_at(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """at(HEXES, KIND|TAG): those of a kind or with a tag."""
         s, src = self.hexes(args[0])
         assert isinstance(args[1], A.Name)
         mask = self.hexmask(self.t.hex_matches(args[1].id))
@@ -322,6 +340,7 @@ class ExprGen:
         return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
 
     def fn_near(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """near(HEXES, KIND|TAG|LANDMARK): those next to one."""
         t, target = self.t, args[1]
         s, src = self.hexes(args[0])
         if isinstance(target, A.Landmark):
@@ -338,43 +357,53 @@ class ExprGen:
 
     # ----- landmarks and areas (counted) -----------------------------------------------------------
     def _landmarks_of(self, kind_arg: A.Expr) -> tuple[str, int]:
+        """The landmarks of a kind, as a constant table and its length."""
         assert isinstance(kind_arg, A.Name)
         lms = [i for i, k in enumerate(self.t.landmark_kind) if k == kind_arg.id]
         return self.const(("lms", tuple(lms)), "i32", lms), len(lms)
 
     def fn_touched(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """touched(P, KIND): how many of the kind are next to the player's tiles."""
         s, p = self.scalar(args[0])
         table, n = self._landmarks_of(args[1])
         return s, f"rb_touched(s, {p}, {table}, {c_int(n)})", "int"
 
     def fn_owned(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """owned(P, KIND): how many of the kind the player holds."""
         s, p = self.scalar(args[0])
         table, n = self._landmarks_of(args[1])
         return s, f"rb_owned(s, {p}, {table}, {c_int(n)})", "int"
 
     def fn_owner(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """owner(LANDMARK): its holder, or nobody."""
         s, lm = self.scalar(args[0])
         return s, f"rb_owner(s, {lm})", "int"
 
     def fn_areas(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """areas(HEXES): how many distinct areas they lie in."""
         s, src = self.hexes(args[0])
         return s, f"rb_areas(s, {src})", "int"
 
     def fn_won(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """won(P): how many completed areas ranked the player first."""
         s, p = self.scalar(args[0])
         return s, f"rb_won(s, {p})", "int"
 
     # ----- comparisons across players: the inner expression as its own function of `me` -------------
     def _per_player(self, helper: str, node: A.Expr, with_me: bool) -> tuple[list[str], str, str]:
+        """A helper reading the inner expression for each player, bound as `me`."""
         inner = self._function(node)
         me = "me, " if with_me else ""
         return [], f"{helper}(s, {me}placed, inf, {inner})", "int"
 
     def fn_most(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """most(E): `me` has at least as much as every other player."""
         return self._per_player("rb_most", args[0], True)
 
     def fn_fewest(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """fewest(E): `me` has at most as much as every other player."""
         return self._per_player("rb_fewest", args[0], True)
 
     def fn_best(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """best(E): the one player with strictly the most above 0, or nobody."""
         return self._per_player("rb_best", args[0], False)

@@ -258,7 +258,7 @@ static void answer(S *s, int lm, int code) {
 }
 static void hand_add(S *s, int p, int code) { if (s->nhand[p] < HMAX) s->hand[p][s->nhand[p]++] = code; }
 
-/* I-R1 answers at random, as fast._answer_per_seat: the distinct tiles, uniformly */
+/* ability questions answered at random, as fast._answer_per_seat: the distinct tiles, uniformly */
 static int distinct_pick(S *s, const i32 *tiles, int n) {
     i32 seen[TMAX]; int m = 0;
     for (int i = 0; i < n; i++) {
@@ -300,7 +300,7 @@ static void double_mission(S *s, int lm, int p, int factor, int markers, int any
     s->dbl_on[p][c] = 1; s->dbl_f[p][c] = factor;
 }
 
-/* the draw step (S-T1), or a pending draw N, keep one (I-R1), as abilities.draw_after_turn */
+/* the draw step of a turn, or a pending draw N, keep one, as abilities.draw_after_turn */
 static void draw_after_turn(S *s, int p) {
     if (!s->pend_on[p]) {
         if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
@@ -347,7 +347,7 @@ static void play_out(S *s) {
         draw_after_turn(s, p);
         s->move_index++;
         int q = p;
-        for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile (S-T1) */
+        for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile */
             if (++q == s->n) q = 0;
             if (s->nhand[q]) break;
         }
@@ -399,7 +399,7 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
         rb_shuffle(s, s->deck[d], s->dlen[d]);
         if (setup) { *setup++ = s->dlen[d]; memcpy(setup, s->deck[d], sizeof(i32) * s->dlen[d]); setup += s->dlen[d]; }
     }
-    if (PUB_DECK >= 0) {  /* I-M1: face up from the top of their deck */
+    if (PUB_DECK >= 0) {  /* public cards: face up from the top of their deck */
         int c = PUB_COUNT < s->dlen[PUB_DECK] ? PUB_COUNT : s->dlen[PUB_DECK];
         memcpy(s->pub, s->deck[PUB_DECK], sizeof(i32) * c);
         s->npub = c;

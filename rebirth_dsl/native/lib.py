@@ -5,21 +5,19 @@ turned back into Python values: scores, per-category breakdowns, winners, landma
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rebirth_dsl.compile.ruleset import Ruleset
-from rebirth_dsl.native import ctext
 from rebirth_dsl.native.build import Built, build
 from rebirth_dsl.native.cgen import VBITS, Plan
+from rebirth_dsl.native.ctext import CDEF
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.setup import Setup
 
 U64 = (1 << 64) - 1
 _INFO = ("FORMAT", "NH", "NP", "NC", "NL", "NK", "ND", "TMAX", "MAXMOVES", "MAXANS", "SETUPMAX", "NCARD", "VBITS",
          "EXTRA", "NMAJ")
-GameResult = tuple[Sequence[int], Sequence[Sequence[int]], Sequence[int]]  # as play/simulate.py: scores, breakdowns, winners
 # play/tally.py's GameExtra, field by field: length, passes, fallbacks, changes, claims, missions, public
 Extra = tuple[int, tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
               tuple[tuple[int, str, bool, int], ...], tuple[tuple[str, tuple[tuple[int, int], ...]], ...]]
@@ -51,6 +49,7 @@ class NativeGame:
 
 
 def _seats(mask: int, n: int) -> list[int]:
+    """The seats of a bit mask, in order."""
     return [q for q in range(n) if mask >> q & 1]
 
 
@@ -58,11 +57,12 @@ class NativeEngine:
     """Random games of one ruleset at machine speed."""
 
     def __init__(self, rs: Ruleset, plan: Plan, built: Built) -> None:
+        """Load the verified library and check it matches the plan it was generated with."""
         from cffi import FFI  # the optional extra: imported only when the native engine is used
 
         self.rs, self.plan, self.built = rs, plan, built
         self.ffi = FFI()
-        self.ffi.cdef(ctext.CDEF)
+        self.ffi.cdef(CDEF)
         self.lib = self.ffi.dlopen(str(built.path))
         info = self.ffi.new("int32_t[]", 32)
         got = dict(zip(_INFO, self.ffi.unpack(info, self.lib.rb_info(info, 32)), strict=False))
@@ -159,6 +159,7 @@ class NativeEngine:
         return int(moves[0])
 
     def _check_players(self, n: int) -> None:
+        """Refuse a player count the ruleset does not allow."""
         lo, hi = self.rs.players
         if not lo <= n <= hi:
             raise ValueError(f"{n} players: this ruleset is for {lo} to {hi}")
@@ -194,6 +195,7 @@ class NativeEngine:
         return code >> VBITS, code & ((1 << VBITS) - 1)
 
     def _setup(self, buf: list[int], n: int) -> Setup:
+        """The dealt setup from the engine's buffer (codes and card ids back to tiles and names)."""
         i = 0
         aside: list[list[tuple[int, int]]] = []
         supply: list[list[tuple[int, int]]] = []
@@ -210,6 +212,7 @@ class NativeEngine:
         return Setup(aside, supply, decks)
 
     def _moves(self, names: list[str], mv: list[int], ans: list[int]) -> list[dict[str, Any]]:
+        """The engine's moves and answers as record entries."""
         rs, t = self.rs, self.rs.t
         out: list[dict[str, Any]] = []
         for i in range(0, len(mv), 3):
@@ -275,6 +278,7 @@ class NativeEngine:
         return flat, scores
 
     def _code(self, tile: tuple[int, int]) -> int:
+        """A (kind id, value) tile as the engine's code."""
         return tile[0] << VBITS | tile[1]
 
     def playouts(self, g: Game, count: int, seed: int, redeal: bool = True,

@@ -94,21 +94,21 @@ class GreedyAgent:
 
     def choose_tile(self, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
         """The hand tile whose best placement scores most."""
-        best, pick = -1, game.hand[p][0]
+        best, pick = None, game.hand[p][0]  # None, not -1: a rules file may make every placement cost points
         scorer = points_for(game.rs)
         for tile in dict.fromkeys(game.hand[p]):
             hexes, _ = game.legal_hexes(tile[0])
             pts = max(scorer.many(game, p, tile, hexes), default=0)
-            if pts > best:
+            if best is None or pts > best:
                 best, pick = pts, tile
         return pick
 
     def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
         """A hex with the most immediate points."""
-        best, picks = -1, []
+        best, picks = None, []  # None, not -1: with only negative points there must still be a pick
         # all hexes at once: the scorer shares its per-position work; same order, so the same tie draw
         for h, pts in zip(hexes, points_for(game.rs).many(game, p, tile, hexes), strict=True):
-            if pts > best:
+            if best is None or pts > best:
                 best, picks = pts, [h]
             elif pts == best:
                 picks.append(h)

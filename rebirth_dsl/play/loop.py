@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.files import check_output
+from rebirth_dsl.files import check_output, shown
 from rebirth_dsl.play.agents import Agent, pick_choices, pick_tile
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.table import play_at_terminal, resume_command
@@ -27,7 +27,8 @@ def player_names(spec: str) -> list[str]:
     if spec.isdigit():
         n = int(spec)
         if not 1 <= n <= len(DEFAULT_NAMES):
-            raise RebirthError.single(f"--players {n}: give 2 to 4 players (or names separated by commas)")
+            raise RebirthError.single(f"--players {n}: give 1 to {len(DEFAULT_NAMES)} players, or names separated "
+                                      "by commas (the ruleset says how many it plays with)")
         return DEFAULT_NAMES[:n]
     names = [s.strip() for s in spec.split(",") if s.strip()]
     if len(set(names)) != len(names):
@@ -94,6 +95,12 @@ def play_command(args: argparse.Namespace) -> int:
     if getattr(args, "resume", None):  # continue a saved game (play/table.py replays its record)
         return resume_command(args.resume, args.agents, args.output, args.quiet, args.allow_paths)
     rules, board = rules_and_board(args.rules, args.board)
+    for path in (rules, board):  # a record is UTF-8 JSON: it cannot name a file whose name is not UTF-8
+        try:
+            str(path).encode("utf-8")
+        except UnicodeEncodeError:
+            raise RebirthError.single("the file name is not UTF-8, so a game record cannot name it; rename it",
+                                      file=shown(path)) from None
     rs, _ = load_ruleset(rules, board)
     names = player_names(args.players)
     lo, hi = rs.players

@@ -70,7 +70,7 @@ def _pure(fn: Callable[[Ctx], Any], me: int, influence: int = 0) -> int:
 class Delta:
     """One candidate placement and what it changes, plus the cached base values of the position."""
 
-    __slots__ = ("g", "p", "k", "v", "h", "merged", "new_size", "lm_post", "area_post", "cache")
+    __slots__ = ("g", "p", "k", "v", "h", "merged", "new_size", "lm_post", "area_post", "cache", "null")
 
     def __init__(self, g: Game, p: int) -> None:
         self.g = g
@@ -83,6 +83,7 @@ class Delta:
         self.lm_post: dict[int, int] = {}  # landmarks changing hands
         self.area_post: tuple[int, int] | None = None  # (area, first place) of an area this completes
         self.cache: dict[Any, Any] = {}  # base values of the position: (node id, seat, ...) -> value
+        self.null: dict[str, bool] = {}  # missions' values before the placement, where it cannot change them
 
 
 def _root(parent: list[int], x: int) -> int:
@@ -436,6 +437,110 @@ def _bin(op: str) -> Callable[[Ev, Ev], Ev]:
 _BIN = {op: _bin(op) for op in ("+", "-", "*", ">=", "<=", ">", "<", "==", "!=", "and", "or")}
 
 
+Table = list[list[bool]]  # [tile kind][hex]
+
+
+class _Reads:
+    """Which placements (tile kind, hex) can change an expression's value: a table per tile kind, and whether
+    it reads who won an area (a placement that completes one changes that). A mission no placement of this
+    tile on this hex can touch keeps the value it has now, computed once per position instead of per hex."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.t = rs.t
+        self.nk = len(rs.tile_kinds)
+        t = rs.t
+        lm_hexes: dict[str, set[int]] = {}
+        for lm, kind in enumerate(t.landmark_kind):
+            lm_hexes.setdefault(kind, set()).update(t.neighbours[t.landmark_hex[lm]])
+        self.near_kind = {kind: [h in hs for h in range(t.n)] for kind, hs in lm_hexes.items()}
+        self.near_any = [any(h in hs for hs in lm_hexes.values()) for h in range(t.n)]
+
+    def none(self) -> Table:
+        return [[False] * self.t.n for _ in range(self.nk)]
+
+    def every(self, row: list[bool]) -> Table:
+        return [list(row) for _ in range(self.nk)]
+
+    @staticmethod
+    def lor(a: Table, b: Table) -> Table:
+        return [[x or y for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(a, b, strict=True)]
+
+    def scalar(self, node: A.Expr) -> tuple[Table, bool]:  # noqa: C901 - one case per node kind
+        match node:
+            case A.Num() | A.Name() | A.Landmark():
+                return self.none(), False
+            case A.Not(operand=o):
+                return self.scalar(o)
+            case A.BinOp(left=left, right=right):
+                (a, wa), (b, wb) = self.scalar(left), self.scalar(right)
+                return self.lor(a, b), wa or wb
+            case A.Call(fn=fn, args=args):
+                if fn in self.t.attributes or fn in ("count", "size", "largest"):
+                    return self.anyset(args[0])
+                if fn == "owner":
+                    a, w = self.scalar(args[0])
+                    return self.lor(a, self.every(self.near_any)), w
+                if fn in ("most", "fewest", "best"):
+                    return self.scalar(args[0])
+        raise Unsupported(type(node).__name__)
+
+    def anyset(self, node: A.Expr) -> tuple[Table, bool]:
+        """A set's reads: what adds to it and what changes it otherwise, together."""
+        match node:
+            case A.Call(fn="groups", args=args):
+                kinds = _kinds(self.t, args[1:])
+                a, w = self.scalar(args[0])
+                return self.lor(a, [[k in kinds] * self.t.n for k in range(self.nk)]), w
+            case A.Call(fn="atleast", args=args):
+                (a, wa), (b, wb) = self.anyset(args[0]), self.scalar(args[1])
+                return self.lor(a, b), wa or wb
+            case A.Call(fn="touched" | "owned", args=args) if isinstance(args[1], A.Name):
+                a, w = self.scalar(args[0])
+                return self.lor(a, self.every(self.near_kind.get(args[1].id, [False] * self.t.n))), w
+            case A.Call(fn="won", args=args):
+                a, _ = self.scalar(args[0])
+                return a, True
+        adds, other, w = self.hexset(node)
+        return self.lor(adds, other), w
+
+    def hexset(self, node: A.Expr) -> tuple[Table, Table, bool]:
+        """A hex set's reads, split: where the placed hex joins it, and what else changes it."""
+        t = self.t
+        match node:
+            case A.Call(fn="tiles", args=args):
+                kinds = _kinds(t, args[1:])
+                other, w = self.scalar(args[0])
+                return [[k in kinds] * t.n for k in range(self.nk)], other, w
+            case A.Call(fn="hexes"):
+                return self.none(), self.none(), False
+            case A.Call(fn="at", args=(x, A.Name(id=tag))):
+                mask = t.hex_matches(tag)
+                adds, other, w = self.hexset(x)
+                return [[a and mask[h] for h, a in enumerate(row)] for row in adds], other, w
+            case A.Call(fn="near", args=(x, target)):
+                adds, other, w = self.hexset(x)
+                if isinstance(target, A.Landmark):
+                    lm = t.find_landmark(target.kind, target.name, target.tag)
+                    ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
+                    near = [h in ring for h in range(t.n)]
+                elif isinstance(target, A.Name):
+                    m = t.hex_matches(target.id)
+                    near = [any(m[x] for x in t.neighbours[h]) for h in range(t.n)]
+                else:
+                    raise Unsupported("near")
+                return [[a and near[h] for h, a in enumerate(row)] for row in adds], other, w
+            case A.Call(fn="areas", args=args):
+                return self.hexset(args[0])
+        raise Unsupported(type(node).__name__)
+
+
+def _kinds(t: Any, args: tuple[A.Expr, ...]) -> frozenset[int]:
+    from rebirth_dsl.compile.prims import selected_kinds
+
+    return frozenset(selected_kinds(t, args))
+
+
+
 # ----- the per-ruleset scorer ------------------------------------------------------------------------
 class Points:
     """Immediate points of placements for one ruleset, read off the position (see the module text)."""
@@ -502,16 +607,24 @@ class Points:
                         for r in self.majorities]
         # the face-up missions' conditions, compiled to read the position after a placement
         self.cards: dict[str, Ev | None] = {}
+        self.reads: dict[str, tuple[list[tuple[bool, ...]], bool]] = {}  # card -> (table per kind, reads won)
         if self.public is not None:
             dc = _DeltaCompiler(rs)
+            rd = _Reads(rs)
             block = t.decks.get(self.public.deck)
             asts = {c.name: c.condition for c in block.cards} if block is not None else {}
-            for name in rs.decks.get(self.public.deck, []):
-                node = asts.get(name.name)
+            for card in rs.decks.get(self.public.deck, []):
+                node = asts.get(card.name)
                 try:
-                    self.cards[name.name] = dc.expr(node) if node is not None else None
+                    self.cards[card.name] = dc.expr(node) if node is not None else None
                 except (Unsupported, AssertionError, ValueError, TypeError, AttributeError):
-                    self.cards[name.name] = None
+                    self.cards[card.name] = None
+                try:
+                    if node is not None:
+                        table, won = rd.scalar(node)
+                        self.reads[card.name] = ([tuple(row) for row in table], won)
+                except (Unsupported, AssertionError, ValueError, TypeError, AttributeError):
+                    pass  # no table: the card is evaluated at every hex
 
     # ----- the public interface -------------------------------------------------------------------
     def one(self, game: Game, p: int, tile: tuple[int, int], h: int) -> int:
@@ -549,6 +662,18 @@ class Points:
         if special is None:
             return out
         d = Delta(g, p) if special is True else None
+        if d is not None:
+            # each live mission's value now (a delta that adds nothing): kept where the placement cannot touch it
+            blank = Delta(g, -2)  # a seat no one has: nothing is added for anybody
+            blank.cache = d.cache  # the position's values are shared
+            d.null = {}
+            for name in g.public:
+                fn = self.cards.get(name)
+                if fn is not None and name in self.reads and p not in g.public_by[name]:
+                    try:
+                        d.null[name] = bool(fn(blank, p))
+                    except Unsupported:
+                        pass
         for i, h in enumerate(hexes):
             if special is not True and h not in special:
                 continue
@@ -751,7 +876,12 @@ class Points:
             fn = self.cards.get(name)
             if fn is None:
                 raise Unsupported(name)
-            if not fn(d, p):
+            kept = d.null.get(name)
+            if kept is not None and r.placer_first:
+                table, won = self.reads[name]
+                if table[d.k][d.h] or (won and d.area_post is not None):
+                    kept = None  # this placement may change it
+            if not (fn(d, p) if kept is None else kept):
                 continue
             nth = len(done)
             if not r.placer_first:  # seat order: earlier seats fulfilling it now come before p

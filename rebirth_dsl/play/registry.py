@@ -20,15 +20,22 @@ AGENTS: dict[str, tuple[Callable[..., Any], str]] = {
     "human": (lambda **o: HumanAgent(), "asks on the terminal"),
 }
 ALIASES = {"montecarlo": "mc"}
+BACKENDS = ("auto", "native", "python")  # `backend=`: where mc and ismcts run their random playouts
 
 
-def parse_options(spec: str) -> tuple[str, dict[str, int | float]]:
+def parse_options(spec: str) -> tuple[str, dict[str, int | float | str]]:
     """`ismcts:time=0.05:width=12` -> ('ismcts', {'time': 0.05, 'width': 12}): options after the name,
-    each `key=number`, separated by colons (commas already separate the seats in --agents)."""
+    each `key=number`, separated by colons (commas already separate the seats in --agents); the one word
+    option is `backend=auto|native|python` (mc and ismcts: the engine of their random playouts)."""
     name, *parts = spec.strip().split(":")
-    options: dict[str, int | float] = {}
+    options: dict[str, int | float | str] = {}
     for part in parts:
         key, eq, value = part.partition("=")
+        if key.strip() == "backend" and eq:  # the one word-valued option: the playout engine (mc, ismcts)
+            if value.strip() not in BACKENDS:
+                raise RebirthError.single(f"agent {spec!r}: backend is one of {', '.join(BACKENDS)}")
+            options["backend"] = value.strip()
+            continue
         try:
             options[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
         except ValueError:
@@ -39,7 +46,7 @@ def parse_options(spec: str) -> tuple[str, dict[str, int | float]]:
     return name, options
 
 
-def make_agent(name: str, **options: int | float) -> Agent:
+def make_agent(name: str, **options: int | float | str) -> Agent:
     """An agent by name (see AGENTS), with options written after it (`mc:budget=200`) or passed as
     keywords; an unknown name or option is refused with the list and a suggestion."""
     name, written = parse_options(name)

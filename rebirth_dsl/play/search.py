@@ -3,7 +3,16 @@
 Playouts run on the generated fast engine. The future is not known to a player, so every playout first
 reshuffles every player's supply and the decks (a determinisation), then plays uniformly random moves
 to the end and scores the game: the hex with the best mean margin (own final score minus the best
-other player's) is chosen.
+other player's) is chosen. It is not blind to everything hidden: the other players' tiles in hand and private
+mission cards stay as they really are, and so do every player's set-aside tiles; play/ismcts.py re-deals
+all of those.
+
+`backend` (an agent option, `mc:backend=native`): the engine of the playouts. `auto` (the default) runs
+them natively (rebirth_dsl.native, C through cffi) when that can run, else on the Python engine exactly as
+before; `native` requires it; `python` never uses it. Natively, each candidate's playouts are one
+`random_playouts(..., redeal=True)` call from the position after the move, with a seed drawn from the
+agent's generator: the same reshuffle of supplies and decks, then uniformly random moves, so the same
+seed gives the same moves for a given backend (the two backends draw different random numbers).
 """
 
 from __future__ import annotations
@@ -11,6 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.play.agents import GreedyAgent, immediate_points, smart_answer
 from rebirth_dsl.runtime.abilities import draw_after_turn
 from rebirth_dsl.runtime.fast import compiled
@@ -23,6 +33,7 @@ class MonteCarloAgent:
 
     budget: int = 96
     candidates: int = 8
+    backend: str = "auto"  # the playouts' engine: auto (native when it can run), native or python
     name: str = "mc"
     answer = staticmethod(smart_answer)
 
@@ -40,9 +51,21 @@ class MonteCarloAgent:
         cands = [h for _, _, h in scored[: self.candidates]]
         per = max(1, self.budget // len(cands))
         fast = compiled(game.rs)
+        native = uses_native(game, self.backend)
         best, best_val = cands[0], float("-inf")
         for h in cands:
             total = 0.0
+            if native:  # one native call per candidate: reshuffle, play at random, score (as below)
+                from rebirth_dsl.native import random_playouts
+
+                g = game.fork()
+                fast.place(g, p, tile[0], tile[1], h)
+                _after_move(g, p, tile)
+                for final in random_playouts(g, per, rng.getrandbits(62), redeal=True, backend="native"):
+                    total += final[p] - max(s for q, s in enumerate(final) if q != p)
+                if total / per > best_val:
+                    best, best_val = h, total / per
+                continue
             for _ in range(per):
                 g = game.fork()
                 g.quiet = True
@@ -60,6 +83,22 @@ class MonteCarloAgent:
             if total / per > best_val:
                 best, best_val = h, total / per
         return best
+
+
+def uses_native(game: Game, backend: str) -> bool:
+    """Whether random playouts from this game run natively: `backend` auto (when the native engine can
+    run), native (required: an error when it cannot) or python (never)."""
+    if backend not in ("auto", "native", "python"):
+        raise RebirthError.single(f"backend {backend!r}: auto, native or python")
+    if backend == "python" or game.scenario:
+        return False
+    from rebirth_dsl.native import engine
+
+    if engine(game.rs, notice=backend == "native") is not None:
+        return True
+    if backend == "native":
+        raise RebirthError.single(f"backend native: no native engine for {game.rs.title} (see the notice above)")
+    return False
 
 
 def _after_move(g: Game, p: int, tile: tuple[int, int]) -> None:

@@ -54,6 +54,8 @@ def is_name(text: str) -> bool:
 def find(folder: str, text: str) -> Path:
     """A bundled file by name, or a file path as given: the path when it names a file, else the bundled
     file of that name; an error that lists the names when neither exists."""
+    if "\x00" in text:
+        raise RebirthError.single("cannot read: the path contains a NUL byte", file=text.replace("\x00", "\\x00"))
     p = Path(text)
     if p.is_file() or not is_name(text):
         return p

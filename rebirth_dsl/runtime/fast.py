@@ -131,7 +131,7 @@ def generate(rs: Ruleset) -> Compiled:
     R("    supply = g.supply")
     R("    pending = g.pending_draw")
     R("    n = g.n_players")
-    R("    # the seats after each seat, clockwise (S-T1); the turn is kept in a local and stored on the way out")
+    R("    # the seats after each seat, clockwise; the turn is kept in a local and stored on the way out")
     R("    nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
     R("    p = g.turn")
     R("    mi = g.move_index")
