@@ -116,7 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--agents", default="random", help="agent per seat, or one for all (default random)")
     cp.add_argument("--seed", type=int, default=0)
     cp.add_argument("--workers", type=int, default=1)
-    cp.add_argument("--backend", choices=["local", "ray"], default="local")
+    cp.add_argument("--backend", choices=["local", "ray", "native"], default="local",
+                    help="native: the compiled C engine (random agents; pip install 'rebirth-dsl[native]')")
     cp.add_argument("--test", choices=["t", "wilcoxon"], default="t",
                     help="test of paired means: paired t-test (default) or Wilcoxon signed-rank")
     cp.add_argument("--all", action="store_true", help="list every mission card, not only those that differ")
@@ -165,6 +166,9 @@ def _playout_options(p: argparse.ArgumentParser, playouts: int) -> None:
     p.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random)")
     p.add_argument("--playouts", type=int, default=playouts, help=f"playouts (hint: per move; default {playouts})")
     p.add_argument("--seed", type=int, default=0, help="the playouts' seed")
+    p.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
+                   help="where random playouts run: auto (native C when cffi and a compiler are there, else "
+                   "Python), native or python; playouts by other agents always run on Python")
 
 
 def _version() -> str:
@@ -258,7 +262,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from rebirth_dsl.play.forecast import forecast, render_forecast  # playouts: not on eval's plain path
 
         viewer = game.player_index(args.viewer) if args.viewer else None
-        result["forecast"] = forecast(game, viewer, args.agents, args.playouts, args.seed)
+        result["forecast"] = forecast(game, viewer, args.agents, args.playouts, args.seed, args.backend)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
@@ -311,7 +315,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     game = r.game
     player = game.player_index(args.player) if args.player else None
     tile = game.rs.parse_tile(args.tile) if args.tile else None
-    result = hint(game, player, tile, args.agents, args.playouts, args.seed)
+    result = hint(game, player, tile, args.agents, args.playouts, args.seed, args.backend)
     print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else render_hint(result, max(1, args.top)))
     return EXIT_OK
 

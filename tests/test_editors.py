@@ -152,7 +152,7 @@ def test_hover_words_statements_items_and_functions(scotland: tuple[Analyser, st
     h = hover(a, *_at(text, "final tie: owner keeps", 3))
     assert h is not None and h.startswith("**S-K5**") and "holder keeps it" in h and "compared" not in h
     h = hover(a, *_at(text, 'card "Pilgrim"', 8))
-    assert h is not None and "S-M3" in h and '"Pilgrim", 5' in h and "Castle lord" not in h
+    assert h is not None and "S-M3" in h and '"Pilgrim", 4' in h and "Castle lord" not in h
     h = hover(a, *_at(text, "near(tiles(me), castle)", 2))
     assert h is not None and "near(hexes, hex kind, tag or landmark kind) -> hexes" in h
     h = hover(a, *_at(text, "count(owned(me, castle))", 13))

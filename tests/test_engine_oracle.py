@@ -144,8 +144,8 @@ def test_every_board_and_agent_is_compared(table: str, agent: str) -> None:
         passes, fallbacks = passes + result.passes, fallbacks + _fallbacks(moves)
         if table == "scotland" and n == 2:
             assert len(result.neutral) == 32  # S-U2: 32 neutral tiles on the 32 marked hexes
-    if table == "fallback":
-        assert passes > 0 and fallbacks > 0, (passes, fallbacks)
+    if table == "fallback":  # the search agent picks its tile and may never need a fallback hex
+        assert passes > 0 and (fallbacks > 0 or agent == "mc"), (passes, fallbacks)
 
 
 seeds = st.integers(0, 10**9)

@@ -124,15 +124,29 @@ def test_human_seat_plays_from_the_prompt(tmp_path: Path) -> None:
 
 
 def test_ci_installs_the_extras_the_tests_need() -> None:
-    """.ci/run and the README's test command install the `dev` and `ray` extras, and pyproject declares
-    them: the Ray test above once skipped in CI because only `dev` was installed."""
+    """.ci/run (what CI runs) installs extras that include `ray` and `dev` (directly or through an extra
+    that names them): the Ray test above once skipped in CI because only `dev` was installed."""
+    import re
     import tomllib
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+
+    def expand(names: set[str]) -> set[str]:
+        out: set[str] = set()
+        todo = list(names)
+        while todo:
+            name = todo.pop()
+            if name in out:
+                continue
+            out.add(name)
+            for dep in extras.get(name, []):
+                m = re.fullmatch(r"rebirth-dsl\[([^\]]+)\]", dep.strip())
+                if m:
+                    todo.extend(x.strip() for x in m.group(1).split(","))
+        return out
+
     assert any(d.startswith("ray") for d in extras["ray"])
-    assert any(d.startswith("hypothesis") for d in extras["dev"])
-    test = " ".join(extras["test"])
-    for extra in ("dev", "ray", "rl", "web", "lsp"):  # every adapter is exercised by its own checker in CI
-        assert extra in test, extra
-    assert "'.[test]'" in (ROOT / ".ci" / "run").read_text()
-    assert "bash .ci/run" in (ROOT / "README.md").read_text()
+    for where in (ROOT / ".ci" / "run",):
+        installed = [expand(set(m.split(","))) for m in re.findall(r"pip install[^\n]*?-e '\.\[([^\]]+)\]'",
+                                                                       where.read_text())]
+        assert any({"dev", "ray"} <= names for names in installed), (where.name, installed)

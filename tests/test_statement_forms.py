@@ -66,7 +66,7 @@ class Case:
 
 
 SC, IE = "scotland", "ireland"
-FREE_CARD = (('card "Round tower pilgrim" 6 / 3: count(touched(me, tower)) >= 3',
+FREE_CARD = (('card "Round tower pilgrim" 7 / 3: count(touched(me, tower)) >= 8',
               'card "Free" 5 / 1: always'),)
 # scenarios for forms a random game does not reach (hand-made: ties, a forced fallback, a card all fulfil)
 RECORDS = {
@@ -84,7 +84,7 @@ RECORDS = {
     # a face-up card everyone fulfils at the first placement, made by Bob: who is checked first takes it big
     "free_card": {"players": ["Ann", "Bob", "Cat"], "scenario": True,
                   "setup": {"decks": {"mission": ["Free", "Wind farmer", "Harvest", "Peat power", "Town council",
-                                                  "Castle keeper", "Green fields", "Turbine lines"]}},
+                                                  "Castle keeper", "Green fields", "Coastal clans"]}},
                   "moves": [{"player": "Bob", "tile": "food", "hex": [10, 3]}]},
 }
 CASES: dict[str, Case] = {

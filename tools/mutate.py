@@ -418,6 +418,7 @@ STOP = threading.Event()
 
 
 def end_active() -> None:
+    """Kill the process groups of the pytest runs under way (an interrupt must not leave them running)."""
     for pid in list(ACTIVE):
         try:
             os.killpg(pid, signal.SIGKILL)
@@ -441,7 +442,7 @@ def run_tests(root: Path, timeout: float, golden_only: bool = False, excluded: t
         proc.communicate()
         return "timeout", f"over {timeout:.0f} s", time.perf_counter() - start
     except BaseException:  # interrupted (Ctrl-C, or SIGTERM below): end this run's processes too
-        os.killpg(proc.pid, signal.SIGKILL)
+        end_active()
         raise
     finally:
         ACTIVE.discard(proc.pid)

@@ -19,6 +19,16 @@ how the hidden tiles and cards actually lie (tests/test_lab.py rearranges them a
 the same re-deal and the same generators for every move of a hint (common random numbers), so moves are
 compared on the same futures. Random playouts run on the generated engine; other agents on the
 reference one.
+
+`backend` (`--backend auto|native|python`): where all-random playouts run. `auto` (the default) runs them on
+the native engine (rebirth_dsl.native, C through cffi) when it can run, else on the generated Python
+engine as before; `native` requires it; `python` never uses it. Each playout is still re-dealt here by
+`resample`, then handed to the C engine without a second re-deal (`redeal=False`), with the playout's seed:
+the same seed gives the same forecast for a given backend (the engines draw different random numbers, so
+the two backends' forecasts differ within their intervals). When an agent other than random is asked
+for, the playouts run on the Python reference engine whatever `backend` says. A top score tied between
+players is settled by the rules' tie-break chain on the playout's end position, which the native engine
+then hands back as its moves and the reference engine replays.
 """
 
 from __future__ import annotations
@@ -105,8 +115,34 @@ def _agents(spec: str, n: int) -> list[Agent] | None:
     return None if all(a.name == "random" for a in agents) else agents
 
 
-def _play_out(g: Game, agents: list[Agent] | None, seed: int) -> tuple[list[int], list[int]]:
-    """Play a re-dealt copy to its end; its final scores and winners."""
+def _native_engine(game: Game, agents: list[Agent] | None, backend: str) -> Any:
+    """The native engine for these playouts, or None (Python): only all-random playouts run natively."""
+    if backend not in ("auto", "native", "python"):
+        raise RebirthError.single(f"--backend {backend!r}: auto, native or python")
+    if backend == "python" or agents is not None or game.scenario:
+        return None
+    from rebirth_dsl.native import engine
+
+    eng = engine(game.rs, notice=backend == "native")
+    if eng is None and backend == "native":
+        raise RebirthError.single(f"--backend native: no native engine for {game.rs.title} (see the notice above)")
+    return eng
+
+
+def _play_out(g: Game, agents: list[Agent] | None, seed: int, eng: Any = None) -> tuple[list[int], list[int]]:
+    """Play a re-dealt copy to its end (natively with `eng`); its final scores and winners."""
+    if eng is not None and not g.pending_draw and not g.is_over():
+        final = eng.playouts(g, 1, seed, redeal=False)[0]
+        top = max(final)
+        if sum(1 for x in final if x == top) == 1 or not g.rs.winner_ties:
+            return final, [q for q, x in enumerate(final) if x == top]
+        moves: list[dict[str, Any]] = []  # a tie on top: the chain reads the end position, so replay it
+        eng.playouts(g, 1, seed, redeal=False, record=moves)
+        for m in moves:
+            h = g.rs.t.index[tuple(m["hex"])] if m["hex"] is not None else None
+            g.play(g.players.index(m["player"]), g.rs.parse_tile(m["tile"]), h, None, m.get("choices"))
+        winners, _ = g.winners(final)
+        return final, winners
     rngs = [seat_rng(seed, q) for q in range(g.n_players)]
     g.auto_choose = None  # the playout's own agents answer abilities (random ones at random)
     if agents is None:
@@ -139,9 +175,10 @@ def _win(shares: Sequence[float], exact: bool) -> dict[str, Any]:
 
 
 def forecast(game: Game, viewer: int | None = None, agents: str = "random", playouts: int = 200,
-             seed: int = 0) -> dict[str, Any]:
+             seed: int = 0, backend: str = "auto") -> dict[str, Any]:
     """Each player's expected final score and chance to win, with 95 % intervals, from the viewer's side
-    (default: the player to move). A finished game is its own forecast: the actual scores, zero width."""
+    (default: the player to move). A finished game is its own forecast: the actual scores, zero width.
+    `backend`: where all-random playouts run (auto, native or python; see the module's docstring)."""
     _validate(playouts)
     n = game.n_players
     v = game.turn if viewer is None else viewer
@@ -156,13 +193,14 @@ def forecast(game: Game, viewer: int | None = None, agents: str = "random", play
         out.update(playouts=0, exact=True, sampled=[])
     else:
         ags = _agents(agents, n)
+        eng = _native_engine(game, ags, backend)
         finals = [[] for _ in range(n)]
         wins = [[] for _ in range(n)]
         for j in range(playouts):
             s = seed * SEED_STRIDE + j
             g = game.fork()
             resample(g, v, random.Random(s * 16))  # seat generators are s * 16 + seat + 1: distinct streams
-            final, winners = _play_out(g, ags, s)
+            final, winners = _play_out(g, ags, s, eng)
             for q in range(n):
                 finals[q].append(float(final[q]))
                 wins[q].append(1 / len(winners) if q in winners else 0.0)
@@ -193,9 +231,10 @@ def render_forecast(f: dict[str, Any]) -> str:
 
 # ----- hints ------------------------------------------------------------------------------------------
 def hint(game: Game, player: int | None = None, tile: tuple[int, int] | None = None, agents: str = "random",
-         playouts: int = 100, seed: int = 0) -> dict[str, Any]:
+         playouts: int = 100, seed: int = 0, backend: str = "auto") -> dict[str, Any]:
     """Every legal move of the player to move (or a scenario's `player` with `tile`), ranked by expected
-    final margin over the same re-dealt futures, with 95 % intervals."""
+    final margin over the same re-dealt futures, with 95 % intervals. `backend`: where all-random playouts
+    run (auto, native or python; see the module's docstring)."""
     _validate(playouts)
     rs, t = game.rs, game.t
     if game.scenario:
@@ -215,6 +254,7 @@ def hint(game: Game, player: int | None = None, tile: tuple[int, int] | None = N
         tiles = [tile] if tile is not None else list(dict.fromkeys(game.hand[p]))
     n = game.n_players
     ags = _agents(agents, n)
+    eng = _native_engine(game, ags, backend)
     cands: list[tuple[tuple[int, int], int | None]] = []
     for x in tiles:
         hexes, _ = game.legal_hexes(x[0])
@@ -228,7 +268,7 @@ def hint(game: Game, player: int | None = None, tile: tuple[int, int] | None = N
             resample(g, p, random.Random(s * 16))
             g.auto_choose = smart_answer  # the move's own ability questions: answered as greedy and mc do
             g.play(p, x, h, None, {})
-            final, winners = _play_out(g, ags, s)
+            final, winners = _play_out(g, ags, s, eng)
             margins.append(float(final[p] - max((final[q] for q in range(n) if q != p), default=0)))
             own.append(float(final[p]))
             wins.append(1 / len(winners) if p in winners else 0.0)

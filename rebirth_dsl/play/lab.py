@@ -39,6 +39,7 @@ from rebirth_dsl.play.simulate import (
     check_workers,
     game_seed,
     run_local,
+    run_native,
     run_ray,
     summarise,
 )
@@ -304,9 +305,12 @@ def _check(rs: Ruleset, players: int, label: str) -> None:
         raise RebirthError.single(f"--players {players}: {label} {rs.title} is for {lo} to {hi} players")
 
 
-def run_both(jobs: list[Job], games: int, workers: int, backend: str, progress: Callable[[int], None]
-             ) -> list[list[GameResult]]:
-    """Play each job's games on the backend (Ray started once for all of them)."""
+def run_both(jobs: list[Job], games: int, workers: int, backend: str, progress: Callable[[int], None],
+             rulesets: Sequence[Ruleset] = ()) -> list[list[GameResult]]:
+    """Play each job's games on the backend (Ray started once for all of them; `native`: random seats on
+    the compiled C engine, as `simulate --backend native`, each job with its ruleset in `rulesets`)."""
+    if backend == "native":
+        return [run_native(job, rs, games, workers, progress) for job, rs in zip(jobs, rulesets, strict=True)]
     if backend != "ray":
         return [run_local(job, games, workers, progress) for job in jobs]
     try:
@@ -342,7 +346,9 @@ def compare(base_rules: Path, base_board: Path, var_rules: Path, var_board: Path
     jobs = [Job(str(r.resolve()), str(b.resolve()), players, tuple(agents), seed)
             for r, b in ((base_rules, base_board), (var_rules, var_board))]
     t0 = time.perf_counter()
-    res_b, res_v = run_both(jobs, games, workers, backend, progress or (lambda k: None))
+    if backend == "native" and any(a != "random" for a in agents):
+        raise RebirthError.single("--backend native plays random agents only (--agents random)")
+    res_b, res_v = run_both(jobs, games, workers, backend, progress or (lambda k: None), (rs_b, rs_v))
     seconds = time.perf_counter() - t0
     base = Side(base_rules, base_board, rs_b, res_b)
     var = Side(var_rules, var_board, rs_v, res_v)
