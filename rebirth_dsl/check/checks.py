@@ -698,7 +698,7 @@ def check_abilities(rules: A.Rules, t: Tables, board: Board | None) -> list[Diag
 
 
 def _landmark_refs(node: object) -> Iterator[A.Landmark]:
-    """Every landmark reference (`castle "Stirling"`, `castle with clover`) inside a piece of the AST."""
+    """Every landmark reference (`KIND "NAME"`, `KIND with TAG`) inside a piece of the AST."""
     if isinstance(node, A.Landmark):
         yield node
     elif isinstance(node, tuple | list):

@@ -22,6 +22,7 @@ from rebirth_dsl.compile.ruleset import (
 )
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.ids import join_ids
 from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS, TieStep
 
 
@@ -190,15 +191,10 @@ def _area(s: A.AreaBlock, t: Tables, rules: A.Rules, cats: list[str]) -> AreaRul
             case A.Alone():
                 alone = tuple(PLACES.index(p) for p in it.places)
                 alone_ids = its
-    paid = {key: (_join(tuple(rank_ids), pids), _join(tuple(rank_ids), pids, alone_ids))
+    paid = {key: (join_ids(tuple(rank_ids), pids), join_ids(tuple(rank_ids), pids, alone_ids))
             for key, pids in pay_ids.items()}
     return AreaRule(s.kind, _category(cats, s.category or s.kind), ties, pay, alone, tuple(ids), tuple(rank_ids),
                     pay_ids, alone_ids, paid, pay_exprs)
-
-
-def _join(*parts: tuple[str, ...]) -> tuple[str, ...]:
-    """Rule ids of several steps, each once, in order."""
-    return tuple(dict.fromkeys(i for part in parts for i in part))
 
 
 def _majority(s: A.MajorityBlock, t: Tables) -> MajorityRule:

@@ -21,3 +21,8 @@ def comment_ids(source: str) -> dict[int, tuple[str, ...]]:
                     out[n] = ids
                 break
     return out
+
+
+def join_ids(*parts: tuple[str, ...]) -> tuple[str, ...]:
+    """Rule ids of several statements or steps, each once, in order (what an event cites)."""
+    return tuple(dict.fromkeys(i for part in parts for i in part))

@@ -494,7 +494,7 @@ def _rules_files(path: Path | None) -> list[Completion]:
 # ----- definitions ------------------------------------------------------------------------------
 def definition(a: Analysis, line: int, ch: int) -> Location | None:
     """Where the thing at a position is defined: the base file of `extends "x.rules"`, the board JSON's
-    entry of a landmark `castle "Stirling"`, or the statement that declares a kind, class, tag or deck."""
+    entry of a landmark `KIND "NAME"`, or the statement that declares a kind, class, tag or deck."""
     lines = a.text.split("\n")
     if line >= len(lines):
         return None
@@ -509,7 +509,7 @@ def definition(a: Analysis, line: int, ch: int) -> Location | None:
             folder = a.path.parent if a.path is not None else Path.cwd()
             target = a.base_path or (folder / name)
             return Location(target, Range((0, 0), (0, 0))) if target.is_file() else None
-        kind = re.search(r"([A-Za-z_][A-Za-z0-9_]*)$", before)  # `castle "Stirling"`: a landmark by name
+        kind = re.search(r"([A-Za-z_][A-Za-z0-9_]*)$", before)  # `KIND "NAME"`: a landmark by name
         kinds = a.symbols.landmark_kinds if a.symbols else None
         if kind and a.board_path is not None and (kinds is None or kind.group(1) in kinds):
             return _board_entry(a.board_path, name)

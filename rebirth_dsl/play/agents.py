@@ -113,3 +113,22 @@ class GreedyAgent:
             elif pts == best:
                 picks.append(h)
         return picks[rng.randrange(len(picks))]
+
+
+def decide(agent: Agent, game: Game, p: int, rng: random.Random) -> tuple[tuple[int, int], int | None, dict[str, Any]]:
+    """The seat's whole decision: which hand tile, which hex (None: passed, no hex is legal) and the answers
+    to the questions the placement asks."""
+    tile = pick_tile(agent, game, p, rng)
+    hexes, _ = game.legal_hexes(tile[0])
+    h = agent.choose(game, p, tile, hexes, rng) if hexes else None
+    choices = pick_choices(agent, game, p, h, rng) if h is not None else {}
+    return tile, h, choices
+
+
+def move_entry(game: Game, p: int, tile: tuple[int, int], h: int | None, choices: dict[str, Any]) -> dict[str, Any]:
+    """A decision as a game record's move."""
+    move: dict[str, Any] = {"player": game.players[p], "tile": game.rs.tile_name(*tile),
+                            "hex": list(game.t.coords[h]) if h is not None else None}
+    if choices:
+        move["choices"] = choices
+    return move

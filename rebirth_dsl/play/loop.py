@@ -9,7 +9,7 @@ from typing import Any
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import check_output, shown
-from rebirth_dsl.play.agents import Agent, pick_choices, pick_tile
+from rebirth_dsl.play.agents import Agent, decide, move_entry
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.table import play_at_terminal, resume_command
 from rebirth_dsl.present.report import evaluate, render_table
@@ -52,19 +52,11 @@ def play_game(rs: Any, names: list[str], agents: list[Agent], seed: int) -> tupl
     game = Game(rs, names, setup)
     rngs = [seat_rng(seed, i) for i in range(len(names))]
     moves: list[dict[str, Any]] = []
-    coords = game.t.coords
     while not game.is_over():
         p = game.turn
-        tile = pick_tile(agents[p], game, p, rngs[p])
-        hexes, _ = game.legal_hexes(tile[0])
-        h = agents[p].choose(game, p, tile, hexes, rngs[p]) if hexes else None
-        choices = pick_choices(agents[p], game, p, h, rngs[p]) if h is not None else {}
+        tile, h, choices = decide(agents[p], game, p, rngs[p])
         game.play(p, tile, h, len(moves), choices)
-        move: dict[str, Any] = {"player": names[p], "tile": rs.tile_name(*tile),
-                                "hex": list(coords[h]) if h is not None else None}
-        if choices:
-            move["choices"] = choices
-        moves.append(move)
+        moves.append(move_entry(game, p, tile, h, choices))
     return game, moves
 
 

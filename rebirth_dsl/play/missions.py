@@ -4,7 +4,7 @@ pays, from seeded games of the balance lab; `python -m rebirth_dsl.play.missions
 A private card (Scotland) is held by one player: its rate is the share of holders who fulfil it at the
 end. A face-up card (Ireland, I-M1) is held by every player: its rate is the share of players who fulfil
 it during the game. The design target (issue 12): every conditional card between 15 % and 75 %, and a
-harder card paying more than the unconditional Cathedral gift.
+harder card paying more than an unconditional card.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.files import check_output, shown
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.play.agents import Agent, pick_choices, pick_tile
+from rebirth_dsl.play.agents import Agent, decide, move_entry
 from rebirth_dsl.play.human import HumanAgent, SaveGame
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.present.describe import expr_text
@@ -244,23 +244,15 @@ class Table:
             self._agents[p] = make_agent(self.agents[p])
         return self._agents[p]
 
-    def agent_move(self, game: Game | None = None) -> dict[str, Any]:
+    def agent_move(self, game: Game | None = None, agent: Agent | None = None) -> dict[str, Any]:
         """What the agent in the turn seat plays now, as a record move (the table is not changed). Its
         random generator comes from the seed, the seat and the move number, so a game resumed after a
         restart goes on exactly as it would have."""
         g = game or self.game
         p = g.turn
-        agent = self.agent(p)
         rng = random.Random(f"{self.seed}/{p}/{len(self.moves)}")
-        tile = pick_tile(agent, g, p, rng)
-        hexes, _ = g.legal_hexes(tile[0])
-        h = agent.choose(g, p, tile, hexes, rng) if hexes else None
-        choices = pick_choices(agent, g, p, h, rng) if h is not None else {}
-        move: dict[str, Any] = {"player": g.players[p], "tile": g.rs.tile_name(*tile),
-                                "hex": list(g.t.coords[h]) if h is not None else None}
-        if choices:
-            move["choices"] = choices
-        return move
+        tile, h, choices = decide(agent or self.agent(p), g, p, rng)
+        return move_entry(g, p, tile, h, choices)
 
     def apply_record_move(self, move: dict[str, Any]) -> list[Event]:
         """Apply a move given as a record entry (an agent's, or one replayed)."""
@@ -499,19 +491,7 @@ def run(table: Table, seats: dict[int, Agent], say: Callable[[str], None] | None
 
 def _ask_move(table: Table, agent: Agent, p: int) -> dict[str, Any]:
     """The move a seat's agent (or person) makes now, as a record entry."""
-    if not isinstance(agent, HumanAgent):
-        return table.agent_move()
-    g = table.game
-    rng = random.Random(f"{table.seed}/{p}/{len(table.moves)}")
-    tile = pick_tile(agent, g, p, rng)
-    hexes, _ = g.legal_hexes(tile[0])
-    h = agent.choose(g, p, tile, hexes, rng) if hexes else None
-    choices = pick_choices(agent, g, p, h, rng) if h is not None else {}
-    move: dict[str, Any] = {"player": g.players[p], "tile": g.rs.tile_name(*tile),
-                            "hex": list(g.t.coords[h]) if h is not None else None}
-    if choices:
-        move["choices"] = choices
-    return move
+    return table.agent_move(agent=agent if isinstance(agent, HumanAgent) else None)
 
 
 def _save_path(out: Path | None) -> Path:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import Ruleset
-from rebirth_dsl.play.agents import Agent, pick_choices, pick_tile
+from rebirth_dsl.play.agents import Agent, decide
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Event, Game
@@ -133,11 +133,7 @@ def finish(g: Game, agents: list[Agent], rngs: list[random.Random], tally: Tally
         p = g.turn
         if not g.hand[p]:  # a scenario: no hands to play from
             return
-        agent, rng = agents[p], rngs[p]
-        tile = pick_tile(agent, g, p, rng)
-        hexes, _ = g.legal_hexes(tile[0])
-        h = agent.choose(g, p, tile, hexes, rng) if hexes else None
-        choices = pick_choices(agent, g, p, h, rng) if h is not None else {}
+        tile, h, choices = decide(agents[p], g, p, rngs[p])
         g.play(p, tile, h, None, choices)
         if tally is not None:
             tally.append((p, tile[0], tile[1], -1 if h is None else h))

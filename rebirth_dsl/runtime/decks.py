@@ -5,17 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.lang.ids import join_ids as join
 
 if TYPE_CHECKING:
     from rebirth_dsl.runtime.game import Game
-
-
-def join(*parts: tuple[str, ...]) -> tuple[str, ...]:
-    """Rule ids of several steps, each once, in order."""
-    out: list[str] = []
-    for part in parts:
-        out.extend(i for i in part if i not in out)
-    return tuple(out)
 
 
 def draw_card(g: Game, p: int, deck_name: str, ids: tuple[str, ...], index: int | None, why: str) -> None:

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.ids import join_ids as join
 from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.runtime import abilities
-from rebirth_dsl.runtime.decks import draw_card, join
+from rebirth_dsl.runtime.decks import draw_card
 
 if TYPE_CHECKING:
     from rebirth_dsl.runtime.game import Game
