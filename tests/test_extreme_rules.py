@@ -9,15 +9,13 @@ it and `simulate` plays it with the generated engine, each exiting 0.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import itertools
 import json
-import signal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import rebirth as _rebirth  # tests/ is on sys.path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,33 +24,9 @@ from rebirth_dsl.lang.limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS
 TIME_LIMIT = 180  # seconds for one command: a hang fails the test instead of stalling it (a busy CI machine)
 
 
-class Hang(BaseException):
-    """Raised by the alarm: a BaseException, so the command line's last line of defence does not catch it."""
-
-
-def _alarm(signum: int, frame: Any) -> None:
-    raise Hang()
-
-
 def rebirth(*args: str) -> tuple[int, str, str]:
     """`rebirth ARGS...` in this process, under a time limit: (exit code, stdout, stderr)."""
-    from rebirth_dsl.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(TIME_LIMIT)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main([str(a) for a in args])
-            except SystemExit as e:
-                code = int(e.code or 0)
-    except Hang:
-        pytest.fail(f"`rebirth {' '.join(map(str, args))}` ran over {TIME_LIMIT} s")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-    return code, out.getvalue(), err.getvalue()
+    return _rebirth(*args, limit=TIME_LIMIT)
 
 
 @pytest.fixture(scope="module", autouse=True)

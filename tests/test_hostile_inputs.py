@@ -7,17 +7,15 @@ mutated rules and mutated JSON (the bundled boards and game records) to every co
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
 import os
-import signal
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import rebirth as _rebirth  # tests/ is on sys.path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,33 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TIME_LIMIT = 20  # seconds for one command: a hang fails the test instead of stalling it
 
 
-class Hang(BaseException):
-    """Raised by the alarm: a BaseException, so the command line's last line of defence does not catch it."""
-
-
-def _alarm(signum: int, frame: Any) -> None:
-    raise Hang()
-
-
 def rebirth(*args: str | Path, limit: int = TIME_LIMIT) -> tuple[int, str, str]:
     """`rebirth ARGS...` in this process, under a time limit: (exit code, stdout, stderr)."""
-    from rebirth_dsl.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(limit)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main([os.fspath(a) if isinstance(a, Path) else str(a) for a in args])
-            except SystemExit as e:
-                code = int(e.code or 0)
-    except Hang:
-        pytest.fail(f"`rebirth {' '.join(map(str, args))}` ran over {limit} s")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-    return code, out.getvalue(), err.getvalue()
+    return _rebirth(*args, limit=limit)
 
 
 def refused(result: tuple[int, str, str], *names: str) -> str:
