@@ -23,7 +23,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -127,6 +126,8 @@ def store(namespace: str, key: str, payload: Any) -> None:
     except (TypeError, ValueError, RecursionError):
         return
     header = json.dumps({"format": FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}).encode()
+    import tempfile  # only when an entry is written: a warm run never writes
+
     try:
         fd, tmp = tempfile.mkstemp(dir=root, prefix=".tmp-", suffix=".json")  # mode 0600
         try:

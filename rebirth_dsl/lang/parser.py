@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +37,10 @@ _EXAMPLES: dict[str, list[str]] = {
 }
 
 
+# This package's own files, beside this module: importlib.resources would find the same files, at the price of
+# importing it (and zipfile, tempfile) on every command's start.
+_HERE = Path(__file__).resolve().parent
+
 MAX_EXTENDS_DEPTH = 16  # a variant of a variant of a game: real chains are 1 or 2 long
 
 _LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
@@ -63,7 +66,7 @@ def lark_parser() -> Lark:
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
 
-    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+    grammar = _HERE.joinpath("grammar.lark").read_text(encoding="utf-8")
     key = cache.digest(lark.__version__, repr(sorted(_LARK_OPTIONS.items())), str(_KEYWORD_FORMAT), grammar)
     stored = cache.load("lark", key)
     if stored is not None:
@@ -245,8 +248,7 @@ _AST_CLASSES: dict[str, type] = {
 def _cached_parse(text: str, file: str) -> A.Rules:
     """parse_text, with the AST cached as data by the hash of the text, the file name and the code that
     shapes the AST, so a command that only evaluates a game need not import Lark or parse again."""
-    pkg = resources.files(__package__)
-    code = b"".join(pkg.joinpath(f).read_bytes() for f in ("grammar.lark", "lower.py", "ast.py", "parser.py", "limits.py"))
+    code = b"".join(_HERE.joinpath(f).read_bytes() for f in ("grammar.lark", "lower.py", "ast.py", "parser.py", "limits.py"))
     key = cache.digest(__version__, code, file, text)
     stored = cache.load("ast", key)
     if stored is not None:
