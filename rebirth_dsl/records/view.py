@@ -8,6 +8,7 @@ record it has read before does not import pydantic. Every record reaches the eng
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +28,13 @@ class MoveView:
                  choices: dict[str, Any]) -> None:
         self.player, self.tile, self.choices = player, tile, choices
         self.hex = None if hex is None else (hex[0], hex[1])
+
+    def data(self) -> dict[str, Any]:
+        """The move as a record writes it: MoveRecord's `model_dump(exclude_defaults=True)`, the hex a list."""
+        out: dict[str, Any] = {"player": self.player, "tile": self.tile, "hex": list(self.hex) if self.hex else None}
+        if self.choices:
+            out["choices"] = copy.deepcopy(self.choices)
+        return out
 
 
 class SetupView:
