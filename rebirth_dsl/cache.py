@@ -1,6 +1,7 @@
 """A cache on disk that can never run code: plain JSON data in a folder only the current user can write.
 
-What it holds (the parser's tables, parsed rules) is rebuilt whenever an entry is missing, foreign,
+What it holds (the parser's tables, parsed rules, boards and records as their validators produced them,
+the fact that a ruleset passed its checks on a board) is rebuilt whenever an entry is missing, foreign,
 corrupt or stale, so the cache can only ever make a command faster, never change what it does:
 
 - Entries are JSON, decoded into a fixed set of classes named by the caller (never pickle: a planted file
