@@ -35,9 +35,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _Subcommands:
-    """Registers the subcommands: all of them, or only the one being run. Building a parser costs argparse
-    about 1.5 ms (gettext looks for translations of its messages), and `rebirth eval` has no use for the
-    thirteen others: they are never read when the command line starts with that command's name."""
+    """Registers the subcommands: all of them, or only the one being run (the others are never read when
+    the command line starts with that command's name). Building every subcommand's parser took 31 M
+    instructions, eval's alone takes 15 M (callgrind): a few milliseconds of every `rebirth eval`."""
 
     def __init__(self, sub: Any, command: str | None) -> None:
         self.sub, self.command = sub, command

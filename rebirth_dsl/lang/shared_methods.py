@@ -2,8 +2,8 @@
 
 `@dataclass` builds the source of each class's __init__, __repr__, __eq__ (and, frozen, __hash__,
 __setattr__, __delattr__) and compiles it every time the module is imported. For the 54 AST node classes
-and the compiled ruleset's classes that was over a third of a warm `rebirth eval` (measured with
-`python -X importtime` and callgrind). The classes below are still dataclasses, decorated with those
+and the compiled ruleset's classes that was about a third of a warm `rebirth eval` once pydantic had left
+it (timed around dataclasses._process_class). The classes below are still dataclasses, decorated with those
 methods switched off (`fields`, `replace`, `match` and the cache's codec see them as before); the
 methods come from a base class that reads the fields from the dataclass metadata, with the behaviour
 the decorator would give them: fields set by position or keyword with their defaults (factories called
