@@ -11,7 +11,8 @@ corrupt or stale, so the cache can only ever make a command faster, never change
   write. Anything else is ignored, never an error.
 - Each entry records the format version, its key and the SHA-256 of its payload; one byte changed, a
   truncated file or another version reads as a miss and the entry is rebuilt.
-- The folder is pruned to the newest MAX_ENTRIES entries, and entries older than MAX_AGE are removed.
+- The folder is pruned to the MAX_ENTRIES entries used last (reading an entry renews its time), and
+  entries unused for MAX_AGE are removed.
 
 `REBIRTH_CACHE=off` turns it off; `REBIRTH_CACHE=DIR` moves it (default: $XDG_CACHE_HOME/rebirth-dsl or
 ~/.cache/rebirth-dsl).
@@ -91,10 +92,15 @@ def load(namespace: str, key: str) -> Any | None:
         if (not sep or meta.get("format") != FORMAT or meta.get("key") != key
                 or meta.get("sha256") != hashlib.sha256(body).hexdigest()):
             raise ValueError("stale or corrupt")
-        return json.loads(body)
+        payload = json.loads(body)
     except (ValueError, AttributeError, RecursionError):
         _remove(path)  # rebuilt by the caller
         return None
+    try:  # used: pruning keeps the entries used last (the parser's tables outlive a stream of records)
+        os.utime(path, follow_symlinks=False)
+    except OSError:
+        pass
+    return payload
 
 
 def read_private(path: Path, limit: int, others: int = 0o022) -> bytes | None:
