@@ -1,6 +1,7 @@
 """A cache on disk that can never run code: plain JSON data in a folder only the current user can write.
 
-What it holds (the parser's tables, parsed rules) is rebuilt whenever an entry is missing, foreign,
+What it holds (the parser's tables, parsed rules, boards and records as their validators produced them,
+the fact that a ruleset passed its checks on a board) is rebuilt whenever an entry is missing, foreign,
 corrupt or stale, so the cache can only ever make a command faster, never change what it does:
 
 - Entries are JSON, decoded into a fixed set of classes named by the caller (never pickle: a planted file
@@ -10,7 +11,8 @@ corrupt or stale, so the cache can only ever make a command faster, never change
   write. Anything else is ignored, never an error.
 - Each entry records the format version, its key and the SHA-256 of its payload; one byte changed, a
   truncated file or another version reads as a miss and the entry is rebuilt.
-- The folder is pruned to the newest MAX_ENTRIES entries, and entries older than MAX_AGE are removed.
+- The folder is pruned to the MAX_ENTRIES entries used last (reading an entry renews its time), and
+  entries unused for MAX_AGE are removed.
 
 `REBIRTH_CACHE=off` turns it off; `REBIRTH_CACHE=DIR` moves it (default: $XDG_CACHE_HOME/rebirth-dsl or
 ~/.cache/rebirth-dsl).
@@ -23,7 +25,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -91,10 +92,15 @@ def load(namespace: str, key: str) -> Any | None:
         if (not sep or meta.get("format") != FORMAT or meta.get("key") != key
                 or meta.get("sha256") != hashlib.sha256(body).hexdigest()):
             raise ValueError("stale or corrupt")
-        return json.loads(body)
+        payload = json.loads(body)
     except (ValueError, AttributeError, RecursionError):
         _remove(path)  # rebuilt by the caller
         return None
+    try:  # used: pruning keeps the entries used last (the parser's tables outlive a stream of records)
+        os.utime(path, follow_symlinks=False)
+    except OSError:
+        pass
+    return payload
 
 
 def read_private(path: Path, limit: int, others: int = 0o022) -> bytes | None:
@@ -127,6 +133,8 @@ def store(namespace: str, key: str, payload: Any) -> None:
     except (TypeError, ValueError, RecursionError):
         return
     header = json.dumps({"format": FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}).encode()
+    import tempfile  # only when an entry is written: a warm run never writes
+
     try:
         fd, tmp = tempfile.mkstemp(dir=root, prefix=".tmp-", suffix=".json")  # mode 0600
         try:

@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from rebirth_dsl import __version__
-from rebirth_dsl.board.model import load_board, load_json
-from rebirth_dsl.check.checks import check
+from rebirth_dsl.board.data import load_json
+from rebirth_dsl.board.view import load_board_view
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
@@ -17,10 +17,12 @@ from rebirth_dsl.present.report import evaluate, explain, render_table
 from rebirth_dsl.records.record import load_record, replay
 from rebirth_dsl.records.resources import bundled, default_board, find
 
-# Start-up: the modules above are what `rebirth eval` and `rebirth check` run. The commands below import
-# their own modules inside their functions (play, simulate, moves, draw, rules, board): measured with
+# Start-up: the modules above are what `rebirth eval` runs. The commands below import their own modules
+# inside their functions (check, play, simulate, moves, draw, rules, board): measured with
 # `python -X importtime -m rebirth_dsl eval scotland-3p`, importing them all at the top cost eval about
-# 100 ms of its start (play.loop alone pulls in the agents, the table and the points code).
+# 100 ms of its start (play.loop alone pulls in the agents, the table and the points code). Nor does a warm
+# eval import pydantic or the checks: boards, records and passed checks are remembered by content in the
+# data-only cache (board.view, records.view, compile.compiler).
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -32,11 +34,47 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """All subcommands and their options."""
+class _Subcommands:
+    """Registers the subcommands: all of them, or only the one being run (the others are never read when
+    the command line starts with that command's name). Building every subcommand's parser took 31 M
+    instructions, eval's alone takes 15 M (callgrind): a few milliseconds of every `rebirth eval`."""
+
+    def __init__(self, sub: Any, command: str | None) -> None:
+        self.sub, self.command = sub, command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        """The subcommand's parser, or a stand-in that ignores its options when it is not the one run."""
+        if self.command in (None, name):
+            return self.sub.add_parser(name, **kwargs)
+        return _Unused()
+
+
+class _Unused:
+    """Stands in for the parser of a subcommand that is not being run."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
+        """Ignored."""
+
+    def add_subparsers(self, **kwargs: Any) -> _Unused:
+        """Itself: nested subcommands are not built either."""
+        return self
+
+    def add_parser(self, *args: Any, **kwargs: Any) -> _Unused:
+        """Itself."""
+        return self
+
+
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand argv starts with, or None (no command, a top-level option such as --help or
+    --version first, or an unknown word: then every subcommand is built, for the help and the errors)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """All subcommands and their options (with `command`, that subcommand alone)."""
     p = _Parser(prog="rebirth", description="Rebirth rules compiler, validator and engine.")
     p.add_argument("--version", action="version", version=_version())
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = _Subcommands(p.add_subparsers(dest="command", required=True, parser_class=_Parser), command)
 
     c = sub.add_parser("check", help="parse and check a rules file, and its fit with a board")
     c.add_argument("rules", help="a rules file, or a bundled ruleset by name (`rebirth list`)")
@@ -181,7 +219,10 @@ def main(argv: list[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args, unknown = build_parser(_command_of(argv)).parse_known_args(argv)
+    if unknown:  # the error is the whole parser's, with every subcommand in its usage line
+        args = build_parser().parse_args(argv)
     try:
         return int(COMMANDS[args.command](args) or 0)
     except RebirthError as e:
@@ -200,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """`rebirth check RULES [--board BOARD]`."""
+    from rebirth_dsl.check.checks import check  # see the start-up note at the top
+
     problems = []
     rules = board = None
     board_file = ""
@@ -218,7 +261,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             board_path = None
         if board_path is not None:
             board_file = str(board_path)
-            board = load_board(board_path)
+            board = load_board_view(board_path)
     except RebirthError as e:
         problems.extend(e.diagnostics)
     if rules is not None:

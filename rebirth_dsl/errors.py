@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 
@@ -128,5 +127,7 @@ def _rebuild(cls: type[RebirthError], state: dict[str, object]) -> RebirthError:
 
 def did_you_mean(name: str, options: list[str] | set[str] | tuple[str, ...]) -> str | None:
     """The closest known name to a misspelt one, if any is close enough."""
+    import difflib  # only when a name is wrong: not on the start-up path of every command
+
     best = difflib.get_close_matches(name, sorted(options), n=1, cutoff=0.6)
     return best[0] if best else None

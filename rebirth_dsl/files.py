@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from rebirth_dsl.errors import RebirthError
@@ -61,7 +60,11 @@ def read_bytes(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTE
 
 def read_text(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> str:
     """A regular file's text as UTF-8; a file in another encoding is refused at its first bad byte."""
-    data = read_bytes(path, what, limit)
+    return decode_text(read_bytes(path, what, limit), path, what)
+
+
+def decode_text(data: bytes, path: str | Path, what: str = "file") -> str:
+    """A file's bytes (read by read_bytes) as UTF-8 text, with read_text's refusals."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise RebirthError.single(f"{what} is UTF-16; save it as UTF-8", file=shown(path), line=1, col=1)
     try:
@@ -116,6 +119,8 @@ def check_output(path: str | Path, inputs: list[str | Path] = ()) -> Path:  # ty
 
 def write_text_atomic(path: str | Path, text: str) -> None:
     """Write text to a temp file beside the target, then rename it into place."""
+    import tempfile  # writing only (it pulls in shutil, bz2, lzma, random): not on a reading command's path
+
     p = Path(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=str(p.parent) or ".", prefix=f".{p.name}.", suffix=".tmp")

@@ -40,7 +40,7 @@ def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 # ----- expressions, as text, with the depth the parser counts ----------------------------------------------
 # Each generated expression is (text, depth, precedence). Depth counts as the parser does: each call, `not`,
-# pair of parentheses and operator of a chain is a level (rebirth_dsl/lang/parser.py, _over_limits).
+# pair of parentheses and operator of a chain is a level (rebirth_dsl/lang/syntax.py, _over_limits).
 PREC = {"atom": 6, "prod": 5, "sum": 4, "cmp": 3, "not": 2, "and": 1, "or": 0}
 Expr = tuple[str, int, str]
 

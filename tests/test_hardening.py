@@ -123,6 +123,19 @@ def test_cache_is_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert sorted(p.name for p in folder.glob("*.json")) == ["t-4.json"]
 
 
+def test_pruning_keeps_the_entries_used_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading an entry renews it: an old entry still in use outlives newer ones nobody reads."""
+    folder = tmp_path / "c"
+    monkeypatch.setenv("REBIRTH_CACHE", str(folder))
+    now = time.time()
+    for i in range(4):
+        cache.store("t", str(i), i)
+        os.utime(folder / f"t-{i}.json", (now - (4 - i) * 100, now - (4 - i) * 100))
+    assert cache.load("t", "0") == 0
+    cache.prune(folder, max_entries=2)
+    assert sorted(p.name for p in folder.glob("*.json")) == ["t-0.json", "t-3.json"]
+
+
 # ----- errors cross process boundaries ----------------------------------------------------------------
 @pytest.mark.parametrize("err", [
     RebirthError([Diagnostic("m", file="f", line=1, col=2, hint="h")]),

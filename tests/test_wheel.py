@@ -1,6 +1,6 @@
 """The package as a user installs it: a wheel built from this checkout, installed in a fresh virtual
 environment outside the checkout, and every main command run from another folder. The bundled games
-must come with it (found through importlib.resources), never from the source tree."""
+must come with it (found beside the installed package), never from the source tree."""
 
 from __future__ import annotations
 

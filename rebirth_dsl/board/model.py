@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
-import json
-import re
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rebirth_dsl.board.data import (  # noqa: F401 - re-exported: the board's public names stay here
+    IDENT,
+    MAX_COORD,
+    MAX_HEXES,
+    MAX_JSON_DEPTH,
+    MAX_NOTES,
+    MAX_TAGS,
+    MAX_TEXT,
+    NEIGHBOUR_OFFSETS,
+    Geometry,
+    load_json,
+    schema_errors,
+)
 from rebirth_dsl.errors import Diagnostic, RebirthError
-from rebirth_dsl.files import read_text, shown
-
-# Axial neighbour offsets (Red Blob Games), in clockwise order starting east.
-NEIGHBOUR_OFFSETS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-IDENT = r"^[A-Za-z_][A-Za-z0-9_]*$"
-# Limits no map comes near (Scotland: 223 hexes, q -5..11, r 0..22), so no board can exhaust the engine.
-MAX_COORD = 1_000  # |q| and |r|
-MAX_HEXES = 5_000
-MAX_TEXT = 200  # characters of a name, area or tag (a title or notes: MAX_NOTES)
-MAX_NOTES = 10_000
-MAX_TAGS = 20  # tags on one hex
-MAX_JSON_DEPTH = 64  # nesting of any JSON file read (a board nests 3 deep, a game record 4)
-_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+from rebirth_dsl.files import shown
 
 
 class Hex(BaseModel):
@@ -56,111 +55,12 @@ class Board(BaseModel):
         return Geometry(self)
 
 
-class Geometry:
-    """Hexes numbered 0..n-1 in board order, with neighbour tuples of ids."""
-
-    def __init__(self, board: Board) -> None:
-        self.coords: list[tuple[int, int]] = [(h.q, h.r) for h in board.hexes]
-        self.index: dict[tuple[int, int], int] = {c: i for i, c in enumerate(self.coords)}
-        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
-            tuple(
-                self.index[(q + dq, r + dr)]
-                for dq, dr in NEIGHBOUR_OFFSETS
-                if (q + dq, r + dr) in self.index
-            )
-            for q, r in self.coords
-        )
-
-
 def board_json_schema() -> dict[str, Any]:
     """The board JSON Schema, exported from the models (kept equal to schemas/board.schema.json by a test)."""
     schema = Board.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = "https://rebirth-dsl.invalid/schemas/board.schema.json"
     return schema
-
-
-def _json_path(parts: Any) -> str:
-    out = "$"
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else f".{p}"
-    return out
-
-
-def load_json(path: str | Path) -> Any:
-    """Read a JSON file, turning I/O and syntax failures into the project's error with line:col."""
-    file = shown(path)
-    text = read_text(path, "JSON file")  # regular files only, size-limited, UTF-8 with the bad byte's place
-    depth = _nesting(text)
-    if depth > MAX_JSON_DEPTH:
-        raise RebirthError.single(f"JSON nested {depth} deep; no board or game record nests more than "
-                                  f"{MAX_JSON_DEPTH}", file=file, path="$")
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as e:  # too many digits in a number; NaN; nesting json cannot follow
-        if not isinstance(e, json.JSONDecodeError):
-            raise RebirthError.single(f"invalid JSON: {str(e)[:200]}", file=file, path="$") from None
-        # no source line: a file that is not JSON at all (a secret given by mistake) is never echoed
-        raise RebirthError(
-            [Diagnostic(f"invalid JSON: {e.msg}", file=file, line=e.lineno, col=e.colno)]
-        ) from None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _nesting(text: str) -> int:
-    """How deep the arrays and objects of a JSON text nest (brackets inside strings not counted), found
-    without parsing it: json.loads recurses once per level and fails deep down."""
-    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
-        return 0
-    depth = deepest = 0
-    for m in _JSON_TOKENS.finditer(text):
-        c = m.group()
-        if c in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c in "]}":
-            depth -= 1
-    return deepest
-
-
-def schema_errors(schema: dict[str, Any], data: Any, file: str) -> list[Diagnostic]:
-    """Every violation of a JSON Schema, each at its JSON path."""
-    import jsonschema  # 66 ms to import (python -X importtime): only paid when a file is rejected
-
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    return [Diagnostic(_schema_message(e), file=file, path=_json_path(e.absolute_path)) for e in errors]
-
-
-def _schema_message(e: Any) -> str:
-    """A schema violation in words that name the rule broken, never the offending value (which may be the
-    content of a file that was never meant to be read)."""
-    v, want = e.validator, e.validator_value
-    if v == "type":
-        types = want if isinstance(want, list) else [want]
-        return f"expected {' or '.join(types)}, got {_json_type(e.instance)}"
-    if v == "required":
-        missing = [k for k in want if isinstance(e.instance, dict) and k not in e.instance]
-        return f"missing required field {', '.join(repr(k) for k in missing)}"
-    if v == "additionalProperties":
-        extra = [k for k in e.instance if k not in e.schema.get("properties", {})] if isinstance(e.instance, dict) else []
-        names = ", ".join(repr(k[:40]) for k in extra[:5])
-        return f"unknown field{'s' if len(extra) > 1 else ''} {names}"
-    if v == "uniqueItems":
-        return "the items must all be different"
-    if v in ("minItems", "maxItems", "minLength", "maxLength", "minimum", "maximum", "pattern", "enum", "const"):
-        return f"breaks the schema's {v} ({str(want)[:60]})"
-    return f"breaks the schema's {v} rule"
-
-
-def _json_type(x: Any) -> str:
-    if isinstance(x, bool):
-        return "boolean"
-    return {dict: "object", list: "array", str: "string", int: "integer", float: "number", type(None): "null"
-            }.get(type(x), type(x).__name__)
 
 
 def validate_board_data(data: Any, file: str = "") -> Board:

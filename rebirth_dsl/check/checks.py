@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, is_dataclass
+from typing import TYPE_CHECKING
 
-from rebirth_dsl.board.model import Board
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
 from rebirth_dsl.errors import Diagnostic, did_you_mean
@@ -30,7 +30,13 @@ from rebirth_dsl.lang.limits import (
 from rebirth_dsl.lang.parser import event_identity, statement_identity
 from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS
 
-Check = Callable[[A.Rules, Tables, Board | None], list[Diagnostic]]
+if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as board.view.BoardView too
+    from rebirth_dsl.board.model import Board as BoardModel
+    from rebirth_dsl.board.view import BoardView
+
+    Board = BoardModel | BoardView
+
+Check = Callable[[A.Rules, Tables, "Board | None"], list[Diagnostic]]
 
 
 # the words a setting may take (the runtime gives each its meaning: abilities.draw_after_turn, options)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from rebirth_dsl.board.model import Board
+from typing import TYPE_CHECKING
+
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids
+
+if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as board.view.BoardView too
+    from rebirth_dsl.board.model import Board as BoardModel
+    from rebirth_dsl.board.view import BoardView
+
+    Board = BoardModel | BoardView
 
 
 class Tables:

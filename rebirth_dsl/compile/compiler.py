@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from rebirth_dsl.board.model import Board
-from rebirth_dsl.check.checks import check
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rebirth_dsl import __version__, cache
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
@@ -25,6 +28,12 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids
 from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS, TieStep
 
+if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as board.view.BoardView too
+    from rebirth_dsl.board.model import Board as BoardModel
+    from rebirth_dsl.board.view import BoardView
+
+    Board = BoardModel | BoardView
+
 
 def _generated(expr: A.Expr, t: Tables) -> Fn:
     """Expressions read over whole positions (cards, end scoring, tie-breaks) run as generated Python;
@@ -43,12 +52,40 @@ def _category(cats: list[str], name: str) -> str:
     return name
 
 
+@lru_cache(maxsize=1)
+def _checker_code() -> bytes:
+    """The source of everything that decides whether a ruleset passes its checks on a board: the
+    language (grammar, parser, AST), the checks and the board's validation."""
+    pkg = Path(__file__).resolve().parents[1]
+    files = sorted(p for d in ("lang", "check", "board") for p in (pkg / d).iterdir() if p.suffix in (".py", ".lark"))
+    return b"\0".join(p.name.encode() + b"\0" + p.read_bytes() for p in files)
+
+
+def _check(rules: A.Rules, board: Board) -> None:
+    """Refuse rules with errors (warnings still play). A ruleset and a board whose texts passed before, under
+    the same code, pass again: that is remembered in the data-only cache (keyed by the SHA-256 of every
+    source text, the board's validated bytes and the code), so a warm `rebirth eval` need not even import
+    the checks. A board given as a model (no `digest`) is always checked."""
+    board_key = getattr(board, "digest", None)
+    key = None
+    if board_key:
+        texts = [part for name, text in sorted(rules.sources.items()) for part in (name, text)]
+        key = cache.digest(__version__, _checker_code(), board_key, rules.file, *texts)
+        if cache.load("checked", key) == {"errors": 0}:
+            return
+    from rebirth_dsl.check.checks import check  # 960 lines to compile and run: for texts not checked before
+
+    problems = [d for d in check(rules, board, full=False) if d.severity != "warning"]
+    if problems:
+        raise RebirthError(problems)
+    if key is not None:
+        cache.store("checked", key, {"errors": 0})
+
+
 def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
     """Resolve every name against the board and compile every expression; raise on any problem."""
 
-    problems = [d for d in check(rules, board, full=False) if d.severity != "warning"]  # warnings still play
-    if problems:
-        raise RebirthError(problems)
+    _check(rules, board)
     t = Tables(rules, board)
     rs = Ruleset(t, rules.header.name, rules.header.title or rules.header.name, tile_kinds=list(t.tile_kinds))
     cats: list[str] = []

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.prims import Fn
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.shared_methods import Record, record
 from rebirth_dsl.lang.vocab import TieStep
 
 
 # ----- the compiled ruleset -------------------------------------------------------------------
-@dataclass
-class ScoreTrigger:
+@record
+class ScoreTrigger(Record):
     """A placement trigger: on a tile of these kinds (on hexes matching `at`), score `fn` as `category`."""
 
     kinds: frozenset[int] | None
@@ -27,8 +28,8 @@ class ScoreTrigger:
     expr: A.Expr | None = None  # kept so the fast engine can specialise known shapes
 
 
-@dataclass
-class AreaRule:
+@record
+class AreaRule(Record):
     """S-A1..S-A4 as data: ranking attribute, tie-break steps, payouts and the alone rule."""
 
     kind: str
@@ -45,8 +46,8 @@ class AreaRule:
     pay_exprs: dict[tuple[int, int | None], tuple[A.Expr, ...]] = field(default_factory=dict)  # for code generation
 
 
-@dataclass
-class MajorityRule:
+@record
+class MajorityRule(Record):
     """S-K1..S-K5 as data: landmarks of a kind, comparison metrics, and the final tie."""
 
     kind: str
@@ -59,8 +60,8 @@ class MajorityRule:
     step_ids: dict[str, tuple[str, ...]] = field(default_factory=dict)  # over, unowned, compare.N, final
 
 
-@dataclass
-class Ability:
+@record
+class Ability(Record):
     """A printed ability (I-R1): its name, its typed effect, the compiled points of a scoring effect."""
 
     name: str
@@ -69,8 +70,8 @@ class Ability:
     fn: Fn | None = None  # ScoreEffect only
 
 
-@dataclass
-class PlaceDraw:
+@record
+class PlaceDraw(Record):
     """`on place KINDS [at TAG]: draw DECK`: the placer draws the top card of a deck."""
 
     kinds: frozenset[int] | None
@@ -79,8 +80,8 @@ class PlaceDraw:
     ids: tuple[str, ...]
 
 
-@dataclass
-class TouchRule:
+@record
+class TouchRule(Record):
     """`on first touch KIND: ACTION`: draw a card (S-M1), use the landmark's ability (I-R1), or score."""
 
     kind: str
@@ -90,8 +91,8 @@ class TouchRule:
     text: str = ""  # a score action's expression, as written
 
 
-@dataclass
-class EmptyDeck:
+@record
+class EmptyDeck(Record):
     """What a draw from an empty deck does: nothing (fn None), or score `fn` as `category` (S-M1)."""
 
     fn: Fn | None
@@ -100,8 +101,8 @@ class EmptyDeck:
     text: str = ""
 
 
-@dataclass
-class PublicRule:
+@record
+class PublicRule(Record):
     """I-M1: the face-up cards of a deck, checked after every placement; big to the first, small later;
     the placer checked first then clockwise, or every player in seat order."""
 
@@ -111,8 +112,8 @@ class PublicRule:
     placer_first: bool = True
 
 
-@dataclass
-class CardDef:
+@record
+class CardDef(Record):
     """One card: name, points (big), small points, condition."""
 
     name: str
@@ -122,8 +123,8 @@ class CardDef:
     ids: tuple[str, ...]
 
 
-@dataclass
-class Ruleset:
+@record
+class Ruleset(Record):
     """Everything the engine needs, resolved against one board."""
 
     t: Tables

@@ -1,4 +1,5 @@
-"""The rules AST: frozen, slotted dataclasses, each carrying the span of its source text.
+"""The rules AST: frozen, slotted dataclasses (with shared methods: see shared_methods), each carrying the
+span of its source text.
 
 Statements that can be overridden by an extending ruleset have a `key`: a child statement with the
 same key replaces the parent's, and `without` removes one.
@@ -6,32 +7,33 @@ same key replaces the parent's, and `without` removes one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from rebirth_dsl.errors import Span
+from rebirth_dsl.lang.shared_methods import Node, node
 
 NOSPAN = Span("", 0, 0)
 
 
 # ----- expressions -----------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Num:
+@node
+class Num(Node):
     """An integer literal."""
 
     value: int
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+@node
+class Name(Node):
     """A bare name: a variable (me, placed, influence, ...) or a kind, class or tag."""
 
     id: str
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+@node
+class Call(Node):
     """A call of a built-in function."""
 
     fn: str
@@ -39,8 +41,8 @@ class Call:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class Landmark:
+@node
+class Landmark(Node):
     """A landmark reference: `castle "NAME"` (by name) or `castle with clover` (by tag)."""
 
     kind: str
@@ -49,8 +51,8 @@ class Landmark:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class BinOp:
+@node
+class BinOp(Node):
     """Arithmetic (+ - *), comparison (>= ...), or boolean (and, or)."""
 
     op: str
@@ -59,8 +61,8 @@ class BinOp:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class Not:
+@node
+class Not(Node):
     """Boolean negation."""
 
     operand: Expr
@@ -71,8 +73,8 @@ Expr = Num | Name | Call | Landmark | BinOp | Not
 
 
 # ----- statements ------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Header:
+@node
+class Header(Node):
     """`ruleset NAME "title" extends "file"`."""
 
     name: str
@@ -81,8 +83,8 @@ class Header:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class PlayersRange:
+@node
+class PlayersRange(Node):
     """`players 2 to 4` (S-U1)."""
 
     low: int
@@ -91,8 +93,8 @@ class PlayersRange:
     key: tuple = ("players",)
 
 
-@dataclass(frozen=True, slots=True)
-class Declare:
+@node
+class Declare(Node):
     """`hex ...`, `landmark ...`, `tag ...`: names a board may use."""
 
     what: str  # "hex" | "landmark" | "tag"
@@ -101,8 +103,8 @@ class Declare:
     on: tuple[str, ...] = ()  # tags only: the hex kinds the tag may sit on (empty: any)
 
 
-@dataclass(frozen=True, slots=True)
-class TileSpec:
+@node
+class TileSpec(Node):
     """One kind of tile of a colour: `food x12`, or `settlement influence 1 x3, 2 x4`."""
 
     kind: str
@@ -116,8 +118,8 @@ class TileSpec:
         return ("tile", self.kind)
 
 
-@dataclass(frozen=True, slots=True)
-class ClassDecl:
+@node
+class ClassDecl(Node):
     """`class farm = food, energy`: a name for a set of tile kinds."""
 
     name: str
@@ -130,8 +132,8 @@ class ClassDecl:
         return ("class", self.name)
 
 
-@dataclass(frozen=True, slots=True)
-class TileCount:
+@node
+class TileCount(Node):
     """`settlement:2` or `food x3` in a return list."""
 
     kind: str
@@ -140,8 +142,8 @@ class TileCount:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class SetAside:
+@node
+class SetAside(Node):
     """`set aside 2 visible` (S-U4, I-U1)."""
 
     count: int
@@ -150,8 +152,8 @@ class SetAside:
     key: tuple = ("set aside",)
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+@node
+class Hand(Node):
     """`hand 1`: tiles drawn into hand at the start (S-U4)."""
 
     count: int
@@ -159,8 +161,8 @@ class Hand:
     key: tuple = ("hand",)
 
 
-@dataclass(frozen=True, slots=True)
-class Returns:
+@node
+class Returns(Node):
     """`players 4: return ...` (S-U3)."""
 
     players: int
@@ -173,8 +175,8 @@ class Returns:
         return ("return", self.players)
 
 
-@dataclass(frozen=True, slots=True)
-class Neutral:
+@node
+class Neutral(Node):
     """`players 2: neutral 32 on neutral` (S-U2)."""
 
     players: int
@@ -188,8 +190,8 @@ class Neutral:
         return ("neutral", self.players)
 
 
-@dataclass(frozen=True, slots=True)
-class PublicSetup:
+@node
+class PublicSetup(Node):
     """`public 8 from mission`: cards laid face up at the start (I-M1)."""
 
     count: int
@@ -198,8 +200,8 @@ class PublicSetup:
     key: tuple = ("public",)
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceRule:
+@node
+class PlaceRule(Node):
     """`place food on food, plain` (S-P2, S-P4), or `fallback food on energy` (S-P3)."""
 
     tile: str
@@ -213,32 +215,32 @@ class PlaceRule:
         return ("fallback" if self.fallback else "place", self.tile)
 
 
-@dataclass(frozen=True, slots=True)
-class OneTile:
+@node
+class OneTile(Node):
     """`one tile per hex` (S-P1): a hex with a tile takes no other."""
 
     span: Span = NOSPAN
     key: tuple = ("one tile",)
 
 
-@dataclass(frozen=True, slots=True)
-class Turns:
+@node
+class Turns(Node):
     """`turns clockwise` (S-T1): place the hand tile, score, draw; then the next seat."""
 
     span: Span = NOSPAN
     key: tuple = ("turns",)
 
 
-@dataclass(frozen=True, slots=True)
-class PassRule:
+@node
+class PassRule(Node):
     """`when no hex is legal: pass` (S-P5)."""
 
     span: Span = NOSPAN
     key: tuple = ("pass",)
 
 
-@dataclass(frozen=True, slots=True)
-class GroupDecl:
+@node
+class GroupDecl(Node):
     """`group food, energy`: adjacent tiles of one of these kinds and one owner form groups (S-F1)."""
 
     kinds: tuple[str, ...]
@@ -246,8 +248,8 @@ class GroupDecl:
     key: tuple = ("group",)
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceEvent:
+@node
+class PlaceEvent(Node):
     """`place food, energy at harbour`: a tile of these kinds (None: any) placed (on a hex with X)."""
 
     kinds: tuple[str, ...] | None
@@ -260,8 +262,8 @@ class PlaceEvent:
         return ("place", self.kinds, self.at)
 
 
-@dataclass(frozen=True, slots=True)
-class TouchEvent:
+@node
+class TouchEvent(Node):
     """`first touch cathedral`: a player's first tile adjacent to a given landmark."""
 
     kind: str
@@ -276,8 +278,8 @@ class TouchEvent:
 Event = PlaceEvent | TouchEvent
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreAction:
+@node
+class ScoreAction(Node):
     """`score EXPR as CATEGORY`."""
 
     expr: Expr
@@ -285,16 +287,16 @@ class ScoreAction:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class DrawAction:
+@node
+class DrawAction(Node):
     """`draw DECK`: the top card of a deck into the player's hand (S-M1)."""
 
     deck: str
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class AbilityAction:
+@node
+class AbilityAction(Node):
     """`use ability`: the touched landmark's printed ability (I-R1)."""
 
     span: Span = NOSPAN
@@ -303,8 +305,8 @@ class AbilityAction:
 Action = ScoreAction | DrawAction | AbilityAction
 
 
-@dataclass(frozen=True, slots=True)
-class Trigger:
+@node
+class Trigger(Node):
     """`on EVENT: ACTION`."""
 
     event: Event
@@ -317,8 +319,8 @@ class Trigger:
         return ("on",) + self.event.key
 
 
-@dataclass(frozen=True, slots=True)
-class RankBy:
+@node
+class RankBy(Node):
     """`rank by influence` (S-A1)."""
 
     attribute: str
@@ -326,8 +328,8 @@ class RankBy:
     key: tuple = ("rank",)
 
 
-@dataclass(frozen=True, slots=True)
-class Ties:
+@node
+class Ties(Node):
     """`ties: completer last, then clockwise from completer` (S-A2)."""
 
     steps: tuple[tuple[str, ...], ...]
@@ -335,8 +337,8 @@ class Ties:
     key: tuple = ("ties",)
 
 
-@dataclass(frozen=True, slots=True)
-class Pay:
+@node
+class Pay(Node):
     """`pay size 3: 8, 5, 0` or `pay size 4 players 2: 17, 8` (S-A3, I-A1)."""
 
     size: int
@@ -350,8 +352,8 @@ class Pay:
         return ("pay", self.size, self.players)
 
 
-@dataclass(frozen=True, slots=True)
-class Alone:
+@node
+class Alone(Node):
     """`alone: first + second` (S-A3)."""
 
     places: tuple[str, ...]
@@ -362,8 +364,8 @@ class Alone:
 AreaItem = RankBy | Ties | Pay | Alone
 
 
-@dataclass(frozen=True, slots=True)
-class AreaBlock:
+@node
+class AreaBlock(Node):
     """`area settlement as areas { ... }` (S-A1..S-A4)."""
 
     kind: str
@@ -377,24 +379,24 @@ class AreaBlock:
         return ("area", self.kind)
 
 
-@dataclass(frozen=True, slots=True)
-class OverAdjacent:
+@node
+class OverAdjacent(Node):
     """`over adjacent`: the majority counts tiles on the hexes next to the landmark (S-K1)."""
 
     span: Span = NOSPAN
     key: tuple = ("over",)
 
 
-@dataclass(frozen=True, slots=True)
-class UnownedTakes:
+@node
+class UnownedTakes(Node):
     """`unowned: placer takes` (S-K2)."""
 
     span: Span = NOSPAN
     key: tuple = ("unowned",)
 
 
-@dataclass(frozen=True, slots=True)
-class Compare:
+@node
+class Compare(Node):
     """`compare tiles any, then tiles farm` (S-K3, S-K4)."""
 
     metrics: tuple[str, ...]  # "any" or a tile kind/class name
@@ -402,8 +404,8 @@ class Compare:
     key: tuple = ("compare",)
 
 
-@dataclass(frozen=True, slots=True)
-class FinalTie:
+@node
+class FinalTie(Node):
     """`final tie: owner keeps` / `final tie: placer takes` (S-K5)."""
 
     placer_takes: bool
@@ -414,8 +416,8 @@ class FinalTie:
 MajorityItem = OverAdjacent | UnownedTakes | Compare | FinalTie
 
 
-@dataclass(frozen=True, slots=True)
-class MajorityBlock:
+@node
+class MajorityBlock(Node):
     """`majority castle as castles { ... }` (S-K1..S-K5)."""
 
     kind: str
@@ -429,8 +431,8 @@ class MajorityBlock:
         return ("majority", self.kind)
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+@node
+class Card(Node):
     """`card "Name" 5: EXPR`, or `card "Name" 6 / 2 x2: EXPR` (big / small, copies)."""
 
     name: str
@@ -441,8 +443,8 @@ class Card:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class DeckBlock:
+@node
+class DeckBlock(Node):
     """`deck mission { when empty: draw nothing; card ... }` (S-M3): replaced whole by an extending ruleset.
     `on_empty` is what a draw from the empty deck does: nothing (None), or score an expression."""
 
@@ -458,8 +460,8 @@ class DeckBlock:
         return ("deck", self.name)
 
 
-@dataclass(frozen=True, slots=True)
-class PublicDecl:
+@node
+class PublicDecl(Node):
     """`public mission as public_missions: first big, later small, placer first|seat order` (I-M1): after every
     placement each player is checked against every face-up card, the placer first then clockwise, or in
     seat order."""
@@ -471,8 +473,8 @@ class PublicDecl:
     key: tuple = ("public mode",)
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreEffect:
+@node
+class ScoreEffect(Node):
     """`score EXPR as CATEGORY`: the ability scores at once."""
 
     expr: Expr
@@ -480,15 +482,15 @@ class ScoreEffect:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class TakeAsideEffect:
+@node
+class TakeAsideEffect(Node):
     """`take set aside`: one of the player's set-aside tiles goes into hand."""
 
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class DrawKeepEffect:
+@node
+class DrawKeepEffect(Node):
     """`draw N keep K, rest to bottom|top|box`: the turn's draw becomes N tiles, K are kept, and the rest go to
     the bottom or the top of the supply, or back in the box."""
 
@@ -498,16 +500,16 @@ class DrawKeepEffect:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class DrawCardEffect:
+@node
+class DrawCardEffect(Node):
     """`draw DECK`: the top card of a deck into the player's hand."""
 
     deck: str
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class DoubleEffect:
+@node
+class DoubleEffect(Node):
     """`double DECK by F, M per player, on unfulfilled|any`: a doubling marker goes on a face-up card of the
     deck; the card pays that player F times its points. Each player has M markers; `unfulfilled` allows only
     a card the player has not fulfilled yet."""
@@ -522,8 +524,8 @@ class DoubleEffect:
 Effect = ScoreEffect | TakeAsideEffect | DrawKeepEffect | DrawCardEffect | DoubleEffect
 
 
-@dataclass(frozen=True, slots=True)
-class AbilityDecl:
+@node
+class AbilityDecl(Node):
     """`ability NAME: EFFECT` (I-R1)."""
 
     name: str
@@ -536,8 +538,8 @@ class AbilityDecl:
         return ("ability", self.name)
 
 
-@dataclass(frozen=True, slots=True)
-class EndIncomplete:
+@node
+class EndIncomplete(Node):
     """`incomplete settlement: influence as incomplete_areas` (S-E1)."""
 
     kind: str
@@ -551,8 +553,8 @@ class EndIncomplete:
         return ("incomplete", self.kind)
 
 
-@dataclass(frozen=True, slots=True)
-class EndOwned:
+@node
+class EndOwned(Node):
     """`each castle owned: 5 as castles` (S-E2)."""
 
     kind: str
@@ -566,8 +568,8 @@ class EndOwned:
         return ("owned", self.kind)
 
 
-@dataclass(frozen=True, slots=True)
-class EndHeld:
+@node
+class EndHeld(Node):
     """`held cards as missions` (S-E3, I-E1)."""
 
     category: str
@@ -575,8 +577,8 @@ class EndHeld:
     key: tuple = ("held",)
 
 
-@dataclass(frozen=True, slots=True)
-class TieBreak:
+@node
+class TieBreak(Node):
     """One step of the winner's tie-break: a player expression, among the tied or anywhere (S-E4)."""
 
     expr: Expr
@@ -584,8 +586,8 @@ class TieBreak:
     span: Span = NOSPAN
 
 
-@dataclass(frozen=True, slots=True)
-class WinnerTies:
+@node
+class WinnerTies(Node):
     """`winner ties: STEP, then STEP` (S-E4, I-E2)."""
 
     steps: tuple[TieBreak, ...]
@@ -596,8 +598,8 @@ class WinnerTies:
 EndItem = EndIncomplete | EndOwned | EndHeld | WinnerTies
 
 
-@dataclass(frozen=True, slots=True)
-class Without:
+@node
+class Without(Node):
     """`without on EVENT` / `without ability NAME`: removes a statement of the extended ruleset."""
 
     target: tuple
@@ -611,8 +613,8 @@ Statement = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+@node
+class Rules(Node):
     """A parsed rules file: header and statements in source order (blocks flattened where keyed)."""
 
     header: Header

@@ -11,15 +11,22 @@ def comment_ids(source: str) -> dict[int, tuple[str, ...]]:
     """Rule ids cited in each line's comment: {line number: ids}."""
     out: dict[int, tuple[str, ...]] = {}
     for n, line in enumerate(source.splitlines(), 1):
-        in_str = False
-        for i, ch in enumerate(line):
-            if ch == '"':
-                in_str = not in_str
-            elif ch == "#" and not in_str:
-                ids = tuple(_ID.findall(line[i:]))
-                if ids:
-                    out[n] = ids
-                break
+        start = line.find("#")
+        if start < 0:
+            continue  # most lines: no comment at all
+        if '"' in line:  # a `#` inside a "string" starts no comment: walk the quotes
+            in_str, start = False, -1
+            for i, ch in enumerate(line):
+                if ch == '"':
+                    in_str = not in_str
+                elif ch == "#" and not in_str:
+                    start = i
+                    break
+            if start < 0:
+                continue
+        ids = tuple(_ID.findall(line[start:]))
+        if ids:
+            out[n] = ids
     return out
 
 

@@ -1,239 +1,40 @@
-"""Parsing: one cached LALR parser; Lark's errors become the project's own, with file:line:col and a caret."""
+"""Loading rules files: each file's AST from the data-only cache (lang.syntax parses text not seen before),
+`extends` resolved by merging a ruleset over its base."""
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rebirth_dsl import __version__, cache
-from rebirth_dsl.errors import Diagnostic, RebirthError, RulesSyntaxError
+from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import read_text, shown
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_RULES_BYTES
+from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 
 if TYPE_CHECKING:
-    from lark import Lark, UnexpectedInput
+    from lark import Lark
 
-# Common slips, matched by Lark's match_examples: each label becomes a hint under the caret.
-_EXAMPLES: dict[str, list[str]] = {
-    "a tile count is written `x12` after the kind (e.g. `food x12`)": [
-        "ruleset a tiles { food 12 }",
-        "ruleset a tiles { settlement influence 1 3 }",
-    ],
-    "a trigger reads `on place KINDS: score EXPR as CATEGORY`": [
-        "ruleset a on place food: score 1",
-        "ruleset a on place food score 1 as farms",
-    ],
-    "a rules file starts with `ruleset NAME \"Title\"`": ["players 2 to 4", "tiles { food x1 }"],
-    "a payout reads `pay size N: A, B, ...`": ["ruleset a area s { pay 2: 5, 3 }", "ruleset a area s { pay size 2 5, 3 }"],
-    "a block is closed by `}`": ["ruleset a tiles { food x1 "],
-    "a card reads `card \"Name\" POINTS: CONDITION`": [
-        "ruleset a deck m { card Name 3: always }",
-        "ruleset a deck m { card \"Name\": always }",
-    ],
-}
-
+# This package's own files, beside this module: importlib.resources would find the same files, at the price of
+# importing it (and zipfile, tempfile) on every command's start.
+_HERE = Path(__file__).resolve().parent
 
 MAX_EXTENDS_DEPTH = 16  # a variant of a variant of a game: real chains are 1 or 2 long
 
-_LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
-_KEYWORD_END = r"(?![A-Za-z0-9_])"
-_KEYWORD_FORMAT = 2  # the version of the keyword rewriting below, part of the cache key
 
-
-def _whole_word(t: Any) -> None:
-    """A keyword matches only as a whole word: `onn` is a name (and a typo reported on it), never the
-    keyword `on` followed by `n`; `placee` is never `place` + `e`."""
-    from lark.lexer import PatternRE
-
-    if t.pattern.type == "str" and t.pattern.value.isidentifier():
-        t.pattern = PatternRE(re.escape(t.pattern.value) + _KEYWORD_END)
-        t.priority = 2  # above NAME, which matches the same letters
-
-
-@lru_cache(maxsize=1)
 def lark_parser() -> Lark:
-    """The one Lark LALR parser, built once per process. Building the tables takes about 210 ms, loading
-    them from the data-only cache (rebirth_dsl.cache) about 17 ms; Lark's own pickle cache is never used."""
-    import lark  # 38 ms to import: `rebirth eval` with a cached AST never needs it
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
+    """The one Lark LALR parser (see lang.syntax.lark_parser)."""
+    from rebirth_dsl.lang.syntax import lark_parser as build  # Lark: only where text is really parsed
 
-    grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    key = cache.digest(lark.__version__, repr(sorted(_LARK_OPTIONS.items())), str(_KEYWORD_FORMAT), grammar)
-    stored = cache.load("lark", key)
-    if stored is not None:
-        try:
-            tables = cache.decode(stored, {})
-            return lark.Lark._load_from_dict(tables["data"], tables["memo"], propagate_positions=True)
-        except Exception:  # noqa: BLE001 - any damage to an entry is a miss: build the tables afresh
-            pass
-    parser = lark.Lark(grammar, cache=False, edit_terminals=_whole_word, **_LARK_OPTIONS)
-    data, memo = parser.memo_serialize([TerminalDef, Rule])
-    options = data.get("options") if isinstance(data, dict) else None
-    if isinstance(options, dict):  # the terminals are already edited; the loader needs no callback
-        options["edit_terminals"] = None
-    try:
-        cache.store("lark", key, cache.encode({"data": data, "memo": memo}))
-    except TypeError:
-        pass  # something the data codec cannot hold: simply not cached
-    return parser
-
-
-def _readable(term: str) -> str:
-    """A terminal's name as the user would type it."""
-    try:
-        pattern = lark_parser().get_terminal(term).pattern
-    except KeyError:
-        return term
-    if pattern.type == "str":
-        return f"'{pattern.value}'"
-    if pattern.value.endswith(_KEYWORD_END):  # a keyword made whole-word by _whole_word
-        return f"'{pattern.value.removesuffix(_KEYWORD_END).replace(chr(92), '')}'"
-    return {"NAME": "a name", "INT": "a number", "STRING": "a \"string\"", "COUNT": "a count like x3",
-            "CMP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*'", "VISIBILITY": "'visible' or 'hidden'",
-            "ANY": "'any'", "$END": "the end of the file"}.get(term, term)
-
-
-def _syntax_error(e: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
-    from lark import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken  # lark only once text is parsed
-
-    line = getattr(e, "line", 0) or 0
-    col = getattr(e, "column", 0) or 0
-    lines = text.split("\n")  # Lark counts lines by "\n" only
-    if lines and lines[-1] == "":
-        lines.pop()
-    if isinstance(e, UnexpectedEOF) or line <= 0:
-        line = max(len(lines), 1)
-        col = len(lines[-1]) + 1 if lines else 1
-        what = "unexpected end of file"
-    elif isinstance(e, UnexpectedToken):
-        tok = e.token
-        what = "unexpected end of file" if tok.type == "$END" else f"unexpected {str(tok)!r}"
-    elif isinstance(e, UnexpectedCharacters):
-        what = f"unexpected character {e.char!r}"
-    else:
-        what = "syntax error"
-    expected = sorted({_readable(t) for t in (getattr(e, "expected", None) or getattr(e, "allowed", None) or [])})
-    msg = what
-    if expected:
-        shown = ", ".join(expected[:12]) + (", ..." if len(expected) > 12 else "")
-        msg += f"; expected {shown}"
-    hint = _example_signatures().get(_signature(e))
-    src = lines[line - 1] if 0 < line <= len(lines) else ""
-    tok_text = str(getattr(e, "token", "") or "")
-    end = max(col, 1) + len(tok_text) if tok_text and "\n" not in tok_text else 0  # underline the whole token
-    return RulesSyntaxError([Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint,
-                                        end_line=line if end else 0, end_col=end, code="syntax")])
-
-
-def _signature(e: UnexpectedInput) -> tuple[object, ...]:
-    """Where the parser stood and what it met. Unlike Lark's match_examples, which also compares the
-    depth of the parse stack, this ignores how many statements came before the error."""
-    state = getattr(e, "state", None)
-    token = getattr(e, "token", None)
-    return (type(e).__name__, getattr(state, "position", None), getattr(token, "type", None))
-
-
-@lru_cache(maxsize=1)
-def _example_signatures() -> dict[tuple[object, ...], str]:
-    out: dict[tuple[object, ...], str] = {}
-    from lark import UnexpectedInput
-
-    for label, examples in _EXAMPLES.items():
-        for text in examples:
-            try:
-                lark_parser().parse(text)
-            except UnexpectedInput as ex:
-                out.setdefault(_signature(ex), label)
-    return out
+    return build()
 
 
 def parse_text(text: str, file: str = "<rules>") -> A.Rules:
-    """Parse one rules text (without resolving `extends`)."""
-    from lark import UnexpectedInput
+    """Parse one rules text (without resolving `extends`); see lang.syntax.parse_text."""
+    from rebirth_dsl.lang.syntax import parse_text as parse
 
-    from rebirth_dsl.lang.lower import Lower  # imports lark (38 ms): only when text is really parsed
-
-    try:
-        tree = lark_parser().parse(text)
-    except UnexpectedInput as e:
-        raise _syntax_error(e, text, file) from None
-    problems = _over_limits(tree, text, file)  # before lowering, which recurses over the tree
-    if problems:
-        raise RulesSyntaxError(problems)
-    header, statements = Lower(file).transform(tree)
-    return A.Rules(header, tuple(statements), file, text, {file: text})
-
-
-_EXPR_RULES = frozenset({"or_expr", "and_expr", "not_", "cmp", "sum", "prod", "num", "name", "call",
-                         "landmark_named", "landmark_tagged", "paren"})
-_CHAINS = frozenset({"or_expr", "and_expr", "sum", "prod"})
-
-
-def _number_value(tok: Any) -> int | None:
-    """The value of an INT or COUNT token (`12`, `x12`), or None when it has more digits than any limit."""
-    digits = str(tok).lstrip("x").lstrip("0") or "0"
-    return int(digits) if len(digits) <= len(str(MAX_NUMBER)) else None
-
-
-def _over_limits(tree: Any, text: str, file: str) -> list[Diagnostic]:
-    """Numbers above MAX_NUMBER and expressions nested deeper than MAX_EXPR_DEPTH, each at its place.
-
-    Walks the parse tree without recursion (a hostile file may nest 100,000 deep). An expression's depth
-    is that of its AST (each operator of a chain `a + b + c` is one level, as lower.py folds it), with
-    each pair of parentheses counted as a level too."""
-    from lark import Token, Tree
-
-    lines = text.split("\n")
-    out: list[Diagnostic] = []
-
-    def at(line: int, col: int, msg: str, hint: str | None = None) -> None:
-        src = lines[line - 1] if 0 < line <= len(lines) else None
-        out.append(Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint))
-
-    deepest: dict[int, tuple[Any, int]] = {}  # per expression (its root's id): (root, deepest level)
-    stack: list[tuple[Any, int, Any]] = [(tree, 0, None)]  # (node, level in its expression, the root)
-    while stack:
-        node, level, root = stack.pop()
-        if isinstance(node, Token):
-            if node.type in ("INT", "COUNT"):
-                v = _number_value(node)
-                if v is None or v > MAX_NUMBER:
-                    num = str(node) if len(node) <= 12 else f"{str(node)[:8]}... ({len(node)} digits)"
-                    at(node.line or 0, node.column or 0, f"the number {num} is too big; no game needs more "
-                       f"than {MAX_NUMBER:,}")
-            continue
-        if not isinstance(node, Tree):
-            continue  # None, for an optional part left out
-        if node.data not in _EXPR_RULES and root is None:  # a statement; inside an expression, any rule nests
-            stack.extend((c, 0, None) for c in node.children)
-            continue
-        if root is None:
-            root, level = node, 1
-        if level > deepest.get(id(root), (root, 0))[1]:
-            deepest[id(root)] = (root, level)
-        kids = node.children
-        if node.data in _CHAINS:
-            operands = kids[0::2] if node.data in ("sum", "prod") else kids
-            k = len(operands)
-            stack.extend((c, level + (k - i if i else k - 1), root) for i, c in enumerate(operands))
-            if node.data in ("sum", "prod"):
-                stack.extend((c, 0, None) for c in kids[1::2])
-        else:
-            stack.extend((c, level + 1, root) for c in kids)
-    for root, depth in deepest.values():
-        if depth > MAX_EXPR_DEPTH:
-            meta = root.meta
-            at(getattr(meta, "line", 0), getattr(meta, "column", 0),
-               f"this expression is nested {depth} deep; the limit is {MAX_EXPR_DEPTH} (each pair of parentheses, "
-               "call, `not` and operator of a chain counts a level)", "split it, or write it more simply")
-    out.sort(key=lambda d: (d.line, d.col))
-    return out
+    return parse(text, file)
 
 
 # every class a cached AST may hold: the AST's node classes and the span class, nothing else
@@ -242,11 +43,14 @@ _AST_CLASSES: dict[str, type] = {
 }
 
 
+# the code that shapes a file's AST: a change to any of it makes every cached AST stale
+_AST_CODE = ("grammar.lark", "lower.py", "ast.py", "shared_methods.py", "syntax.py", "parser.py", "limits.py")
+
+
 def _cached_parse(text: str, file: str) -> A.Rules:
     """parse_text, with the AST cached as data by the hash of the text, the file name and the code that
     shapes the AST, so a command that only evaluates a game need not import Lark or parse again."""
-    pkg = resources.files(__package__)
-    code = b"".join(pkg.joinpath(f).read_bytes() for f in ("grammar.lark", "lower.py", "ast.py", "parser.py", "limits.py"))
+    code = b"".join(_HERE.joinpath(f).read_bytes() for f in _AST_CODE)
     key = cache.digest(__version__, code, file, text)
     stored = cache.load("ast", key)
     if stored is not None:

@@ -462,8 +462,7 @@ def table_from_record(data: dict[str, Any], path: str | Path, allow_paths: bool 
     else:
         agent_names = check_agents(rec.agents or [HUMAN] * len(names), len(names), lenient=True)
     out = copy.deepcopy(data)
-    out["moves"] = [m.model_dump(exclude_defaults=True) | {"hex": list(m.hex) if m.hex else None}
-                    for m in (rec.moves if at is None else rec.moves[:at])]
+    out["moves"] = [m.data() for m in (rec.moves if at is None else rec.moves[:at])]
     out["agents"] = agent_names
     return Table(out, loaded, r.game, rules_path, board_path, agent_names)
 

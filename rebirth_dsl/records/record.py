@@ -5,106 +5,35 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    field_validator,
-)
-
-from rebirth_dsl.board.model import Board, load_board, load_json, schema_errors
+from rebirth_dsl.board.view import BoardView, load_board_view
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, did_you_mean
 from rebirth_dsl.files import shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.records.resources import bundled, is_name
+from rebirth_dsl.records.view import RecordView, record_view
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import Setup, colour_tiles, deal
 
-
-class MoveRecord(BaseModel):
-    """One move: who, which tile, where (null: passed under the pass rule), and any choices."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    player: StrictStr
-    tile: StrictStr = Field(description="a tile kind, or KIND:VALUE for a kind with a value (settlement:3)")
-    hex: tuple[StrictInt, StrictInt] | None = Field(description="axial [q, r], or null for a passed tile")
-    choices: dict[str, Any] = Field(default_factory=dict, description="answers to abilities that ask the player")
-
-
-class SetupRecord(BaseModel):
-    """What the game starts from; what is not given is drawn from `seed`."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    seed: StrictInt | None = None
-    set_aside: dict[str, list[str]] | None = None
-    supply: dict[str, list[str]] | None = Field(default=None, description="per player, in draw order")
-    decks: dict[str, list[str]] | None = Field(default=None, description="per deck, top card first")
-    missions: list[str] | None = Field(default=None, description="shorthand: the order of the ruleset's first deck")
-    scores: dict[str, StrictInt] | None = Field(default=None, description="scenario only: starting track points")
-    missions_held: dict[str, list[str]] | None = Field(default=None, description="scenario only: cards in hand")
-
-
-class GameRecord(BaseModel):
-    """A game record: rules, board, players in seat order, setup, moves."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    rules: StrictStr = Field(description="a bundled ruleset by name, or a .rules file relative to the record")
-    board: StrictStr = Field(description="a bundled board by name, or a .json file relative to the record")
-    players: list[StrictStr] = Field(min_length=1, json_schema_extra={"uniqueItems": True})
-    setup: SetupRecord = Field(default_factory=SetupRecord)
-    moves: list[MoveRecord] = Field(default_factory=list)
-    scenario: StrictBool = Field(default=False, description="free order: no turn-order or supply checks")
-    over: StrictBool = Field(default=False, description="scenario only: score it as a finished game")
-    agents: list[StrictStr] | None = Field(default=None, description="informational: who played each seat")
-
-    @field_validator("players")
-    @classmethod
-    def _unique(cls, v: list[str]) -> list[str]:
-        if len(set(v)) != len(v):
-            raise ValueError("players must have different names")
-        return v
-
-
-def game_json_schema() -> dict[str, Any]:
-    """The game-record JSON Schema, exported from the models."""
-    schema = GameRecord.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://rebirth-dsl.invalid/schemas/game.schema.json"
-    return schema
-
-
-def parse_record(data: Any, file: str = "") -> GameRecord:
-    """Validate raw JSON against the schema; every problem names its JSON path (see validate_board_data)."""
-    try:
-        return GameRecord.model_validate(data)
-    except ValidationError:
-        raise RebirthError(schema_errors(game_json_schema(), data, file)
-                           or [Diagnostic("not a valid game record", file=file, path="$")]) from None
+if TYPE_CHECKING:
+    from rebirth_dsl.records.models import GameRecord
 
 
 @dataclass
 class Loaded:
     """A record with its compiled ruleset and board."""
 
-    record: GameRecord
+    record: RecordView  # the record as validated by records.models.GameRecord, as plain data
     rs: Ruleset
-    board: Board
+    board: BoardView  # the board as validated by board.model.Board, as plain data
     base: Path
     file: str = ""
 
 
-_CACHE: dict[tuple[str, str], tuple[Ruleset, Board]] = {}
+_CACHE: dict[tuple[str, str], tuple[Ruleset, BoardView]] = {}
 
 
 def resolve(base: Path, rel: str, folder: str = "rules", allow_paths: bool = False, file: str = "") -> Path:
@@ -137,11 +66,11 @@ def _unknown(folder: str, name: str) -> Path:
                               + " (a file is named by a path ending in .rules or .json)")
 
 
-def load_ruleset(rules_path: Path, board_path: Path) -> tuple[Ruleset, Board]:
+def load_ruleset(rules_path: Path, board_path: Path) -> tuple[Ruleset, BoardView]:
     """Load and compile once per (rules, board) pair in this process."""
     key = (str(rules_path.resolve()), str(board_path.resolve()))
     if key not in _CACHE:
-        board = load_board(board_path)
+        board = load_board_view(board_path)
         _CACHE[key] = (compile_rules(load_rules(rules_path), board), board)
     return _CACHE[key]
 
@@ -152,7 +81,7 @@ def load_record(path: str | Path, data: Any = None, allow_paths: bool = False, r
     it names must be bundled or inside its folder, unless allow_paths (see `resolve`); `rules` and `board`
     replace the files it names."""
     file = shown(path)
-    rec = parse_record(load_json(path) if data is None else data, file)
+    rec = record_view(path, file, data)
     base = Path(path).parent
     rules_path = rules or resolve(base, rec.rules, "rules", allow_paths, file)
     board_path = board or resolve(base, rec.board, "boards", allow_paths, file)
@@ -170,7 +99,7 @@ def _tiles(rs: Ruleset, names: list[str], where: str) -> list[tuple[int, int]]:
     return out
 
 
-def make_setup(rec: GameRecord, rs: Ruleset) -> Setup:
+def make_setup(rec: RecordView | GameRecord, rs: Ruleset) -> Setup:
     """The Setup a record describes: explicit parts checked against the tile mix, the rest from the seed."""
     n = len(rec.players)
     s = rec.setup

@@ -3,7 +3,7 @@
 The repository's top-level `rules/`, `boards/`, `schemas/` and `examples/` are the single source. A
 wheel carries a copy of them inside the package (`rebirth_dsl/games/`, written by the build); a source
 checkout (an editable install) reads the top-level folders themselves. Either way they are found
-through `importlib.resources`, so nothing depends on the current folder.
+beside the package's own files (its `__file__`), so nothing depends on the current folder.
 
 A *name* is a bundled file's path inside its folder without the suffix: `scotland`, `ireland`,
 `variants/korean-castles`. Everywhere a name is accepted, a file path works too.
@@ -11,7 +11,6 @@ A *name* is a bundled file's path inside its folder without the suffix: `scotlan
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from rebirth_dsl.errors import RebirthError, did_you_mean
@@ -22,12 +21,14 @@ FOLDERS = {"rules": ".rules", "boards": ".json", "schemas": ".json", "examples":
 
 def games_root() -> Path:
     """The folder that holds rules/, boards/, schemas/ and examples/."""
-    pkg = resources.files("rebirth_dsl")
+    # the package's folder from this file, as importlib.resources.files would find it for a package on disk,
+    # without importing importlib.resources (and zipfile) on every command's start
+    pkg = Path(__file__).resolve().parents[1]
     installed = pkg / "games"
     if installed.is_dir():
-        return Path(str(installed))
+        return installed
     # a source checkout: the package sits beside the top-level folders
-    checkout = Path(str(pkg)).resolve().parent
+    checkout = pkg.parent
     if (checkout / "rules").is_dir() and (checkout / "boards").is_dir():
         return checkout
     raise RebirthError.single("the bundled games are missing from this installation of rebirth-dsl "

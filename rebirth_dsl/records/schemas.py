@@ -6,7 +6,8 @@ import json
 from typing import Any
 
 from rebirth_dsl.board.model import board_json_schema
-from rebirth_dsl.records.record import game_json_schema, write_text_atomic
+from rebirth_dsl.records.models import game_json_schema
+from rebirth_dsl.records.record import write_text_atomic
 from rebirth_dsl.records.resources import games_root
 
 

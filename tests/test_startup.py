@@ -1,0 +1,215 @@
+"""What keeps `rebirth eval` quick to start, and keeps it doing exactly what it did: a warm run reads
+validated boards and records, checked rulesets and parsed ASTs from the data-only cache (never importing
+pydantic, Lark, jsonschema or the checks), yet refuses every file the validators refuse; the views it reads
+hold what the models hold; the AST and ruleset classes with shared methods behave as the dataclasses
+they replace; and the command line built for one subcommand reports errors as the whole one does."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import pickle
+import subprocess
+import sys
+from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
+from pathlib import Path
+
+import pytest
+
+from rebirth_dsl.board.model import load_board
+from rebirth_dsl.board.view import load_board_view
+from rebirth_dsl.compile.compiler import compile_rules
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.lang.shared_methods import Node, Record, node, record
+from rebirth_dsl.records.models import parse_record
+from rebirth_dsl.records.record import load_record
+from rebirth_dsl.records.resources import bundled
+from rebirth_dsl.records.view import record_view
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("pydantic", "lark", "jsonschema", "rebirth_dsl.check.checks", "rebirth_dsl.lang.syntax",
+         "rebirth_dsl.board.model", "rebirth_dsl.records.models")
+_PROBE = """
+import contextlib, io, json, sys
+from rebirth_dsl.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    code = main(sys.argv[1:])
+heavy = sorted({m.split('.')[0] if not m.startswith('rebirth_dsl') else m for m in sys.modules} & set(HEAVY))
+print(json.dumps({"code": code, "out": out.getvalue(), "heavy": heavy}))
+"""
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh private cache for this test (and the processes it starts)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("REBIRTH_CACHE", str(folder))
+    return folder
+
+
+def _eval_in_fresh_process(*args: str) -> dict:
+    probe = f"HEAVY = {HEAVY!r}\n{_PROBE}"
+    done = subprocess.run([sys.executable, "-c", probe, "eval", *args], capture_output=True, text=True,
+                          env=dict(os.environ), cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("example", ["scotland-3p", "ireland-4p", "scenario-120"])
+def test_a_warm_eval_imports_no_validator_parser_or_checks(cache_dir: Path, example: str) -> None:
+    """The first run validates, parses and checks (and imports what does it); the second prints the same
+    from the cache alone."""
+    cold = _eval_in_fresh_process(example, "--json")
+    warm = _eval_in_fresh_process(example, "--json")
+    assert cold["code"] == warm["code"] == 0 and cold["out"] == warm["out"]
+    assert "pydantic" in cold["heavy"] and "rebirth_dsl.check.checks" in cold["heavy"]
+    assert warm["heavy"] == []
+    names = {p.name.split("-")[0] for p in cache_dir.glob("*.json")}
+    assert {"ast", "board", "record", "checked"} <= names
+
+
+@pytest.mark.parametrize("name", sorted(bundled("boards")))
+def test_a_board_view_holds_what_the_model_holds(cache_dir: Path, name: str) -> None:
+    """Fresh and read back from the cache, a board's view has the model's attributes and geometry."""
+    path = bundled("boards")[name]
+    model = load_board(path)
+    for view in (load_board_view(path), load_board_view(path)):  # validated, then from the cache
+        assert (view.name, view.title, view.notes) == (model.name, model.title, model.notes)
+        assert [(h.q, h.r, h.kind, h.name, h.area, h.tags, h.ability) for h in view.hexes] == [
+            (h.q, h.r, h.kind, h.name, h.area, h.tags, h.ability) for h in model.hexes]
+        assert view.geometry.neighbours == model.geometry.neighbours
+        assert view.digest  # what later stages key on
+
+
+@pytest.mark.parametrize("name", sorted(bundled("examples")))
+def test_a_record_view_holds_what_the_model_holds(cache_dir: Path, name: str) -> None:
+    """Every field of every move, and the setup, as GameRecord has them (the hex a tuple)."""
+    path = bundled("examples")[name]
+    model = parse_record(json.loads(path.read_text(encoding="utf-8")))
+    for view in (record_view(path, name), record_view(path, name)):
+        for key in ("rules", "board", "players", "scenario", "over", "agents"):
+            assert getattr(view, key) == getattr(model, key)
+        for key in ("seed", "set_aside", "supply", "decks", "missions", "scores", "missions_held"):
+            assert getattr(view.setup, key) == getattr(model.setup, key)
+        assert len(view.moves) == len(model.moves)
+        for mv, m in zip(view.moves, model.moves, strict=True):
+            assert (mv.player, mv.tile, mv.hex, mv.choices) == (m.player, m.tile, m.hex, m.choices)
+            assert mv.data() == m.model_dump(exclude_defaults=True) | {"hex": list(m.hex) if m.hex else None}
+
+
+def test_changed_bytes_are_validated_again(cache_dir: Path, tmp_path: Path) -> None:
+    """A board or record whose bytes changed since they were validated is validated again: an invalid one
+    is refused with the validators' own diagnostics, however warm the cache."""
+    board = tmp_path / "board.json"
+    data = json.loads(bundled("boards")["scotland"].read_text(encoding="utf-8"))
+    board.write_text(json.dumps(data))
+    load_board_view(board)
+    data["hexes"][3]["q"] = 10**6  # past MAX_COORD
+    board.write_text(json.dumps(data))
+    with pytest.raises(RebirthError) as warm:
+        load_board_view(board)
+    with pytest.raises(RebirthError) as model:
+        load_board(board)
+    assert warm.value.render() == model.value.render()
+
+    rec = json.loads(bundled("examples")["scotland-3p"].read_text(encoding="utf-8"))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    load_record(path, allow_paths=True)
+    rec["moves"][0]["hex"] = "north"
+    path.write_text(json.dumps(rec))
+    with pytest.raises(RebirthError) as bad:
+        load_record(path, allow_paths=True)
+    assert "$.moves[0].hex" in bad.value.render()
+
+
+def test_rules_that_fail_their_checks_are_refused_every_time(cache_dir: Path, tmp_path: Path) -> None:
+    """Only a pass is remembered: a ruleset with errors is checked (and refused) on every run, and editing
+    a ruleset that passed makes it checked again."""
+    board = load_board_view(bundled("boards")["scotland"])
+    base = (ROOT / "rules" / "scotland.rules").read_text(encoding="utf-8")
+    rules = tmp_path / "mine.rules"
+    rules.write_text(base)
+    compile_rules(load_rules(rules), board)
+    assert len(list(cache_dir.glob("checked-*.json"))) == 1
+    rules.write_text(base + "\nplace food on food, enrgy\n")
+    for _ in range(2):
+        with pytest.raises(RebirthError, match="unknown hex kind `enrgy`"):
+            compile_rules(load_rules(rules), board)
+    assert len(list(cache_dir.glob("checked-*.json"))) == 1
+
+
+# ----- shared dataclass methods behave as the generated ones ---------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Gen:
+    a: int
+    b: tuple = ()
+    c: dict = field(default_factory=dict, compare=False)
+
+
+@node
+class _Shared(Node):
+    a: int
+    b: tuple = ()
+    c: dict = field(default_factory=dict, compare=False)
+
+
+@dataclass
+class _GenMutable:
+    a: int
+    b: list = field(default_factory=list)
+    hidden: int = field(default=0, repr=False)
+
+
+@record
+class _SharedMutable(Record):
+    a: int
+    b: list = field(default_factory=list)
+    hidden: int = field(default=0, repr=False)
+
+
+@pytest.mark.parametrize("args,kwargs", [((1,), {}), ((1, (2,)), {}), ((1, (2,), {"x": 1}), {}), ((), {"a": 1}),
+                                         ((1,), {"c": {"y": 2}}), ((), {"b": (3,), "a": 4})])
+def test_frozen_shared_methods_match_the_dataclass(args: tuple, kwargs: dict) -> None:
+    """Construction, repr, equality, hash, match args, fields, replace, copy, pickle and frozenness."""
+    gen, shared = _Gen(*args, **kwargs), _Shared(*args, **kwargs)
+    assert repr(shared) == repr(gen).replace("_Gen(", "_Shared(")
+    assert shared == _Shared(*args, **kwargs) and hash(shared) == hash(_Shared(*args, **kwargs))
+    assert hash(shared) == hash(gen)  # both hash the tuple of compared fields
+    assert shared == replace(shared, c={"other": 1}) and shared != replace(shared, a=99)
+    assert shared != gen and (shared == 1) is False
+    assert _Shared.__match_args__ == _Gen.__match_args__ and [f.name for f in fields(shared)] == ["a", "b", "c"]
+    assert copy.deepcopy(shared) == shared and pickle.loads(pickle.dumps(shared)) == shared
+    assert not hasattr(shared, "__dict__")
+    with pytest.raises(FrozenInstanceError):
+        shared.a = 2  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        del shared.a  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        _Shared()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _Shared(1, (), {}, 4)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _Shared(1, d=2)  # type: ignore[call-arg]
+
+
+def test_mutable_shared_methods_match_the_dataclass() -> None:
+    """A Record: fresh default factories, repr without repr=False fields, equality, unhashable, mutable."""
+    gen, shared = _GenMutable(1), _SharedMutable(1)
+    assert repr(shared) == repr(gen).replace("_GenMutable(", "_SharedMutable(")
+    assert shared.b is not _SharedMutable(1).b
+    assert shared == _SharedMutable(1) and shared != _SharedMutable(2)
+    with pytest.raises(TypeError):
+        hash(shared)
+    shared.a = 5
+    assert shared == _SharedMutable(a=5)
+
+
+def test_an_unknown_option_is_reported_by_the_whole_parser(run_cli) -> None:  # noqa: ANN001 - the fixture
+    """`rebirth eval` builds only its own parser, but its errors are those of the whole command line."""
+    code, _, err = run_cli("eval", "scotland-3p", "--bogus")
+    assert code == 2 and "unrecognized arguments: --bogus" in err
+    assert "check,eval,hint,moves" in err.replace("\n", "").replace(" ", "")
