@@ -44,7 +44,7 @@ SCOTLAND_2P: Hand = {
             # castles (S-E2): Ardvreck, Balmoral, Glamis, Inveraray, Edinburgh, Culzean, Hermitage = 7 x 5
             "castles": 35,
             # missions (S-E3): Crown of Scotland 6 (Edinburgh is hers), Castle guard 5 (21 tiles next to a
-            # castle >= 17), Clan of the glens 0 (largest food group 3 < 7), Chieftain 4 (influence 28 =
+            # castle >= 20), Clan of the glens 0 (largest food group 3 < 6), Chieftain 4 (influence 28 =
             # Bob's 28: a tie fulfils, S-M3), Heartland 0 (largest farm group 5 < 9), Cathedral gift 3:
             # 6+5+0+4+0+3 = 18
             "missions": 18,
@@ -60,7 +60,7 @@ SCOTLAND_2P: Hand = {
             "incomplete_areas": 0,
             "castles": 25,  # Eilean Donan, Urquhart, Dunnottar, Stirling, Caerlaverock = 5 x 5
             # Cathedral gift 3 x 3, Coastline 0 (19 tiles by the sea < 22), Harbour master 0 (3 tiles on
-            # harbours < 4), Borderlands 0 (8 castles touched < 10), Power of the north 0 (largest energy
+            # harbours < 5), Borderlands 0 (8 castles touched < 11), Power of the north 0 (largest energy
             # group 7 < 8): 9
             "missions": 9,
         },
@@ -97,10 +97,10 @@ SCOTLAND_3P: Hand = {
             "areas": 43,
             "incomplete_areas": 1,  # S-E1: Perth (4,12) settlement:1
             "castles": 25,  # Ardvreck, Eilean Donan, Urquhart, Culzean, Caerlaverock = 5 x 5
-            # Town builder 4 (settlements in 10 areas >= 10), Crown of Scotland 0 (Edinburgh: Cat), Borderlands
-            # 0 (8 castles touched < 10), Stirling bridge 0 (Cat's), Chieftain 0 (influence 26 < Bob's 28),
-            # Heartland 0 (largest farm group, food, 7 < 9): 4
-            "missions": 4,
+            # Town builder 0 (settlements in 10 areas < 11), Crown of Scotland 0 (Edinburgh: Cat), Borderlands
+            # 0 (8 castles touched < 11), Stirling bridge 0 (Cat's), Chieftain 0 (influence 26 < Bob's 28),
+            # Heartland 0 (largest farm group, food, 7 < 9): 0
+            "missions": 0,
         },
         "Bob": {
             "farms": 45,  # 1+2+3+1+4+2+3+1+5+1+2+3+4+1+2+1+1+1+1+2+3+1 = 45
@@ -112,7 +112,7 @@ SCOTLAND_3P: Hand = {
             "areas": 49,
             "incomplete_areas": 0,
             "castles": 10,  # Dunnottar, Glamis
-            # Cathedral gift 3 x 2, Clan of the glens 0 (largest food group 5 < 7), Coastline 5 (23 tiles by
+            # Cathedral gift 3 x 2, Clan of the glens 0 (largest food group 5 < 6), Coastline 5 (23 tiles by
             # the sea >= 22): 11
             "missions": 11,
         },
@@ -127,14 +127,14 @@ SCOTLAND_3P: Hand = {
             "incomplete_areas": 0,
             "castles": 25,  # Balmoral, Inveraray, Stirling, Edinburgh, Hermitage
             # Power of the north 0 (largest energy group 7 < 8), Cathedral gift 3 x 2, Twin fields 0 (food
-            # groups 5,2,2,1,1,1: one of 3+), Harbour master 0 (3 on harbours < 4), Mayor 0 (5 areas won < 6),
+            # groups 5,2,2,1,1,1: one of 3+), Harbour master 0 (3 on harbours < 5), Mayor 0 (5 areas won < 7),
             # Castle lord 5 (5 castles, tied with Ann's 5: a tie fulfils, S-M3): 6+5 = 11
             "missions": 11,
         },
     },
-    # 60+5+43+1+25+4 = 138; 45+2+49+0+10+11 = 117; 57+3+42+0+25+11 = 138: Ann and Cat tie; Cat holds
-    # Edinburgh (clover) since move 23 (Bob's m28 ties 1-1 with no farms: S-K5), so Cat wins (S-E4).
-    "scores": {"Ann": 138, "Bob": 117, "Cat": 138},
+    # 60+5+43+1+25+0 = 134; 45+2+49+0+10+11 = 117; 57+3+42+0+25+11 = 138: Cat wins outright (S-E4). (Cat
+    # holds Edinburgh, the clover, since move 23: Bob's m28 ties 1-1 with no farms, S-K5.)
+    "scores": {"Ann": 134, "Bob": 117, "Cat": 138},
     "winners": ["Cat"],
     "castles": {"Ardvreck": "Ann", "Eilean Donan": "Ann", "Urquhart": "Ann", "Balmoral": "Cat", "Dunnottar": "Bob",
                 "Glamis": "Bob", "Inveraray": "Cat", "Stirling": "Cat", "Edinburgh": "Cat", "Culzean": "Ann",
@@ -163,8 +163,8 @@ SCOTLAND_4P: Hand = {
             "areas": 35,
             "incomplete_areas": 3,  # S-E1: Kelso (5,15) settlement:3
             "castles": 5,  # Balmoral
-            # Clan of the glens 0 (largest food group 4 < 7), Mayor 0 (Oban, Stranraer, Wick, Aviemore, Fort
-            # William: 5 won < 6), Cathedral gift 3: 3
+            # Clan of the glens 0 (largest food group 4 < 6), Mayor 0 (Oban, Stranraer, Wick, Aviemore, Fort
+            # William: 5 won < 7), Cathedral gift 3: 3
             "missions": 3,
         },
         "Bob": {
@@ -188,10 +188,11 @@ SCOTLAND_4P: Hand = {
             "areas": 25,
             "incomplete_areas": 3,  # Kelso (5,16) settlement:3
             "castles": 30,  # Ardvreck, Eilean Donan, Urquhart, Stirling, Culzean, Caerlaverock
-            # Pilgrim 4 (6 cathedrals touched >= 6), Chieftain 0 (influence 15 < 19 of the others), Heartland
-            # 5 (energy group of 9 >= 9), Coastline 0 (11 by the sea), Borderlands 0 (9 castles touched < 10),
-            # Cathedral gift 3: 4+5+3 = 12
-            "missions": 12,
+            # Pilgrim 0 (6 cathedrals touched < 8: Elgin m2, Dornoch m34, Dunkeld and Dunblane m42, St
+            # Machar's m54, Whithorn m86), Chieftain 0 (influence 15 < 19 of the others), Heartland 5 (energy
+            # group of 9 >= 9), Coastline 0 (11 by the sea), Borderlands 0 (9 castles touched < 11), Cathedral
+            # gift 3: 5+3 = 8
+            "missions": 8,
         },
         "Dan": {
             "farms": 65,  # 1+2+3+1+2+3+4+4+5+6+5+6+7+7+8+1 = 65
@@ -201,13 +202,13 @@ SCOTLAND_4P: Hand = {
             "areas": 36,
             "incomplete_areas": 0,
             "castles": 15,  # Dunnottar, Glamis, Inveraray
-            # Cathedral gift 3, Town builder 0 (6 areas < 10), Twin fields 0 (food groups 8, 1: one of 3+),
-            # Harbour master 0 (2 < 4), Castle guard 0 (12 tiles by castles < 17): 3
+            # Cathedral gift 3, Town builder 0 (6 areas < 11), Twin fields 0 (food groups 8, 1: one of 3+),
+            # Harbour master 0 (2 < 5), Castle guard 0 (12 tiles by castles < 20): 3
             "missions": 3,
         },
     },
-    # 31+5+35+3+5+3 = 82; 31+3+34+0+10+6 = 84; 61+0+25+3+30+12 = 131; 65+2+36+0+15+3 = 121
-    "scores": {"Ann": 82, "Bob": 84, "Cat": 131, "Dan": 121},
+    # 31+5+35+3+5+3 = 82; 31+3+34+0+10+6 = 84; 61+0+25+3+30+8 = 127; 65+2+36+0+15+3 = 121
+    "scores": {"Ann": 82, "Bob": 84, "Cat": 127, "Dan": 121},
     "winners": ["Cat"],
     "castles": {"Ardvreck": "Cat", "Eilean Donan": "Cat", "Urquhart": "Cat", "Balmoral": "Ann", "Dunnottar": "Dan",
                 "Glamis": "Dan", "Inveraray": "Dan", "Stirling": "Cat", "Edinburgh": "Bob", "Culzean": "Cat",
@@ -238,8 +239,8 @@ UNFINISHED: Hand = {
     "scores": {"Ann": 34, "Bob": 36, "Cat": 38},  # 16+4+14, 17+2+17, 22+2+14: the track only
     "end_now": {
         # Aberdeen (9,8) settlement:2 = 2; Ardvreck, Eilean Donan, Urquhart, Glamis, Culzean, Caerlaverock =
-        # 30; cards: Town builder 0 (5 areas), Crown of Scotland 0 (Edinburgh: Cat), Borderlands 0 (6 castles
-        # touched), Stirling bridge 0 (Cat's) = 0
+        # 30; cards: Town builder 0 (5 areas < 11), Crown of Scotland 0 (Edinburgh: Cat), Borderlands 0 (6 castles
+        # touched < 11), Stirling bridge 0 (Cat's) = 0
         "Ann": {"incomplete_areas": 2, "castles": 30, "missions": 0},
         # Thurso (8,1) settlement:1 = 1; Dunnottar, Hermitage = 10; Cathedral gift 3
         "Bob": {"incomplete_areas": 1, "castles": 10, "missions": 3},
