@@ -8,6 +8,7 @@ from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
 from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.reads import reads_of
 from rebirth_dsl.compile.ruleset import (
     Ability,
     AreaRule,
@@ -128,7 +129,8 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                                                        t.ids(s.empty_span), _text(rules, act.expr.span))
                     track.append(act.category)
                 rs.decks[s.name] = [
-                    CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span))
+                    CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span),
+                            reads_of(c.condition, t))
                     for c in s.cards for _ in range(c.copies)
                 ]
             case A.PublicDecl():

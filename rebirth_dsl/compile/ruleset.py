@@ -8,6 +8,7 @@ from typing import Any
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.reads import Reads
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TieStep
@@ -120,6 +121,7 @@ class CardDef:
     small: int | None
     cond: Fn
     ids: tuple[str, ...]
+    reads: Reads | None = None  # what the condition depends on (compile/reads.py); None: everything
 
 
 @dataclass

@@ -5,6 +5,7 @@ statement's type in this one place."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
@@ -14,6 +15,7 @@ from rebirth_dsl.lang.ids import join_ids as join
 from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.runtime import abilities
 from rebirth_dsl.runtime.decks import draw_card
+from rebirth_dsl.runtime.state import EMPTY
 
 if TYPE_CHECKING:
     from rebirth_dsl.runtime.game import Game
@@ -55,7 +57,7 @@ def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, cho
             if t.landmark_kind[lm] == r.kind:
                 touch(g, lm, p, r, index, choices, h)
     elif isinstance(r, PublicRule):
-        public_missions(g, p, r, index)
+        public_missions(g, p, r, index, h)
     else:  # a compiled statement kind without a reaction would be accepted and ignored: never
         raise TypeError(f"no reaction for {type(r).__name__}")
 
@@ -166,17 +168,38 @@ def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices:
 
 
 # ----- public missions (I-M1) -----------------------------------------------------------------------
-def public_missions(g: Game, p: int, r: PublicRule, index: int | None) -> None:
-    """After every placement: each player, the placer first, then clockwise, against every face-up card."""
+def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = -1) -> None:
+    """After every placement (here on h): each player, the placer first, then clockwise, against every
+    face-up card they have not fulfilled, re-reading a card for a player only when something its condition
+    reads (compile/reads.py) changed since the last check; the first check reads every card."""
     if not g.public:
         return
+    _read_cards(g, p, r, index, _changed(g, _watch(g), h))
+
+
+def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> None:
+    """The same check reading every unfulfilled card for every player: the reference the incremental check
+    is tested against (tests/test_public_reads.py)."""
+    if g.public:
+        _read_cards(g, p, r, index, None)
+
+
+def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None) -> None:
+    """Read the face-up cards, in their order, for each player in turn; `dirty[q]`: the cards (bits of
+    _Watch.bit) to read for seat q, None for all."""
+    n = g.n_players
+    bit = _watch(g).bit
     g.memo = {}  # the position is fixed while the cards are read
     try:
-        n = g.n_players
         for step in range(n):
             q = (p + step) % n if r.placer_first else step
+            d = -1 if dirty is None else dirty[q]
+            if not d:
+                continue
             ctx = None
             for name in g.public:
+                if not d & bit[name]:
+                    continue
                 done = g.public_by[name]
                 if q in done:
                     continue
@@ -193,6 +216,110 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None) -> None:
                         g.players[q], name, _ordinal(nth), pts, " (doubled)" if doubled else "")
     finally:
         g.memo = None
+
+
+@dataclass(frozen=True)
+class _Watch:
+    """Per ruleset, the cards' reads as bitmasks over the cards (one bit per card name), looked up by what
+    changed: a tile of kind k added on hex h, a landmark changing hands, an area won."""
+
+    bit: dict[str, int]
+    mine: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for its own holder
+    anyone: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for every player
+    landmarks_mine: int  # cards a landmark changing hands may change for the two holders
+    landmarks_anyone: int
+    won_mine: int  # cards an area won may change for its winner
+    won_anyone: int
+    always: int  # cards whose reads are unknown: read after every placement
+
+
+def _watch(g: Game) -> _Watch:
+    """The ruleset's _Watch, built once and kept in its `derived` field."""
+    w = g.rs.derived.get("public reads")
+    if w is not None:
+        return w
+    t, nk = g.t, len(g.rs.tile_kinds)
+    bit = {name: 1 << i for i, name in enumerate(g.cards)}
+    mine = [[0] * t.n for _ in range(nk)]
+    anyone = [[0] * t.n for _ in range(nk)]
+    lm_m = lm_a = won_m = won_a = always = 0
+    for name, card in g.cards.items():
+        b, rd = bit[name], card.reads
+        if rd is None or rd.everything:
+            always |= b
+            continue
+        for k in range(nk):
+            for table, hexes in ((mine, rd.mine[k]), (anyone, rd.anyone[k])):
+                row = table[k]
+                while hexes:
+                    low = hexes & -hexes
+                    row[low.bit_length() - 1] |= b
+                    hexes ^= low
+        lm_m |= b if rd.landmarks_mine else 0
+        lm_a |= b if rd.landmarks_anyone else 0
+        won_m |= b if rd.won_mine else 0
+        won_a |= b if rd.won_anyone else 0
+    w = _Watch(bit, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m, lm_a, won_m, won_a, always)
+    g.rs.derived["public reads"] = w
+    return w
+
+
+def _changed(g: Game, w: _Watch, h: int) -> list[int]:
+    """Per seat, the cards whose value may have changed since the last check (every card at the first),
+    found by comparing the position with what it was then (g.public_seen), which is brought up to date.
+    Comparing rather than being told makes it right whatever changed the position: the reference engine,
+    the generated one, a reaction after this one in the rules' order or between two placements."""
+    owner, lm_owner, won = g.owner, g.lm_owner, g.area_first
+    n = g.n_players
+    seen = g.public_seen
+    if not seen:
+        g.public_seen = [list(owner), list(lm_owner), [len(won)]]
+        return [-1] * n
+    so, sl, sw = seen
+    mine = [0] * n
+    anyone = w.always
+    fresh: list[int] = []
+    if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
+        so[h] = owner[h]
+        fresh.append(h)
+    if so != owner:  # anything else: tiles are only ever added, so only empty hexes may differ
+        for x, was in enumerate(so):
+            if was != owner[x]:
+                if was != EMPTY:
+                    return _reset(g)
+                fresh.append(x)
+        so[:] = owner
+    tkind = g.tkind
+    for x in fresh:
+        q = owner[x]
+        if q < 0:  # a tile of no seat (neutral): not what the tables describe
+            return _reset(g)
+        k = tkind[x]
+        mine[q] |= w.mine[k][x]
+        anyone |= w.anyone[k][x]
+    if sl != lm_owner:
+        for was, now in zip(sl, lm_owner, strict=True):
+            if was != now:
+                for q in (was, now):
+                    if q >= 0:
+                        mine[q] |= w.landmarks_mine
+                anyone |= w.landmarks_anyone
+        sl[:] = lm_owner
+    if sw[0] != len(won):  # areas are only ever won, in order: the new winners are the last entries
+        if sw[0] > len(won):
+            return _reset(g)
+        for q in list(won.values())[sw[0]:]:
+            if q >= 0:
+                mine[q] |= w.won_mine
+        anyone |= w.won_anyone
+        sw[0] = len(won)
+    return [m | anyone for m in mine]
+
+
+def _reset(g: Game) -> list[int]:
+    """A change the comparison does not expect: forget the last check, read every card."""
+    g.public_seen = []
+    return _changed(g, _watch(g), -1)
 
 
 def _ordinal(n: int) -> str:

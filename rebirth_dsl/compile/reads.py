@@ -1,0 +1,186 @@
+"""What a card condition reads: which changes of the position can change its value for a player `me`.
+
+The engine checks every face-up mission after every placement (I-M1); most placements cannot change most
+cards for most players. `reads_of` derives, from a checked expression alone, the state its value for `me`
+depends on, so the engine re-reads a card for a player only after something it reads changed:
+
+- tiles: per tile kind, the hexes (a bitmask over board hexes) where a new tile can change the value,
+  split into `mine` (only a tile of `me` itself does: `tiles(me, food)`) and `anyone` (anybody's does:
+  `tiles(best(...))`, and everything under `most`/`fewest`/`best`, which read every player);
+- landmark holders (`owned`, `owner`) and won areas (`won`), each `mine` (only a change that gives `me` a
+  landmark or takes one away, or an area `me` wins) or `anyone`;
+- `everything`: a shape this analysis does not know, re-read after every placement.
+
+The context values `placed` and `influence` are constants for a card (it is read for a player only), and
+so are numbers, landmarks, `me`, `nobody`, `always` and `hexes(...)`. Tiles are only ever added to the
+board and an added tile never changes kind or value, which is what makes "where a tile was added" enough.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rebirth_dsl.compile.prims import selected_kinds
+from rebirth_dsl.lang import ast as A
+
+if TYPE_CHECKING:
+    from rebirth_dsl.check.symbols import Tables
+
+
+@dataclass(frozen=True)
+class Reads:
+    """What an expression's value for `me` depends on (see the module text). Hex sets are int bitmasks."""
+
+    mine: tuple[int, ...]  # per tile kind: hexes where a tile of `me` can change the value
+    anyone: tuple[int, ...]  # per tile kind: hexes where anybody's tile can change it
+    landmarks_mine: bool = False
+    landmarks_anyone: bool = False
+    won_mine: bool = False
+    won_anyone: bool = False
+    everything: bool = False
+
+    def __or__(self, o: Reads) -> Reads:
+        return Reads(tuple(a | b for a, b in zip(self.mine, o.mine, strict=True)),
+                     tuple(a | b for a, b in zip(self.anyone, o.anyone, strict=True)),
+                     self.landmarks_mine or o.landmarks_mine, self.landmarks_anyone or o.landmarks_anyone,
+                     self.won_mine or o.won_mine, self.won_anyone or o.won_anyone, self.everything or o.everything)
+
+    def widened(self) -> Reads:
+        """The same reads for every player: what `me` reads, read for each player in turn (most, best...)."""
+        return Reads(tuple(0 for _ in self.mine), tuple(a | b for a, b in zip(self.mine, self.anyone, strict=True)),
+                     False, self.landmarks_mine or self.landmarks_anyone, False, self.won_mine or self.won_anyone,
+                     self.everything)
+
+
+class _Unknown(Exception):
+    """A shape the analysis does not know: the expression reads everything."""
+
+
+class _Reader:
+    def __init__(self, t: Tables) -> None:
+        self.t = t
+        self.nk = len(t.tile_kinds)
+        self.all_hexes = (1 << t.n) - 1
+        self.none = Reads((0,) * self.nk, (0,) * self.nk)
+
+    def mask(self, flags: list[bool]) -> int:
+        return sum(1 << h for h, f in enumerate(flags) if f)
+
+    def tiles_at(self, kinds: tuple[int, ...], hexes: int, mine: bool) -> Reads:
+        row = tuple(hexes if k in kinds else 0 for k in range(self.nk))
+        return Reads(row, self.none.anyone) if mine else Reads(self.none.mine, row)
+
+    @staticmethod
+    def is_me(e: A.Expr) -> bool:
+        return isinstance(e, A.Name) and e.id == "me"
+
+    def player(self, e: A.Expr) -> tuple[bool, Reads]:
+        """Whether a player argument is `me` itself, and what computing it reads."""
+        return self.is_me(e), self.value(e)
+
+    def value(self, node: A.Expr) -> Reads:  # noqa: C901 - one case per node kind
+        """The reads of any expression read as a whole value."""
+        t = self.t
+        match node:
+            case A.Num() | A.Landmark():
+                return self.none
+            case A.Name(id=name) if name in ("me", "placed", "always", "nobody", "influence") or name in t.attributes:
+                return self.none  # constants while a card is read for one player
+            case A.Not(operand=o):
+                return self.value(o)
+            case A.BinOp(left=left, right=right):
+                return self.value(left) | self.value(right)
+            case A.Call(fn=fn, args=args):
+                if fn in t.attributes or fn in ("count", "size", "largest", "areas"):
+                    adds, other = self.hexset(args[0]) if fn in t.attributes or fn == "areas" else self.coll(args[0])
+                    return adds | other
+                if fn in ("tiles", "hexes", "group", "at", "near"):
+                    adds, other = self.hexset(node)
+                    return adds | other
+                if fn in ("groups", "atleast", "touched", "owned", "won"):
+                    adds, other = self.coll(node)
+                    return adds | other
+                if fn == "owner":
+                    r = self.value(args[0])
+                    return r | Reads(r.mine, r.anyone, landmarks_anyone=True)
+                if fn in ("most", "fewest", "best"):
+                    return self.value(args[0]).widened()
+        raise _Unknown(type(node).__name__)
+
+    def coll(self, node: A.Expr) -> tuple[Reads, Reads]:
+        """A collection's reads as (where added tiles change it, what else changes it)."""
+        t = self.t
+        match node:
+            case A.Call(fn="groups", args=args):
+                me, who = self.player(args[0])  # groups merge anywhere: every hex of the kinds
+                return self.tiles_at(selected_kinds(t, args[1:]), self.all_hexes, me), who
+            case A.Call(fn="atleast", args=args):
+                adds, other = self.coll(args[0])
+                return adds, other | self.value(args[1])
+            case A.Call(fn="touched", args=(p, A.Name(id=kind))):
+                me, who = self.player(p)
+                ring = 0  # a landmark is touched by a tile on a hex around it
+                for lm, k in enumerate(t.landmark_kind):
+                    if k == kind:
+                        for m in t.neighbours[t.landmark_hex[lm]]:
+                            ring |= 1 << m
+                return self.tiles_at(tuple(range(self.nk)), ring, me), who
+            case A.Call(fn="owned", args=(p, A.Name())):
+                me, who = self.player(p)
+                return Reads(self.none.mine, self.none.anyone, landmarks_mine=me, landmarks_anyone=not me), who
+            case A.Call(fn="won", args=(p,)):
+                me, who = self.player(p)
+                return Reads(self.none.mine, self.none.anyone, won_mine=me, won_anyone=not me), who
+            case A.Call(fn="areas", args=(x,)):
+                adds, other = self.hexset(x)
+                return adds | other, self.none
+        return self.hexset(node)
+
+    def hexset(self, node: A.Expr) -> tuple[Reads, Reads]:
+        """A hex set's reads as (where an added tile joins it, what else changes it): `at` and `near` keep
+        only the added tiles that fall where they look."""
+        t = self.t
+        match node:
+            case A.Call(fn="tiles", args=args):
+                me, who = self.player(args[0])
+                return self.tiles_at(selected_kinds(t, args[1:]), self.all_hexes, me), who
+            case A.Call(fn="hexes"):
+                return self.none, self.none
+            case A.Call(fn="group", args=(h,)):
+                # a group grows by merging, far from the added tile: anybody's tile anywhere, never filtered
+                every = self.tiles_at(tuple(range(self.nk)), self.all_hexes, False)
+                return self.none, every | self.value(h)
+            case A.Call(fn="at", args=(x, A.Name(id=tag))):
+                adds, other = self.hexset(x)
+                return self.only(adds, self.mask(t.hex_matches(tag))), other
+            case A.Call(fn="near", args=(x, target)):
+                adds, other = self.hexset(x)
+                if isinstance(target, A.Landmark):
+                    lm = t.find_landmark(target.kind, target.name, target.tag)
+                    ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
+                    near = [h in ring for h in range(t.n)]
+                elif isinstance(target, A.Name):
+                    m = t.hex_matches(target.id)
+                    near = [any(m[x] for x in t.neighbours[h]) for h in range(t.n)]
+                else:
+                    raise _Unknown("near")
+                return self.only(adds, self.mask(near)), other
+        raise _Unknown(type(node).__name__)
+
+    @staticmethod
+    def only(r: Reads, hexes: int) -> Reads:
+        return Reads(tuple(m & hexes for m in r.mine), tuple(m & hexes for m in r.anyone), r.landmarks_mine,
+                     r.landmarks_anyone, r.won_mine, r.won_anyone, r.everything)
+
+
+def reads_of(node: A.Expr, t: Tables) -> Reads:
+    """What a checked expression, read for one player with no placed hex, depends on (see the module)."""
+    r = _Reader(t)
+    try:
+        return r.value(node)
+    except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
+        return Reads(r.none.mine, r.none.anyone, everything=True)
+
+
+__all__ = ["Reads", "reads_of"]
