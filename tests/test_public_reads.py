@@ -143,7 +143,8 @@ def condition(draw: Any, depth: int = 2) -> str:
                   st.integers(0, 9)),
         number().map(lambda a: f"most({a})"), number().map(lambda a: f"fewest({a})"),
         number().map(lambda a: f"best({a}) == me"), number().map(lambda a: f"best({a}) != me"),
-        st.just("owner(castle with clover) == me"), st.just("owner(castle with clover) == nobody"),
+        st.just("owner(castle with clover) == me"), st.just("me != owner(castle with clover)"),
+        st.just("owner(castle with clover) == nobody"),
         st.builds(lambda a, b: f"{a} > {b}", number(), number()),
     )
     if depth == 0 or draw(st.booleans()):
@@ -193,8 +194,11 @@ def test_reads_of_the_ireland_cards() -> None:
     assert r.mine[food] == everywhere and r.mine[energy] == 0 and not any(r.anyone)
     r = reads_of(asts["Castle keeper"], t)
     assert r.landmarks_mine and not r.landmarks_anyone and not any(r.mine)
-    r = reads_of(asts["Blarney stone"], t)
-    assert r.landmarks_anyone
+    r = reads_of(asts["Blarney stone"], t)  # `owner(...) == me`: only a change to or from `me` matters
+    assert r.landmarks_mine and not r.landmarks_anyone
+    r = reads_of(asts["Chieftain of Ireland"], t)  # a sum of influence: only valued tiles add to it
+    settlement = t.tile_kinds.index("settlement")
+    assert [k for k, m in enumerate(r.mine) if m] == [settlement]
     r = reads_of(asts["Lord of the province"], t)
     assert r.won_mine and not r.won_anyone
     most = A.Call(fn="most", args=(asts["Harvest"].left,), span=asts["Harvest"].span)

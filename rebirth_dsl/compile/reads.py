@@ -63,6 +63,9 @@ class _Reader:
         self.nk = len(t.tile_kinds)
         self.all_hexes = (1 << t.n) - 1
         self.none = Reads((0,) * self.nk, (0,) * self.nk)
+        # the tile kinds whose tiles carry a value: every other tile is worth 0 to an attribute sum
+        self.valued = frozenset(t.tile_kinds.index(s.kind) for s in t.rules.statements
+                                if isinstance(s, A.TileSpec) and (s.attribute or any(v for v, _ in s.counts)))
 
     def mask(self, flags: list[bool]) -> int:
         return sum(1 << h for h, f in enumerate(flags) if f)
@@ -89,11 +92,18 @@ class _Reader:
                 return self.none  # constants while a card is read for one player
             case A.Not(operand=o):
                 return self.value(o)
+            case A.BinOp(op="==" | "!=", left=A.Call(fn="owner", args=(lm,)), right=A.Name(id="me")) | \
+                    A.BinOp(op="==" | "!=", left=A.Name(id="me"), right=A.Call(fn="owner", args=(lm,))):
+                # whether `me` holds a landmark changes only when it passes to or from `me`
+                return self.value(lm) | Reads(self.none.mine, self.none.anyone, landmarks_mine=True)
             case A.BinOp(left=left, right=right):
                 return self.value(left) | self.value(right)
             case A.Call(fn=fn, args=args):
-                if fn in t.attributes or fn in ("count", "size", "largest", "areas"):
-                    adds, other = self.hexset(args[0]) if fn in t.attributes or fn == "areas" else self.coll(args[0])
+                if fn in t.attributes:  # a sum of values: a tile of a kind without values adds 0 to it
+                    adds, other = self.hexset(args[0])
+                    return self.only_kinds(adds, self.valued) | other
+                if fn in ("count", "size", "largest", "areas"):
+                    adds, other = self.hexset(args[0]) if fn == "areas" else self.coll(args[0])
                     return adds | other
                 if fn in ("tiles", "hexes", "group", "at", "near"):
                     adds, other = self.hexset(node)
@@ -167,6 +177,13 @@ class _Reader:
                     raise _Unknown("near")
                 return self.only(adds, self.mask(near)), other
         raise _Unknown(type(node).__name__)
+
+    @staticmethod
+    def only_kinds(r: Reads, kinds: frozenset[int]) -> Reads:
+        keep = [k in kinds for k in range(len(r.mine))]
+        return Reads(tuple(m if ok else 0 for m, ok in zip(r.mine, keep, strict=True)),
+                     tuple(m if ok else 0 for m, ok in zip(r.anyone, keep, strict=True)), r.landmarks_mine,
+                     r.landmarks_anyone, r.won_mine, r.won_anyone, r.everything)
 
     @staticmethod
     def only(r: Reads, hexes: int) -> Reads:
