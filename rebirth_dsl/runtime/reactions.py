@@ -174,21 +174,41 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     reads (compile/reads.py) changed since the last check; the first check reads every card."""
     if not g.public:
         return
-    _read_cards(g, p, r, index, _changed(g, _watch(g), h))
+    w = _watch(g)
+    seen = g.public_seen
+    if seen and h >= 0:  # the usual case, first: this placement's tile is all that changed since the last check
+        so, sl, sw = seen
+        owner = g.owner
+        q = owner[h]
+        if so[h] == EMPTY and q >= 0 and sl == g.lm_owner and sw[0] == len(g.area_first):
+            so[h] = q
+            if so == owner:
+                k = g.tkind[h]
+                anyone = w.anyone[k][h] | w.always
+                mine = w.mine[k][h] | anyone
+                if mine:
+                    dirty = [anyone] * g.n_players
+                    dirty[q] = mine
+                    _read_cards(g, p, r, index, dirty, w)
+                return
+            so[h] = EMPTY  # more changed: compared in full below
+    _read_cards(g, p, r, index, _changed(g, w, h), w)
 
 
 def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> None:
     """The same check reading every unfulfilled card for every player: the reference the incremental check
     is tested against (tests/test_public_reads.py)."""
     if g.public:
-        _read_cards(g, p, r, index, None)
+        _read_cards(g, p, r, index, None, _watch(g))
 
 
-def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None) -> None:
+def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
     """Read the face-up cards, in their order, for each player in turn; `dirty[q]`: the cards (bits of
-    _Watch.bit) to read for seat q, None for all."""
+    w.bit) to read for seat q, None for all."""
+    if dirty is not None and not any(dirty):
+        return
     n = g.n_players
-    bit = _watch(g).bit
+    bit = w.bit
     g.memo = {}  # the position is fixed while the cards are read
     try:
         for step in range(n):
