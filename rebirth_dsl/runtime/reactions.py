@@ -177,7 +177,7 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     w = _watch(g)
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: this placement's tile is all that changed since the last check
-        so, sl, sw = seen
+        so, sl, sw, live = seen
         owner = g.owner
         q = owner[h]
         if so[h] == EMPTY and q >= 0 and sl == g.lm_owner and sw[0] == len(g.area_first):
@@ -185,11 +185,12 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
             if so == owner:
                 k = g.tkind[h]
                 anyone = w.anyone[k][h] | w.always
-                mine = w.mine[k][h] | anyone
-                if mine:
-                    dirty = [anyone] * g.n_players
-                    dirty[q] = mine
+                if anyone:
+                    dirty = [anyone & m for m in live]
+                    dirty[q] = (w.mine[k][h] | anyone) & live[q]
                     _read_cards(g, p, r, index, dirty, w)
+                elif w.mine[k][h] & live[q]:  # most often: nothing, or a card or two of the placer's own
+                    _read_for(g, q, w.mine[k][h] & live[q], r, index, w)
                 return
             so[h] = EMPTY  # more changed: compared in full below
     _read_cards(g, p, r, index, _changed(g, w, h), w)
@@ -203,37 +204,39 @@ def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> N
 
 
 def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
-    """Read the face-up cards, in their order, for each player in turn; `dirty[q]`: the cards (bits of
-    w.bit) to read for seat q, None for all."""
-    if dirty is not None and not any(dirty):
-        return
+    """Read the face-up cards for each player in turn (the placer first, or in seat order); `dirty[q]`: the
+    cards (bits of w.bit) to read for seat q, None for all."""
     n = g.n_players
-    bit = w.bit
+    for step in range(n):
+        q = (p + step) % n if r.placer_first else step
+        d = -1 if dirty is None else dirty[q]
+        if d:
+            _read_for(g, q, d, r, index, w)
+
+
+def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Watch) -> None:
+    """Read for seat q the face-up cards of the bits d, in their face-up order, and pay those fulfilled."""
+    public_by = g.public_by
+    if not d & (d - 1) and d in w.name_of:  # one card, the usual case
+        names: Any = (w.name_of[d],)
+    else:
+        bit = w.bit
+        names = [name for name in g.public if d & bit[name]]
     g.memo = {}  # the position is fixed while the cards are read
     try:
-        for step in range(n):
-            q = (p + step) % n if r.placer_first else step
-            d = -1 if dirty is None else dirty[q]
-            if not d:
+        ctx = Ctx(g, q)
+        for name in names:
+            done = public_by[name]
+            if q in done or not g.cards[name].cond(ctx):
                 continue
-            ctx = None
-            for name in g.public:
-                if not d & bit[name]:
-                    continue
-                done = g.public_by[name]
-                if q in done:
-                    continue
-                card = g.cards[name]
-                if ctx is None:
-                    ctx = Ctx(g, q)
-                if not card.cond(ctx):
-                    continue
-                doubled = name in g.doubled[q]
-                pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
-                done.append(q)
-                nth = len(done)
-                g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
-                        g.players[q], name, _ordinal(nth), pts, " (doubled)" if doubled else "")
+            card = g.cards[name]
+            doubled = name in g.doubled[q]
+            pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
+            done.append(q)
+            if g.public_seen:
+                g.public_seen[3][q] &= ~w.bit[name]
+            g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
+                    g.players[q], name, _ordinal(len(done)), pts, " (doubled)" if doubled else "")
     finally:
         g.memo = None
 
@@ -244,8 +247,10 @@ class _Watch:
     changed: a tile of kind k added on hex h, a landmark changing hands, an area won."""
 
     bit: dict[str, int]
+    name_of: dict[int, str]  # the card of each bit
     mine: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for its own holder
     anyone: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for every player
+    # (the cards a seat can still fulfil are kept per game, in g.public_seen)
     landmarks_mine: int  # cards a landmark changing hands may change for the two holders
     landmarks_anyone: int
     won_mine: int  # cards an area won may change for its winner
@@ -279,7 +284,7 @@ def _watch(g: Game) -> _Watch:
         lm_a |= b if rd.landmarks_anyone else 0
         won_m |= b if rd.won_mine else 0
         won_a |= b if rd.won_anyone else 0
-    w = _Watch(bit, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m, lm_a, won_m, won_a, always)
+    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m, lm_a, won_m, won_a, always)
     g.rs.derived["public reads"] = w
     return w
 
@@ -292,10 +297,11 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     owner, lm_owner, won = g.owner, g.lm_owner, g.area_first
     n = g.n_players
     seen = g.public_seen
-    if not seen:
-        g.public_seen = [list(owner), list(lm_owner), [len(won)]]
-        return [-1] * n
-    so, sl, sw = seen
+    if not seen:  # per seat, the face-up cards not fulfilled yet: the only ones ever read
+        live = [sum(w.bit[c] for c in g.public if q not in g.public_by[c]) for q in range(n)]
+        g.public_seen = [list(owner), list(lm_owner), [len(won)], live]
+        return list(live)
+    so, sl, sw, live = seen
     mine = [0] * n
     anyone = w.always
     fresh: list[int] = []
@@ -333,7 +339,7 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
                 mine[q] |= w.won_mine
         anyone |= w.won_anyone
         sw[0] = len(won)
-    return [m | anyone for m in mine]
+    return [(m | anyone) & ok for m, ok in zip(mine, live, strict=True)]
 
 
 def _reset(g: Game) -> list[int]:
