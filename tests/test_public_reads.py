@@ -119,9 +119,9 @@ PLAYERS = ["me", "me", "me", "best(count(tiles(me, food)))", "owner(castle with 
 
 
 @st.composite
-def number(draw: Any, me: str = "me") -> str:
-    """An int expression over the position, read for player `me`."""
-    p = draw(st.sampled_from(PLAYERS)) if me == "me" else me
+def number(draw: Any, players: tuple[str, ...] = tuple(PLAYERS)) -> str:
+    """An int expression over the position of one of the players (`me` most often)."""
+    p = draw(st.sampled_from(players))
     kind = draw(st.sampled_from(["food", "energy", "settlement", "farm"]))
     grouped = draw(st.sampled_from(["food", "energy", "farm"]))  # the kinds that form groups
     return draw(st.sampled_from([
@@ -153,6 +153,17 @@ def condition(draw: Any, depth: int = 2) -> str:
     return draw(st.sampled_from([f"({a}) and ({b})", f"({a}) or ({b})", f"not ({a})"]))
 
 
+@st.composite
+def threshold(draw: Any) -> str:
+    """A card `E >= N` (or >, or N <= E, N < E) over the holder's own position: the form the engine keeps
+    the distance of, reading the card only once the holder's tiles may have closed it."""
+    e = draw(number(("me",)))
+    if draw(st.booleans()):
+        e = f"{e} + {draw(number(('me',)))}"
+    n = draw(st.integers(0, 12))
+    return draw(st.sampled_from([f"{e} >= {n}", f"{e} > {n}", f"{n} <= {e}", f"{n} < {e}"]))
+
+
 def with_cards(folder: Path, conds: list[str]) -> Path:
     """Ireland with its mission deck replaced by the given conditions (same file layout, so `extends`
     still finds Scotland)."""
@@ -171,6 +182,18 @@ def with_cards(folder: Path, conds: list[str]) -> Path:
 @given(conds=st.lists(condition(), min_size=8, max_size=12), seed=st.integers(0, 10**9), n=st.integers(2, 4))
 def test_generated_cards_incremental_equals_full(tmp_path: Path, conds: list[str], seed: int, n: int) -> None:
     """Cards over the whole expression language: the incremental check misses no change they read."""
+    board = rules_and_board("ireland", None)[1]
+    rs = compile_rules(load_rules(with_cards(tmp_path, conds)), load_board(board))
+    g1, g2 = both_ways(rs, n, seed)
+    assert events(g1) == events(g2)
+    f1, f2 = fast_both_ways(rs, n, seed)
+    assert snapshot(f1) == snapshot(f2)
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(conds=st.lists(threshold(), min_size=8, max_size=12), seed=st.integers(0, 10**9), n=st.integers(2, 4))
+def test_generated_thresholds_incremental_equals_full(tmp_path: Path, conds: list[str], seed: int, n: int) -> None:
+    """Cards of the threshold form: a card is fulfilled on the very move it reaches its number."""
     board = rules_and_board("ireland", None)[1]
     rs = compile_rules(load_rules(with_cards(tmp_path, conds)), load_board(board))
     g1, g2 = both_ways(rs, n, seed)

@@ -200,4 +200,99 @@ def reads_of(node: A.Expr, t: Tables) -> Reads:
         return Reads(r.none.mine, r.none.anyone, everything=True)
 
 
-__all__ = ["Reads", "reads_of"]
+
+
+# ----- how far a card can move ------------------------------------------------------------------------
+VALUE = -1  # in a growth table: by the added tile's own value
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A card `E >= N` (or `E > N`, `N <= E`, `N < E`) whose E, read for `me`, only `me`'s own tiles can raise,
+    each by at most `grow[kind][hex]` (VALUE: by the tile's value): while E is `limit - s` short, the card
+    cannot be fulfilled before `me`'s tiles have raised it by s, so the engine need not read it till then."""
+
+    measure: A.Expr
+    limit: int  # the card is fulfilled once E >= limit
+    grow: tuple[tuple[int, ...], ...]  # [kind][hex]
+
+
+def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
+    """The threshold form of a card condition, or None when it has none this analysis can bound."""
+    r = reads_of(node, t)
+    if r.everything or any(r.anyone) or r.landmarks_anyone or r.won_anyone:
+        return None  # other players' moves could move it: never bounded by `me`'s own tiles
+    match node:
+        case A.BinOp(op=">=" | ">" as op, left=e, right=A.Num(value=n)):
+            limit = int(n) + (op == ">")
+        case A.BinOp(op="<=" | "<" as op, left=A.Num(value=n), right=e):
+            limit = int(n) + (op == "<")
+        case _:
+            return None
+    try:
+        grow = _Growth(t).of(e, top=True)
+    except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
+        return None
+    return Threshold(e, limit, tuple(tuple(row) for row in grow))
+
+
+class _Growth:
+    """The most an int expression, read for `me`, can rise by after one tile of `me` (per kind and hex);
+    _Unknown when it is not bounded so (a group can merge into any size: `largest` is never bounded)."""
+
+    def __init__(self, t: Tables) -> None:
+        self.t = t
+        self.r = _Reader(t)
+        self.nk = len(t.tile_kinds)
+
+    def table(self, kinds: frozenset[int] | tuple[int, ...], mask: list[bool], by: int) -> list[list[int]]:
+        return [[by if k in kinds and m else 0 for m in mask] for k in range(self.nk)]
+
+    def additive(self, s: A.Expr) -> tuple[tuple[int, ...], list[bool]]:
+        """A hex set that only `me`'s tiles join, one hex per tile, where the mask says: (kinds, mask)."""
+        t = self.t
+        match s:
+            case A.Call(fn="tiles", args=(A.Name(id="me"), *sel)):
+                return selected_kinds(t, tuple(sel)), [True] * t.n
+            case A.Call(fn="at" | "near", args=(x, target)):
+                kinds, mask = self.additive(x)
+                probe = A.Call(fn=s.fn, args=(A.Call(fn="tiles", args=(A.Name(id="me"),)), target))
+                keep = self.r.hexset(probe)[0].mine[0]  # the filter's hexes, exactly as the reads see them
+                return kinds, [m and bool(keep >> h & 1) for h, m in enumerate(mask)]
+        raise _Unknown("not additive")
+
+    def of(self, e: A.Expr, top: bool = False) -> list[list[int]]:  # noqa: C901 - one case per shape
+        t = self.t
+        match e:
+            case A.Num():
+                return self.table((), [False] * t.n, 0)
+            case A.BinOp(op="+", left=a, right=b):
+                ga, gb = self.of(a), self.of(b)
+                return [[x + y for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(ga, gb, strict=True)]
+            case A.Call(fn=fn, args=(s,)) if fn in t.attributes and top:
+                kinds, mask = self.additive(s)
+                return self.table(tuple(k for k in kinds if k in self.r.valued), mask, VALUE)
+            case A.Call(fn="count" | "size", args=(s,)):
+                match s:
+                    case A.Call(fn="areas", args=(x,)):  # one tile adds at most one area
+                        kinds, mask = self.additive(x)
+                        return self.table(kinds, mask, 1)
+                    case A.Call(fn="touched", args=(A.Name(id="me"), A.Name(id=kind))):
+                        near = [0] * t.n  # a tile touches at most the landmarks of the kind around it
+                        for lm, k in enumerate(t.landmark_kind):
+                            if k == kind:
+                                for m in t.neighbours[t.landmark_hex[lm]]:
+                                    near[m] += 1
+                        return [list(near) for _ in range(self.nk)]
+                    case A.Call(fn="atleast", args=(A.Call(fn="groups", args=(A.Name(id="me"), *sel)), n)) \
+                            if self.r.value(n) == self.r.none:
+                        # a tile makes at most one more group reach the size: its own (merging never adds two)
+                        return self.table(selected_kinds(t, tuple(sel)), [True] * t.n, 1)
+                    case A.Call(fn="owned" | "won", args=(A.Name(id="me"), *_)):
+                        return self.table((), [False] * t.n, 0)  # tiles never move them (re-read on a change)
+                kinds, mask = self.additive(s)
+                return self.table(kinds, mask, 1)
+        raise _Unknown("unbounded")
+
+
+__all__ = ["VALUE", "Reads", "Threshold", "reads_of", "threshold_of"]

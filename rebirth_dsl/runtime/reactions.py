@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.reads import VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids as join
@@ -177,7 +178,7 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     w = _watch(g)
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: this placement's tile is all that changed since the last check
-        so, sl, sw, live = seen
+        so, sl, sw, live, _ = seen
         owner = g.owner
         q = owner[h]
         if so[h] == EMPTY and q >= 0 and sl == g.lm_owner and sw[0] == len(g.area_first):
@@ -189,8 +190,22 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
                     dirty = [anyone & m for m in live]
                     dirty[q] = (w.mine[k][h] | anyone) & live[q]
                     _read_cards(g, p, r, index, dirty, w)
-                elif w.mine[k][h] & live[q]:  # most often: nothing, or a card or two of the placer's own
-                    _read_for(g, q, w.mine[k][h] & live[q], r, index, w)
+                    return
+                d = w.mine[k][h] & live[q]  # most often: nothing, or a card or two of the placer's own
+                bounded = d & w.bounded
+                if bounded:  # cards this tile brings closer to their number, but not there yet: not read
+                    slack, base = seen[4], q * w.ncards
+                    while bounded:
+                        low = bounded & -bounded
+                        bounded ^= low
+                        i = base + low.bit_length() - 1
+                        up = w.grow[low][k][h]
+                        left = slack[i] - (g.tval[h] if up == VALUE else up)
+                        slack[i] = left
+                        if left > 0:
+                            d ^= low
+                if d:
+                    _read_for(g, q, d, r, index, w)
                 return
             so[h] = EMPTY  # more changed: compared in full below
     _read_cards(g, p, r, index, _changed(g, w, h), w)
@@ -222,14 +237,22 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
     else:
         bit = w.bit
         names = [name for name in g.public if d & bit[name]]
+    seen = g.public_seen
     g.memo = {}  # the position is fixed while the cards are read
     try:
         ctx = Ctx(g, q)
         for name in names:
             done = public_by[name]
-            if q in done or not g.cards[name].cond(ctx):
+            if q in done:
                 continue
             card = g.cards[name]
+            if card.measure is not None and seen:  # `E >= N`: keep how far E is from N (fast path above)
+                short = card.threshold.limit - card.measure(ctx)  # type: ignore[union-attr]
+                if short > 0:
+                    seen[4][q * w.ncards + w.bit[name].bit_length() - 1] = short
+                    continue
+            elif not card.cond(ctx):
+                continue
             doubled = name in g.doubled[q]
             pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
             done.append(q)
@@ -256,6 +279,9 @@ class _Watch:
     won_mine: int  # cards an area won may change for its winner
     won_anyone: int
     always: int  # cards whose reads are unknown: read after every placement
+    ncards: int
+    bounded: int  # cards with a threshold form (compile/reads.py Threshold)
+    grow: dict[int, tuple[tuple[int, ...], ...]]  # a bounded card's bit -> its Threshold.grow
 
 
 def _watch(g: Game) -> _Watch:
@@ -284,7 +310,10 @@ def _watch(g: Game) -> _Watch:
         lm_a |= b if rd.landmarks_anyone else 0
         won_m |= b if rd.won_mine else 0
         won_a |= b if rd.won_anyone else 0
-    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m, lm_a, won_m, won_a, always)
+    grow = {bit[name]: card.threshold.grow for name, card in g.cards.items()
+            if card.threshold is not None and card.measure is not None and not always & bit[name]}
+    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m,
+               lm_a, won_m, won_a, always, len(bit), sum(grow), grow)
     g.rs.derived["public reads"] = w
     return w
 
@@ -299,9 +328,10 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     seen = g.public_seen
     if not seen:  # per seat, the face-up cards not fulfilled yet: the only ones ever read
         live = [sum(w.bit[c] for c in g.public if q not in g.public_by[c]) for q in range(n)]
-        g.public_seen = [list(owner), list(lm_owner), [len(won)], live]
+        # and per seat and card, how far a bounded card is known to be from its number (0: unknown)
+        g.public_seen = [list(owner), list(lm_owner), [len(won)], live, [0] * (n * w.ncards)]
         return list(live)
-    so, sl, sw, live = seen
+    so, sl, sw, live, _ = seen
     mine = [0] * n
     anyone = w.always
     fresh: list[int] = []
@@ -339,6 +369,7 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
                 mine[q] |= w.won_mine
         anyone |= w.won_anyone
         sw[0] = len(won)
+    # every card returned is read, which sets how far a bounded one is from its number afresh
     return [(m | anyone) & ok for m, ok in zip(mine, live, strict=True)]
 
 

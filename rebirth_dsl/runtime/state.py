@@ -88,8 +88,8 @@ class State:
     public_by: dict[str, list[int]] = field(default_factory=dict)
     doubled: list[dict[str, int]] = field(default_factory=list)  # per player: card -> its marker's factor
     # what the public missions were last checked against (reactions.public_missions): [hex owners, landmark
-    # holders, [areas won], the face-up cards each seat has not fulfilled (bits)]; empty until the first
-    # check, which reads every card
+    # holders, [areas won], the face-up cards each seat has not fulfilled (bits), how far each seat is from
+    # each bounded card's number]; empty until the first check, which reads every card
     public_seen: list[list[int]] = field(default_factory=list)
     pending_draw: dict[int, tuple[int, tuple[int, int], str]] = field(default_factory=dict)  # (n, keep, rest)
 
