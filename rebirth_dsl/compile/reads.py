@@ -204,13 +204,15 @@ def reads_of(node: A.Expr, t: Tables) -> Reads:
 
 # ----- how far a card can move ------------------------------------------------------------------------
 VALUE = -1  # in a growth table: by the added tile's own value
+GROUP = -2  # in a growth table: E becomes at least the size of the added tile's group (`largest`)
 
 
 @dataclass(frozen=True)
 class Threshold:
     """A card `E >= N` (or `E > N`, `N <= E`, `N < E`) whose E, read for `me`, only `me`'s own tiles can raise,
     each by at most `grow[kind][hex]` (VALUE: by the tile's value): while E is `limit - s` short, the card
-    cannot be fulfilled before `me`'s tiles have raised it by s, so the engine need not read it till then."""
+    cannot be fulfilled before `me`'s tiles have raised it by s, so the engine need not read it till then.
+    (GROUP: E is a largest group, and a tile changes it only to its own group's size if that is more.)"""
 
     measure: A.Expr
     limit: int  # the card is fulfilled once E >= limit
@@ -269,6 +271,8 @@ class _Growth:
             case A.BinOp(op="+", left=a, right=b):
                 ga, gb = self.of(a), self.of(b)
                 return [[x + y for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(ga, gb, strict=True)]
+            case A.Call(fn="largest", args=(A.Call(fn="groups", args=(A.Name(id="me"), *sel)),)) if top:
+                return self.table(selected_kinds(t, tuple(sel)), [True] * t.n, GROUP)
             case A.Call(fn=fn, args=(s,)) if fn in t.attributes and top:
                 kinds, mask = self.additive(s)
                 return self.table(tuple(k for k in kinds if k in self.r.valued), mask, VALUE)
@@ -295,4 +299,4 @@ class _Growth:
         raise _Unknown("unbounded")
 
 
-__all__ = ["VALUE", "Reads", "Threshold", "reads_of", "threshold_of"]
+__all__ = ["GROUP", "VALUE", "Reads", "Threshold", "reads_of", "threshold_of"]

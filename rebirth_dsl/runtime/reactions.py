@@ -200,7 +200,12 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
                         bounded ^= low
                         i = base + low.bit_length() - 1
                         up = w.grow[low][k][h]
-                        left = slack[i] - (g.tval[h] if up == VALUE else up)
+                        if up >= 0:
+                            left = slack[i] - up
+                        elif up == VALUE:
+                            left = slack[i] - g.tval[h]
+                        else:  # GROUP: the largest group is now at least the tile's own
+                            left = min(slack[i], w.limit[low] - g.gsize[g.find(h)])
                         slack[i] = left
                         if left > 0:
                             d ^= low
@@ -282,6 +287,7 @@ class _Watch:
     ncards: int
     bounded: int  # cards with a threshold form (compile/reads.py Threshold)
     grow: dict[int, tuple[tuple[int, ...], ...]]  # a bounded card's bit -> its Threshold.grow
+    limit: dict[int, int]  # a bounded card's bit -> its Threshold.limit
 
 
 def _watch(g: Game) -> _Watch:
@@ -310,10 +316,11 @@ def _watch(g: Game) -> _Watch:
         lm_a |= b if rd.landmarks_anyone else 0
         won_m |= b if rd.won_mine else 0
         won_a |= b if rd.won_anyone else 0
-    grow = {bit[name]: card.threshold.grow for name, card in g.cards.items()
-            if card.threshold is not None and card.measure is not None and not always & bit[name]}
+    bounded = {bit[name]: card.threshold for name, card in g.cards.items()
+               if card.threshold is not None and card.measure is not None and not always & bit[name]}
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m,
-               lm_a, won_m, won_a, always, len(bit), sum(grow), grow)
+               lm_a, won_m, won_a, always, len(bit), sum(bounded), {b: th.grow for b, th in bounded.items()},
+               {b: th.limit for b, th in bounded.items()})
     g.rs.derived["public reads"] = w
     return w
 
