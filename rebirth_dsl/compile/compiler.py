@@ -11,6 +11,7 @@ from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
 from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.reads import reads_of, threshold_of
 from rebirth_dsl.compile.ruleset import (
     Ability,
     AreaRule,
@@ -164,10 +165,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                     rs.empty_decks[s.name] = EmptyDeck(compile_expr(act.expr, t), _category(cats, act.category),
                                                        t.ids(s.empty_span), _text(rules, act.expr.span))
                     track.append(act.category)
-                rs.decks[s.name] = [
-                    CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span))
-                    for c in s.cards for _ in range(c.copies)
-                ]
+                rs.decks[s.name] = [_card(c, t) for c in s.cards for _ in range(c.copies)]
             case A.PublicDecl():
                 rs.public_category = _category(cats, s.category)
                 track.append(s.category)
@@ -191,6 +189,13 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
     rs.categories = cats
     rs.track_categories = [c for c in cats if c in track]
     return rs
+
+
+def _card(c: A.Card, t: Tables) -> CardDef:
+    """A card with its compiled condition, what the condition reads, and its threshold form if it has one."""
+    th = threshold_of(c.condition, t)
+    return CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span), reads_of(c.condition, t),
+                   th, None if th is None else _generated(th.measure, t))
 
 
 def _text(rules: A.Rules, span: A.Span) -> str:

@@ -8,6 +8,8 @@ rules or board file is ever spliced in as text; kinds, tags and landmarks are re
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.emit import literal
@@ -28,7 +30,10 @@ def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
     mine = g.tiles_of[p]
     if len(kinds) == 1:
         return mine[kinds[0]]
-    return [h for k in kinds for h in mine[k]]
+    out: list[int] = []
+    for k in kinds:  # list extension copies in C: a comprehension would step through every hex in Python
+        out += mine[k]
+    return out
 
 
 # Helpers for calls whose arguments are expressions: each argument is evaluated once, where a comprehension
@@ -48,19 +53,30 @@ def _group_sizes(g: Any, p: int, kinds: frozenset[int]) -> list[int]:
         return memo[key]
     if p < 0:
         return []
-    find, gsize, mine = g.find, g.gsize, g.tiles_of[p]
-    roots = {find(h) for k in kinds & g.rs.group_kinds for h in mine[k]}
+    parent, gsize, mine = g.parent, g.gsize, g.tiles_of[p]
+    roots = set()
+    for k in kinds & g.rs.group_kinds:
+        for h in mine[k]:
+            while parent[h] != h:  # the root, read without compressing: a function call per tile costs more
+                h = parent[h]
+            roots.add(h)
     out = [gsize[r] for r in roots]
     if memo is not None:
         memo[key] = out
     return out
 
 
-def _touched(g: Any, rings: tuple[tuple[int, tuple[int, ...]], ...], p: int) -> list[int]:
+def _touched(g: Any, rings: tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...], p: int) -> list[int]:
     if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
         return []
     owner = g.owner
-    return [i for i, ring in rings if any(owner[m] == p for m in ring)]
+    return [i for i, ring in rings if p in ring(owner)]
+
+
+def _ring_getters(rings: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[tuple[int, Callable[..., Any]], ...]:
+    """Each landmark's ring of hexes as an itemgetter, reading the owners around it in one call (a ring of
+    one hex is read twice, so the getter still returns a tuple)."""
+    return tuple((i, itemgetter(*ring) if len(ring) > 1 else itemgetter(*ring, *ring)) for i, ring in rings if ring)
 
 
 def _owned(g: Any, lms: tuple[int, ...], p: int) -> list[int]:
@@ -81,6 +97,12 @@ class _Gen:
     def const(self, value: Any) -> str:
         name = f"C{len(self.consts)}"
         self.consts.append(f"{name} = {literal(value)}")
+        return name
+
+    def derived(self, helper: str, const: str) -> str:
+        """A value computed once from a constant by one of this module's helpers, named like a constant."""
+        name = f"D{len(self.consts)}"
+        self.consts.append(f"{name} = {helper}({const})")
         return name
 
     def src(self, node: A.Expr, me: str) -> str:  # noqa: C901 - one case per node kind
@@ -107,7 +129,7 @@ class _Gen:
                 return self.chain(node, me)
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
-                    return f"sum(g.tval[h] for h in {self.src(args[0], me)})"
+                    return f"sum(map(g.tval.__getitem__, {self.src(args[0], me)}))"
                 return getattr(self, "fn_" + fn)(args, me)
         raise ValueError("cannot generate this expression")
 
@@ -137,7 +159,13 @@ class _Gen:
         return f"(lambda {var}: {self.src(e, var)})"
 
     def fn_count(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"len({self.src(args[0], me)})"
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn in ("at", "near"):  # counted, never built: a sum of the mask's bools
+            return f"sum(map({self.hex_filter(a)}.__getitem__, {self.src(a.args[0], me)}))"
+        if isinstance(a, A.Call) and a.fn == "areas":  # counted: no need to sort them
+            area = self.const(tuple(int(x) for x in self.t.area_of))
+            return f"len({{{area}[h] for h in {self.src(a.args[0], me)}}} - {{-1}})"
+        return f"len({self.src(a, me)})"
 
     fn_size = fn_count
 
@@ -168,7 +196,14 @@ class _Gen:
         return f"[h for h in {self.src(args[0], me)} if {self.mask(args[1])}[h]]"
 
     def fn_near(self, args: tuple[A.Expr, ...], me: str) -> str:
-        t, target = self.t, args[1]
+        return f"[h for h in {self.src(args[0], me)} if {self.near_mask(args[1])}[h]]"
+
+    def hex_filter(self, node: A.Call) -> str:
+        """The mask constant of an `at` or `near` call."""
+        return self.mask(node.args[1]) if node.fn == "at" else self.near_mask(node.args[1])
+
+    def near_mask(self, target: A.Expr) -> str:
+        t = self.t
         if isinstance(target, A.Landmark):
             lm = t.find_landmark(target.kind, target.name, target.tag)
             ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
@@ -177,14 +212,14 @@ class _Gen:
             assert isinstance(target, A.Name)
             m = t.hex_matches(target.id)
             near = tuple(any(m[x] for x in t.neighbours[h]) for h in range(t.n))
-        return f"[h for h in {self.src(args[0], me)} if {self.const(near)}[h]]"
+        return self.const(near)
 
     def fn_touched(self, args: tuple[A.Expr, ...], me: str) -> str:
         t = self.t
         assert isinstance(args[1], A.Name)
         rings = tuple((i, tuple(t.neighbours[t.landmark_hex[i]])) for i, k in enumerate(t.landmark_kind)
                       if k == args[1].id)
-        return f"_touched(g, {self.const(rings)}, {self.src(args[0], me)})"
+        return f"_touched(g, {self.derived('_ring_getters', self.const(rings))}, {self.src(args[0], me)})"
 
     def fn_owned(self, args: tuple[A.Expr, ...], me: str) -> str:
         t = self.t
@@ -223,7 +258,7 @@ def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
     env: dict[str, Any] = {"__builtins__": {"len": len, "sum": sum, "max": max, "map": map, "any": any,
                                             "frozenset": frozenset, "sorted": sorted, "True": True, "False": False},
                            "_most": most, "_fewest": fewest, "_best": best, "_tiles": _tiles, "_atleast": _atleast, "_group_sizes": _group_sizes,
-                           "_touched": _touched, "_owned": _owned, "_won": _won}
+                           "_touched": _touched, "_ring_getters": _ring_getters, "_owned": _owned, "_won": _won}
     exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
     return env["f"], source
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.reads import Reads, Threshold
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.shared_methods import Record, record
@@ -121,6 +122,9 @@ class CardDef(Record):
     small: int | None
     cond: Fn
     ids: tuple[str, ...]
+    reads: Reads | None = None  # what the condition depends on (compile/reads.py); None: everything
+    threshold: Threshold | None = None  # `E >= N` that only the holder's tiles raise, boundedly (reads.py)
+    measure: Fn | None = None  # the threshold's E, compiled
 
 
 @record

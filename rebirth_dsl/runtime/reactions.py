@@ -5,15 +5,18 @@ statement's type in this one place."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.reads import VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids as join
 from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.runtime import abilities
 from rebirth_dsl.runtime.decks import draw_card
+from rebirth_dsl.runtime.state import EMPTY
 
 if TYPE_CHECKING:
     from rebirth_dsl.runtime.game import Game
@@ -55,7 +58,7 @@ def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, cho
             if t.landmark_kind[lm] == r.kind:
                 touch(g, lm, p, r, index, choices, h)
     elif isinstance(r, PublicRule):
-        public_missions(g, p, r, index)
+        public_missions(g, p, r, index, h)
     else:  # a compiled statement kind without a reaction would be accepted and ignored: never
         raise TypeError(f"no reaction for {type(r).__name__}")
 
@@ -166,33 +169,221 @@ def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices:
 
 
 # ----- public missions (I-M1) -----------------------------------------------------------------------
-def public_missions(g: Game, p: int, r: PublicRule, index: int | None) -> None:
-    """After every placement: each player, the placer first, then clockwise, against every face-up card."""
+def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = -1) -> None:
+    """After every placement (here on h): each player, the placer first, then clockwise, against every
+    face-up card they have not fulfilled, re-reading a card for a player only when something its condition
+    reads (compile/reads.py) changed since the last check; the first check reads every card."""
     if not g.public:
         return
+    w = _watch(g)
+    seen = g.public_seen
+    if seen and h >= 0:  # the usual case, first: this placement's tile is all that changed since the last check
+        so, sl, sw, live, _ = seen
+        owner = g.owner
+        q = owner[h]
+        if so[h] == EMPTY and q >= 0 and sl == g.lm_owner and sw[0] == len(g.area_first):
+            so[h] = q
+            if so == owner:
+                k = g.tkind[h]
+                anyone = w.anyone[k][h] | w.always
+                if anyone:
+                    dirty = [anyone & m for m in live]
+                    dirty[q] = (w.mine[k][h] | anyone) & live[q]
+                    _read_cards(g, p, r, index, dirty, w)
+                    return
+                d = w.mine[k][h] & live[q]  # most often: nothing, or a card or two of the placer's own
+                bounded = d & w.bounded
+                if bounded:  # cards this tile brings closer to their number, but not there yet: not read
+                    slack, base = seen[4], q * w.ncards
+                    while bounded:
+                        low = bounded & -bounded
+                        bounded ^= low
+                        i = base + low.bit_length() - 1
+                        up = w.grow[low][k][h]
+                        if up >= 0:
+                            left = slack[i] - up
+                        elif up == VALUE:
+                            left = slack[i] - g.tval[h]
+                        else:  # GROUP: the largest group is now at least the tile's own
+                            left = min(slack[i], w.limit[low] - g.gsize[g.find(h)])
+                        slack[i] = left
+                        if left > 0:
+                            d ^= low
+                if d:
+                    _read_for(g, q, d, r, index, w)
+                return
+            so[h] = EMPTY  # more changed: compared in full below
+    _read_cards(g, p, r, index, _changed(g, w, h), w)
+
+
+def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> None:
+    """The same check reading every unfulfilled card for every player: the reference the incremental check
+    is tested against (tests/test_public_reads.py)."""
+    if g.public:
+        _read_cards(g, p, r, index, None, _watch(g))
+
+
+def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
+    """Read the face-up cards for each player in turn (the placer first, or in seat order); `dirty[q]`: the
+    cards (bits of w.bit) to read for seat q, None for all."""
+    n = g.n_players
+    for step in range(n):
+        q = (p + step) % n if r.placer_first else step
+        d = -1 if dirty is None else dirty[q]
+        if d:
+            _read_for(g, q, d, r, index, w)
+
+
+def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Watch) -> None:
+    """Read for seat q the face-up cards of the bits d, in their face-up order, and pay those fulfilled."""
+    public_by = g.public_by
+    if not d & (d - 1) and d in w.name_of:  # one card, the usual case
+        names: Any = (w.name_of[d],)
+    else:
+        bit = w.bit
+        names = [name for name in g.public if d & bit[name]]
+    seen = g.public_seen
     g.memo = {}  # the position is fixed while the cards are read
     try:
-        n = g.n_players
-        for step in range(n):
-            q = (p + step) % n if r.placer_first else step
-            ctx = None
-            for name in g.public:
-                done = g.public_by[name]
-                if q in done:
+        ctx = Ctx(g, q)
+        for name in names:
+            done = public_by[name]
+            if q in done:
+                continue
+            card = g.cards[name]
+            if card.measure is not None and seen:  # `E >= N`: keep how far E is from N (fast path above)
+                short = card.threshold.limit - card.measure(ctx)  # type: ignore[union-attr]
+                if short > 0:
+                    seen[4][q * w.ncards + w.bit[name].bit_length() - 1] = short
                     continue
-                card = g.cards[name]
-                if ctx is None:
-                    ctx = Ctx(g, q)
-                if not card.cond(ctx):
-                    continue
-                doubled = name in g.doubled[q]
-                pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
-                done.append(q)
-                nth = len(done)
-                g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
-                        g.players[q], name, _ordinal(nth), pts, " (doubled)" if doubled else "")
+            elif not card.cond(ctx):
+                continue
+            doubled = name in g.doubled[q]
+            pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
+            done.append(q)
+            if g.public_seen:
+                g.public_seen[3][q] &= ~w.bit[name]
+            g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
+                    g.players[q], name, _ordinal(len(done)), pts, " (doubled)" if doubled else "")
     finally:
         g.memo = None
+
+
+@dataclass(frozen=True)
+class _Watch:
+    """Per ruleset, the cards' reads as bitmasks over the cards (one bit per card name), looked up by what
+    changed: a tile of kind k added on hex h, a landmark changing hands, an area won."""
+
+    bit: dict[str, int]
+    name_of: dict[int, str]  # the card of each bit
+    mine: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for its own holder
+    anyone: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for every player
+    # (the cards a seat can still fulfil are kept per game, in g.public_seen)
+    landmarks_mine: int  # cards a landmark changing hands may change for the two holders
+    landmarks_anyone: int
+    won_mine: int  # cards an area won may change for its winner
+    won_anyone: int
+    always: int  # cards whose reads are unknown: read after every placement
+    ncards: int
+    bounded: int  # cards with a threshold form (compile/reads.py Threshold)
+    grow: dict[int, tuple[tuple[int, ...], ...]]  # a bounded card's bit -> its Threshold.grow
+    limit: dict[int, int]  # a bounded card's bit -> its Threshold.limit
+
+
+def _watch(g: Game) -> _Watch:
+    """The ruleset's _Watch, built once and kept in its `derived` field."""
+    w = g.rs.derived.get("public reads")
+    if w is not None:
+        return w
+    t, nk = g.t, len(g.rs.tile_kinds)
+    bit = {name: 1 << i for i, name in enumerate(g.cards)}
+    mine = [[0] * t.n for _ in range(nk)]
+    anyone = [[0] * t.n for _ in range(nk)]
+    lm_m = lm_a = won_m = won_a = always = 0
+    for name, card in g.cards.items():
+        b, rd = bit[name], card.reads
+        if rd is None or rd.everything:
+            always |= b
+            continue
+        for k in range(nk):
+            for table, hexes in ((mine, rd.mine[k]), (anyone, rd.anyone[k])):
+                row = table[k]
+                while hexes:
+                    low = hexes & -hexes
+                    row[low.bit_length() - 1] |= b
+                    hexes ^= low
+        lm_m |= b if rd.landmarks_mine else 0
+        lm_a |= b if rd.landmarks_anyone else 0
+        won_m |= b if rd.won_mine else 0
+        won_a |= b if rd.won_anyone else 0
+    bounded = {bit[name]: card.threshold for name, card in g.cards.items()
+               if card.threshold is not None and card.measure is not None and not always & bit[name]}
+    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m,
+               lm_a, won_m, won_a, always, len(bit), sum(bounded), {b: th.grow for b, th in bounded.items()},
+               {b: th.limit for b, th in bounded.items()})
+    g.rs.derived["public reads"] = w
+    return w
+
+
+def _changed(g: Game, w: _Watch, h: int) -> list[int]:
+    """Per seat, the cards whose value may have changed since the last check (every card at the first),
+    found by comparing the position with what it was then (g.public_seen), which is brought up to date.
+    Comparing rather than being told makes it right whatever changed the position: the reference engine,
+    the generated one, a reaction after this one in the rules' order or between two placements."""
+    owner, lm_owner, won = g.owner, g.lm_owner, g.area_first
+    n = g.n_players
+    seen = g.public_seen
+    if not seen:  # per seat, the face-up cards not fulfilled yet: the only ones ever read
+        live = [sum(w.bit[c] for c in g.public if q not in g.public_by[c]) for q in range(n)]
+        # and per seat and card, how far a bounded card is known to be from its number (0: unknown)
+        g.public_seen = [list(owner), list(lm_owner), [len(won)], live, [0] * (n * w.ncards)]
+        return list(live)
+    so, sl, sw, live, _ = seen
+    mine = [0] * n
+    anyone = w.always
+    fresh: list[int] = []
+    if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
+        so[h] = owner[h]
+        fresh.append(h)
+    if so != owner:  # anything else: tiles are only ever added, so only empty hexes may differ
+        for x, was in enumerate(so):
+            if was != owner[x]:
+                if was != EMPTY:
+                    return _reset(g)
+                fresh.append(x)
+        so[:] = owner
+    tkind = g.tkind
+    for x in fresh:
+        q = owner[x]
+        if q < 0:  # a tile of no seat (neutral): not what the tables describe
+            return _reset(g)
+        k = tkind[x]
+        mine[q] |= w.mine[k][x]
+        anyone |= w.anyone[k][x]
+    if sl != lm_owner:
+        for was, now in zip(sl, lm_owner, strict=True):
+            if was != now:
+                for q in (was, now):
+                    if q >= 0:
+                        mine[q] |= w.landmarks_mine
+                anyone |= w.landmarks_anyone
+        sl[:] = lm_owner
+    if sw[0] != len(won):  # areas are only ever won, in order: the new winners are the last entries
+        if sw[0] > len(won):
+            return _reset(g)
+        for q in list(won.values())[sw[0]:]:
+            if q >= 0:
+                mine[q] |= w.won_mine
+        anyone |= w.won_anyone
+        sw[0] = len(won)
+    # every card returned is read, which sets how far a bounded one is from its number afresh
+    return [(m | anyone) & ok for m, ok in zip(mine, live, strict=True)]
+
+
+def _reset(g: Game) -> list[int]:
+    """A change the comparison does not expect: forget the last check, read every card."""
+    g.public_seen = []
+    return _changed(g, _watch(g), -1)
 
 
 def _ordinal(n: int) -> str:

@@ -87,6 +87,10 @@ class State:
     public: list[str] = field(default_factory=list)
     public_by: dict[str, list[int]] = field(default_factory=dict)
     doubled: list[dict[str, int]] = field(default_factory=list)  # per player: card -> its marker's factor
+    # what the public missions were last checked against (reactions.public_missions): [hex owners, landmark
+    # holders, [areas won], the face-up cards each seat has not fulfilled (bits), how far each seat is from
+    # each bounded card's number]; empty until the first check, which reads every card
+    public_seen: list[list[int]] = field(default_factory=list)
     pending_draw: dict[int, tuple[int, tuple[int, int], str]] = field(default_factory=dict)  # (n, keep, rest)
 
     # ----- the one way anything happens ---------------------------------------------------------

@@ -1,0 +1,302 @@
+"""What a card condition reads: which changes of the position can change its value for a player `me`.
+
+The engine checks every face-up mission after every placement (I-M1); most placements cannot change most
+cards for most players. `reads_of` derives, from a checked expression alone, the state its value for `me`
+depends on, so the engine re-reads a card for a player only after something it reads changed:
+
+- tiles: per tile kind, the hexes (a bitmask over board hexes) where a new tile can change the value,
+  split into `mine` (only a tile of `me` itself does: `tiles(me, food)`) and `anyone` (anybody's does:
+  `tiles(best(...))`, and everything under `most`/`fewest`/`best`, which read every player);
+- landmark holders (`owned`, `owner`) and won areas (`won`), each `mine` (only a change that gives `me` a
+  landmark or takes one away, or an area `me` wins) or `anyone`;
+- `everything`: a shape this analysis does not know, re-read after every placement.
+
+The context values `placed` and `influence` are constants for a card (it is read for a player only), and
+so are numbers, landmarks, `me`, `nobody`, `always` and `hexes(...)`. Tiles are only ever added to the
+board and an added tile never changes kind or value, which is what makes "where a tile was added" enough.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rebirth_dsl.compile.prims import selected_kinds
+from rebirth_dsl.lang import ast as A
+
+if TYPE_CHECKING:
+    from rebirth_dsl.check.symbols import Tables
+
+
+@dataclass(frozen=True)
+class Reads:
+    """What an expression's value for `me` depends on (see the module text). Hex sets are int bitmasks."""
+
+    mine: tuple[int, ...]  # per tile kind: hexes where a tile of `me` can change the value
+    anyone: tuple[int, ...]  # per tile kind: hexes where anybody's tile can change it
+    landmarks_mine: bool = False
+    landmarks_anyone: bool = False
+    won_mine: bool = False
+    won_anyone: bool = False
+    everything: bool = False
+
+    def __or__(self, o: Reads) -> Reads:
+        return Reads(tuple(a | b for a, b in zip(self.mine, o.mine, strict=True)),
+                     tuple(a | b for a, b in zip(self.anyone, o.anyone, strict=True)),
+                     self.landmarks_mine or o.landmarks_mine, self.landmarks_anyone or o.landmarks_anyone,
+                     self.won_mine or o.won_mine, self.won_anyone or o.won_anyone, self.everything or o.everything)
+
+    def widened(self) -> Reads:
+        """The same reads for every player: what `me` reads, read for each player in turn (most, best...)."""
+        return Reads(tuple(0 for _ in self.mine), tuple(a | b for a, b in zip(self.mine, self.anyone, strict=True)),
+                     False, self.landmarks_mine or self.landmarks_anyone, False, self.won_mine or self.won_anyone,
+                     self.everything)
+
+
+class _Unknown(Exception):
+    """A shape the analysis does not know: the expression reads everything."""
+
+
+class _Reader:
+    def __init__(self, t: Tables) -> None:
+        self.t = t
+        self.nk = len(t.tile_kinds)
+        self.all_hexes = (1 << t.n) - 1
+        self.none = Reads((0,) * self.nk, (0,) * self.nk)
+        # the tile kinds whose tiles carry a value: every other tile is worth 0 to an attribute sum
+        self.valued = frozenset(t.tile_kinds.index(s.kind) for s in t.rules.statements
+                                if isinstance(s, A.TileSpec) and (s.attribute or any(v for v, _ in s.counts)))
+
+    def mask(self, flags: list[bool]) -> int:
+        return sum(1 << h for h, f in enumerate(flags) if f)
+
+    def tiles_at(self, kinds: tuple[int, ...], hexes: int, mine: bool) -> Reads:
+        row = tuple(hexes if k in kinds else 0 for k in range(self.nk))
+        return Reads(row, self.none.anyone) if mine else Reads(self.none.mine, row)
+
+    @staticmethod
+    def is_me(e: A.Expr) -> bool:
+        return isinstance(e, A.Name) and e.id == "me"
+
+    def player(self, e: A.Expr) -> tuple[bool, Reads]:
+        """Whether a player argument is `me` itself, and what computing it reads."""
+        return self.is_me(e), self.value(e)
+
+    def value(self, node: A.Expr) -> Reads:  # noqa: C901 - one case per node kind
+        """The reads of any expression read as a whole value."""
+        t = self.t
+        match node:
+            case A.Num() | A.Landmark():
+                return self.none
+            case A.Name(id=name) if name in ("me", "placed", "always", "nobody", "influence") or name in t.attributes:
+                return self.none  # constants while a card is read for one player
+            case A.Not(operand=o):
+                return self.value(o)
+            case A.BinOp(op="==" | "!=", left=A.Call(fn="owner", args=(lm,)), right=A.Name(id="me")) | \
+                    A.BinOp(op="==" | "!=", left=A.Name(id="me"), right=A.Call(fn="owner", args=(lm,))):
+                # whether `me` holds a landmark changes only when it passes to or from `me`
+                return self.value(lm) | Reads(self.none.mine, self.none.anyone, landmarks_mine=True)
+            case A.BinOp(left=left, right=right):
+                return self.value(left) | self.value(right)
+            case A.Call(fn=fn, args=args):
+                if fn in t.attributes:  # a sum of values: a tile of a kind without values adds 0 to it
+                    adds, other = self.hexset(args[0])
+                    return self.only_kinds(adds, self.valued) | other
+                if fn in ("count", "size", "largest", "areas"):
+                    adds, other = self.hexset(args[0]) if fn == "areas" else self.coll(args[0])
+                    return adds | other
+                if fn in ("tiles", "hexes", "group", "at", "near"):
+                    adds, other = self.hexset(node)
+                    return adds | other
+                if fn in ("groups", "atleast", "touched", "owned", "won"):
+                    adds, other = self.coll(node)
+                    return adds | other
+                if fn == "owner":
+                    r = self.value(args[0])
+                    return r | Reads(r.mine, r.anyone, landmarks_anyone=True)
+                if fn in ("most", "fewest", "best"):
+                    return self.value(args[0]).widened()
+        raise _Unknown(type(node).__name__)
+
+    def coll(self, node: A.Expr) -> tuple[Reads, Reads]:
+        """A collection's reads as (where added tiles change it, what else changes it)."""
+        t = self.t
+        match node:
+            case A.Call(fn="groups", args=args):
+                me, who = self.player(args[0])  # groups merge anywhere: every hex of the kinds
+                return self.tiles_at(selected_kinds(t, args[1:]), self.all_hexes, me), who
+            case A.Call(fn="atleast", args=args):
+                adds, other = self.coll(args[0])
+                return adds, other | self.value(args[1])
+            case A.Call(fn="touched", args=(p, A.Name(id=kind))):
+                me, who = self.player(p)
+                ring = 0  # a landmark is touched by a tile on a hex around it
+                for lm, k in enumerate(t.landmark_kind):
+                    if k == kind:
+                        for m in t.neighbours[t.landmark_hex[lm]]:
+                            ring |= 1 << m
+                return self.tiles_at(tuple(range(self.nk)), ring, me), who
+            case A.Call(fn="owned", args=(p, A.Name())):
+                me, who = self.player(p)
+                return Reads(self.none.mine, self.none.anyone, landmarks_mine=me, landmarks_anyone=not me), who
+            case A.Call(fn="won", args=(p,)):
+                me, who = self.player(p)
+                return Reads(self.none.mine, self.none.anyone, won_mine=me, won_anyone=not me), who
+            case A.Call(fn="areas", args=(x,)):
+                adds, other = self.hexset(x)
+                return adds | other, self.none
+        return self.hexset(node)
+
+    def hexset(self, node: A.Expr) -> tuple[Reads, Reads]:
+        """A hex set's reads as (where an added tile joins it, what else changes it): `at` and `near` keep
+        only the added tiles that fall where they look."""
+        t = self.t
+        match node:
+            case A.Call(fn="tiles", args=args):
+                me, who = self.player(args[0])
+                return self.tiles_at(selected_kinds(t, args[1:]), self.all_hexes, me), who
+            case A.Call(fn="hexes"):
+                return self.none, self.none
+            case A.Call(fn="group", args=(h,)):
+                # a group grows by merging, far from the added tile: anybody's tile anywhere, never filtered
+                every = self.tiles_at(tuple(range(self.nk)), self.all_hexes, False)
+                return self.none, every | self.value(h)
+            case A.Call(fn="at", args=(x, A.Name(id=tag))):
+                adds, other = self.hexset(x)
+                return self.only(adds, self.mask(t.hex_matches(tag))), other
+            case A.Call(fn="near", args=(x, target)):
+                adds, other = self.hexset(x)
+                if isinstance(target, A.Landmark):
+                    lm = t.find_landmark(target.kind, target.name, target.tag)
+                    ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
+                    near = [h in ring for h in range(t.n)]
+                elif isinstance(target, A.Name):
+                    m = t.hex_matches(target.id)
+                    near = [any(m[x] for x in t.neighbours[h]) for h in range(t.n)]
+                else:
+                    raise _Unknown("near")
+                return self.only(adds, self.mask(near)), other
+        raise _Unknown(type(node).__name__)
+
+    @staticmethod
+    def only_kinds(r: Reads, kinds: frozenset[int]) -> Reads:
+        keep = [k in kinds for k in range(len(r.mine))]
+        return Reads(tuple(m if ok else 0 for m, ok in zip(r.mine, keep, strict=True)),
+                     tuple(m if ok else 0 for m, ok in zip(r.anyone, keep, strict=True)), r.landmarks_mine,
+                     r.landmarks_anyone, r.won_mine, r.won_anyone, r.everything)
+
+    @staticmethod
+    def only(r: Reads, hexes: int) -> Reads:
+        return Reads(tuple(m & hexes for m in r.mine), tuple(m & hexes for m in r.anyone), r.landmarks_mine,
+                     r.landmarks_anyone, r.won_mine, r.won_anyone, r.everything)
+
+
+def reads_of(node: A.Expr, t: Tables) -> Reads:
+    """What a checked expression, read for one player with no placed hex, depends on (see the module)."""
+    r = _Reader(t)
+    try:
+        return r.value(node)
+    except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
+        return Reads(r.none.mine, r.none.anyone, everything=True)
+
+
+
+
+# ----- how far a card can move ------------------------------------------------------------------------
+VALUE = -1  # in a growth table: by the added tile's own value
+GROUP = -2  # in a growth table: E becomes at least the size of the added tile's group (`largest`)
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A card `E >= N` (or `E > N`, `N <= E`, `N < E`) whose E, read for `me`, only `me`'s own tiles can raise,
+    each by at most `grow[kind][hex]` (VALUE: by the tile's value): while E is `limit - s` short, the card
+    cannot be fulfilled before `me`'s tiles have raised it by s, so the engine need not read it till then.
+    (GROUP: E is a largest group, and a tile changes it only to its own group's size if that is more.)"""
+
+    measure: A.Expr
+    limit: int  # the card is fulfilled once E >= limit
+    grow: tuple[tuple[int, ...], ...]  # [kind][hex]
+
+
+def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
+    """The threshold form of a card condition, or None when it has none this analysis can bound."""
+    r = reads_of(node, t)
+    if r.everything or any(r.anyone) or r.landmarks_anyone or r.won_anyone:
+        return None  # other players' moves could move it: never bounded by `me`'s own tiles
+    match node:
+        case A.BinOp(op=">=" | ">" as op, left=e, right=A.Num(value=n)):
+            limit = int(n) + (op == ">")
+        case A.BinOp(op="<=" | "<" as op, left=A.Num(value=n), right=e):
+            limit = int(n) + (op == "<")
+        case _:
+            return None
+    try:
+        grow = _Growth(t).of(e, top=True)
+    except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
+        return None
+    return Threshold(e, limit, tuple(tuple(row) for row in grow))
+
+
+class _Growth:
+    """The most an int expression, read for `me`, can rise by after one tile of `me` (per kind and hex);
+    _Unknown when it is not bounded so (a group can merge into any size: `largest` is never bounded)."""
+
+    def __init__(self, t: Tables) -> None:
+        self.t = t
+        self.r = _Reader(t)
+        self.nk = len(t.tile_kinds)
+
+    def table(self, kinds: frozenset[int] | tuple[int, ...], mask: list[bool], by: int) -> list[list[int]]:
+        return [[by if k in kinds and m else 0 for m in mask] for k in range(self.nk)]
+
+    def additive(self, s: A.Expr) -> tuple[tuple[int, ...], list[bool]]:
+        """A hex set that only `me`'s tiles join, one hex per tile, where the mask says: (kinds, mask)."""
+        t = self.t
+        match s:
+            case A.Call(fn="tiles", args=(A.Name(id="me"), *sel)):
+                return selected_kinds(t, tuple(sel)), [True] * t.n
+            case A.Call(fn="at" | "near", args=(x, target)):
+                kinds, mask = self.additive(x)
+                probe = A.Call(fn=s.fn, args=(A.Call(fn="tiles", args=(A.Name(id="me"),)), target))
+                keep = self.r.hexset(probe)[0].mine[0]  # the filter's hexes, exactly as the reads see them
+                return kinds, [m and bool(keep >> h & 1) for h, m in enumerate(mask)]
+        raise _Unknown("not additive")
+
+    def of(self, e: A.Expr, top: bool = False) -> list[list[int]]:  # noqa: C901 - one case per shape
+        t = self.t
+        match e:
+            case A.Num():
+                return self.table((), [False] * t.n, 0)
+            case A.BinOp(op="+", left=a, right=b):
+                ga, gb = self.of(a), self.of(b)
+                return [[x + y for x, y in zip(ra, rb, strict=True)] for ra, rb in zip(ga, gb, strict=True)]
+            case A.Call(fn="largest", args=(A.Call(fn="groups", args=(A.Name(id="me"), *sel)),)) if top:
+                return self.table(selected_kinds(t, tuple(sel)), [True] * t.n, GROUP)
+            case A.Call(fn=fn, args=(s,)) if fn in t.attributes and top:
+                kinds, mask = self.additive(s)
+                return self.table(tuple(k for k in kinds if k in self.r.valued), mask, VALUE)
+            case A.Call(fn="count" | "size", args=(s,)):
+                match s:
+                    case A.Call(fn="areas", args=(x,)):  # one tile adds at most one area
+                        kinds, mask = self.additive(x)
+                        return self.table(kinds, mask, 1)
+                    case A.Call(fn="touched", args=(A.Name(id="me"), A.Name(id=kind))):
+                        near = [0] * t.n  # a tile touches at most the landmarks of the kind around it
+                        for lm, k in enumerate(t.landmark_kind):
+                            if k == kind:
+                                for m in t.neighbours[t.landmark_hex[lm]]:
+                                    near[m] += 1
+                        return [list(near) for _ in range(self.nk)]
+                    case A.Call(fn="atleast", args=(A.Call(fn="groups", args=(A.Name(id="me"), *sel)), n)) \
+                            if self.r.value(n) == self.r.none:
+                        # a tile makes at most one more group reach the size: its own (merging never adds two)
+                        return self.table(selected_kinds(t, tuple(sel)), [True] * t.n, 1)
+                    case A.Call(fn="owned" | "won", args=(A.Name(id="me"), *_)):
+                        return self.table((), [False] * t.n, 0)  # tiles never move them (re-read on a change)
+                kinds, mask = self.additive(s)
+                return self.table(kinds, mask, 1)
+        raise _Unknown("unbounded")
+
+
+__all__ = ["GROUP", "VALUE", "Reads", "Threshold", "reads_of", "threshold_of"]

@@ -1,0 +1,231 @@
+"""Public missions (I-M1) are checked after every placement, but a card is re-read for a player only when
+something its condition reads changed since the last check (compile/reads.py, reactions.public_missions).
+These tests prove the incremental check gives exactly the events of reading every unfulfilled card for
+every player after every placement (reactions.public_missions_full), in both engines, along random and
+greedy games of every bundled ruleset with public missions and of rulesets whose mission cards are
+generated from the whole expression language (most, fewest, best, owner, nested players, non-monotone
+comparisons), and that the analysis marks what it does not know as reading everything."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fast import snapshot  # tests/ is on sys.path (no __init__.py)
+
+from rebirth_dsl.board.model import load_board
+from rebirth_dsl.compile.compiler import compile_rules
+from rebirth_dsl.compile.reads import reads_of
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
+from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
+from rebirth_dsl.records.record import load_ruleset
+from rebirth_dsl.records.resources import bundled, rules_and_board
+from rebirth_dsl.runtime import reactions
+from rebirth_dsl.runtime.fast import random_game
+from rebirth_dsl.runtime.game import Game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@cache
+def ruleset(name: str) -> Any:
+    return load_ruleset(*rules_and_board(name, None))[0]
+
+
+PUBLIC = [n for n in bundled("rules") if ruleset(n).public is not None]
+
+
+def test_some_bundled_ruleset_has_public_missions() -> None:
+    """The bundled games this file runs over are not empty (Ireland lays missions face up)."""
+    assert "ireland" in PUBLIC
+
+
+@contextmanager
+def full_reads() -> Any:
+    """Every placement reads every unfulfilled card for every player (the reference check)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reactions, "public_missions",
+                   lambda g, p, r, index, h=-1: reactions.public_missions_full(g, p, r, index))
+        yield
+
+
+def events(g: Game) -> list[tuple[Any, ...]]:
+    return [(e.index, e.player, e.points, e.category, e.ids, e.text) for e in g.events]
+
+
+def both_ways(rs: Any, n: int, seed: int, agent: Any = RandomAgent) -> tuple[Game, Game]:
+    """The same game played with the incremental and with the full check (the reference engine)."""
+    names = DEFAULT_NAMES[:n]
+    g1, _ = play_game(rs, names, [agent()] * n, seed)
+    with full_reads():
+        g2, _ = play_game(rs, names, [agent()] * n, seed)
+    return g1, g2
+
+
+def fast_both_ways(rs: Any, n: int, seed: int) -> tuple[Game, Game]:
+    """The same random playout in the generated engine, which calls the reference handler for missions."""
+    names = DEFAULT_NAMES[:n]
+    g1, _ = random_game(rs, names, seed)
+    with full_reads():
+        g2, _ = random_game(rs, names, seed)
+    return g1, g2
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+@settings(max_examples=12)
+@given(seed=st.integers(0, 10**9), n=st.integers(2, 4))
+def test_incremental_check_equals_reading_every_card(name: str, seed: int, n: int) -> None:
+    """Random games: the same events (who fulfils which card on which move, points, order) either way."""
+    rs = ruleset(name)
+    n = max(rs.players[0], min(n, rs.players[1]))
+    g1, g2 = both_ways(rs, n, seed)
+    assert events(g1) == events(g2)
+    f1, f2 = fast_both_ways(rs, n, seed)
+    assert snapshot(f1) == snapshot(f2)
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_the_first_seeds_fulfil_missions_either_way(name: str) -> None:
+    """Not a comparison of empty games: the first seeds fulfil public missions, the same ones either way."""
+    rs = ruleset(name)
+    fulfilled = 0
+    for seed in range(10):
+        f1, f2 = fast_both_ways(rs, rs.players[1], seed)
+        assert f1.public_by == f2.public_by and f1.track == f2.track
+        fulfilled += sum(map(len, f1.public_by.values()))
+    assert fulfilled >= 5
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_incremental_check_along_greedy_games(name: str) -> None:
+    """Greedy agents probe every move on copies of the position (clones carry the last check along)."""
+    rs = ruleset(name)
+    g1, g2 = both_ways(rs, 3, 7, GreedyAgent)
+    assert events(g1) == events(g2)
+
+
+# ----- generated mission cards -------------------------------------------------------------------------
+PLAYERS = ["me", "me", "me", "best(count(tiles(me, food)))", "owner(castle with clover)",
+           "best(count(owned(me, castle)))", "best(count(tiles(me)))"]
+
+
+@st.composite
+def number(draw: Any, players: tuple[str, ...] = tuple(PLAYERS)) -> str:
+    """An int expression over the position of one of the players (`me` most often)."""
+    p = draw(st.sampled_from(players))
+    kind = draw(st.sampled_from(["food", "energy", "settlement", "farm"]))
+    grouped = draw(st.sampled_from(["food", "energy", "farm"]))  # the kinds that form groups
+    return draw(st.sampled_from([
+        f"count(tiles({p}, {kind}))", f"count(tiles({p}))", f"largest(groups({p}, {grouped}))",
+        f"count(atleast(groups({p}, food), {draw(st.integers(1, 4))}))", f"count(areas(tiles({p}, settlement)))",
+        f"count(won({p}))", f"count(touched({p}, tower))", f"count(touched({p}, castle))",
+        f"count(owned({p}, castle))", f"count(at(tiles({p}), wind))", f"count(near(tiles({p}), sea))",
+        f"count(near(tiles({p}, {kind}), tower \"Hill of Tara\"))", f"influence(tiles({p}))",
+        f"count(at(near(tiles({p}), castle), wind))", "count(hexes(wind))",
+    ]))
+
+
+@st.composite
+def condition(draw: Any, depth: int = 2) -> str:
+    """A card condition: comparisons (== and != too, so a card can become true and false again), most,
+    fewest, best, owners, and their combinations."""
+    leaves = st.one_of(
+        st.builds(lambda a, op, k: f"{a} {op} {k}", number(), st.sampled_from([">=", "<=", "==", "!=", ">"]),
+                  st.integers(0, 9)),
+        number().map(lambda a: f"most({a})"), number().map(lambda a: f"fewest({a})"),
+        number().map(lambda a: f"best({a}) == me"), number().map(lambda a: f"best({a}) != me"),
+        st.just("owner(castle with clover) == me"), st.just("me != owner(castle with clover)"),
+        st.just("owner(castle with clover) == nobody"),
+        st.builds(lambda a, b: f"{a} > {b}", number(), number()),
+    )
+    if depth == 0 or draw(st.booleans()):
+        return draw(leaves)
+    a, b = draw(condition(depth - 1)), draw(condition(depth - 1))
+    return draw(st.sampled_from([f"({a}) and ({b})", f"({a}) or ({b})", f"not ({a})"]))
+
+
+@st.composite
+def threshold(draw: Any) -> str:
+    """A card `E >= N` (or >, or N <= E, N < E) over the holder's own position: the form the engine keeps
+    the distance of, reading the card only once the holder's tiles may have closed it."""
+    e = draw(number(("me",)))
+    if draw(st.booleans()):
+        e = f"{e} + {draw(number(('me',)))}"
+    n = draw(st.integers(0, 12))
+    return draw(st.sampled_from([f"{e} >= {n}", f"{e} > {n}", f"{n} <= {e}", f"{n} < {e}"]))
+
+
+def with_cards(folder: Path, conds: list[str]) -> Path:
+    """Ireland with its mission deck replaced by the given conditions (same file layout, so `extends`
+    still finds Scotland)."""
+    text = (ROOT / "rules" / "ireland.rules").read_text(encoding="utf-8")
+    cards = "\n".join(f'  card "Card {i}" {3 + i % 5} / {1 + i % 3}: {c}' for i, c in enumerate(conds))
+    new = re.sub(r"(deck mission \{\n  when empty:[^\n]*\n)(.*?)(\n\})", lambda m: m.group(1) + cards + m.group(3),
+                 text, count=1, flags=re.S)
+    assert new != text
+    shutil.copy(ROOT / "rules" / "scotland.rules", folder / "scotland.rules")
+    path = folder / "ireland.rules"
+    path.write_text(new, encoding="utf-8")
+    return path
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(conds=st.lists(condition(), min_size=8, max_size=12), seed=st.integers(0, 10**9), n=st.integers(2, 4))
+def test_generated_cards_incremental_equals_full(tmp_path: Path, conds: list[str], seed: int, n: int) -> None:
+    """Cards over the whole expression language: the incremental check misses no change they read."""
+    board = rules_and_board("ireland", None)[1]
+    rs = compile_rules(load_rules(with_cards(tmp_path, conds)), load_board(board))
+    g1, g2 = both_ways(rs, n, seed)
+    assert events(g1) == events(g2)
+    f1, f2 = fast_both_ways(rs, n, seed)
+    assert snapshot(f1) == snapshot(f2)
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(conds=st.lists(threshold(), min_size=8, max_size=12), seed=st.integers(0, 10**9), n=st.integers(2, 4))
+def test_generated_thresholds_incremental_equals_full(tmp_path: Path, conds: list[str], seed: int, n: int) -> None:
+    """Cards of the threshold form: a card is fulfilled on the very move it reaches its number."""
+    board = rules_and_board("ireland", None)[1]
+    rs = compile_rules(load_rules(with_cards(tmp_path, conds)), load_board(board))
+    g1, g2 = both_ways(rs, n, seed)
+    assert events(g1) == events(g2)
+    f1, f2 = fast_both_ways(rs, n, seed)
+    assert snapshot(f1) == snapshot(f2)
+
+
+def test_reads_of_the_ireland_cards() -> None:
+    """What the analysis finds for known shapes: the holder's own tiles where they count, landmark holders,
+    won areas, every player under most/best, and nothing it does not know is left out."""
+    rs = ruleset("ireland")
+    t = rs.t
+    asts = {c.name: c.condition for c in t.decks["mission"].cards}
+    food, energy = t.tile_kinds.index("food"), t.tile_kinds.index("energy")
+    wind = sum(1 << h for h, m in enumerate(t.hex_matches("wind")) if m)
+    everywhere = (1 << t.n) - 1
+    r = reads_of(asts["Wind farmer"], t)
+    assert r.mine == (wind,) * len(t.tile_kinds) and not any(r.anyone) and not r.everything
+    r = reads_of(asts["Harvest"], t)
+    assert r.mine[food] == everywhere and r.mine[energy] == 0 and not any(r.anyone)
+    r = reads_of(asts["Castle keeper"], t)
+    assert r.landmarks_mine and not r.landmarks_anyone and not any(r.mine)
+    r = reads_of(asts["Blarney stone"], t)  # `owner(...) == me`: only a change to or from `me` matters
+    assert r.landmarks_mine and not r.landmarks_anyone
+    r = reads_of(asts["Chieftain of Ireland"], t)  # a sum of influence: only valued tiles add to it
+    settlement = t.tile_kinds.index("settlement")
+    assert [k for k, m in enumerate(r.mine) if m] == [settlement]
+    r = reads_of(asts["Lord of the province"], t)
+    assert r.won_mine and not r.won_anyone
+    most = A.Call(fn="most", args=(asts["Harvest"].left,), span=asts["Harvest"].span)
+    r = reads_of(most, t)
+    assert not any(r.mine) and r.anyone[food] == everywhere
+    unknown = A.Call(fn="no such function", args=(), span=asts["Harvest"].span)
+    assert reads_of(unknown, t).everything
