@@ -22,7 +22,7 @@ from test_fast import snapshot  # tests/ is on sys.path (no __init__.py)
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.compile.compiler import compile_rules
-from rebirth_dsl.compile.reads import reads_of
+from rebirth_dsl.compile.reads import reads_of, threshold_of
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
@@ -229,3 +229,15 @@ def test_reads_of_the_ireland_cards() -> None:
     assert not any(r.mine) and r.anyone[food] == everywhere
     unknown = A.Call(fn="no such function", args=(), span=asts["Harvest"].span)
     assert reads_of(unknown, t).everything
+
+
+def test_thresholds_of_landmarks_and_areas() -> None:
+    """`count(owned(me, K)) >= N` rises by one per landmark of kind K the holder takes (none of another
+    kind), `count(won(me)) >= N` by one per area won, and tiles move neither."""
+    t = ruleset("ireland").t
+    asts = {c.name: c.condition for c in t.decks["mission"].cards}
+    th = threshold_of(asts["Castle keeper"], t)
+    assert th is not None and th.limit == 6 and th.won_grow == 0 and not any(map(any, th.grow))
+    assert th.lm_grow == tuple(int(k == "castle") for k in t.landmark_kind) and 0 < sum(th.lm_grow) < len(th.lm_grow)
+    th = threshold_of(asts["Lord of the province"], t)
+    assert th is not None and th.won_grow == 1 and not any(th.lm_grow) and not any(map(any, th.grow))

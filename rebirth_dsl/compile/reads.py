@@ -217,6 +217,10 @@ class Threshold:
     measure: A.Expr
     limit: int  # the card is fulfilled once E >= limit
     grow: tuple[tuple[int, ...], ...]  # [kind][hex]
+    # the most E rises when `me` takes landmark lm (`count(owned(me, K))`), and per area `me` wins; a landmark
+    # lost or an area won by another never raises E
+    lm_grow: tuple[int, ...] = ()
+    won_grow: int = 0
 
 
 def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
@@ -232,10 +236,11 @@ def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
         case _:
             return None
     try:
-        grow = _Growth(t).of(e, top=True)
+        gr = _Growth(t)
+        grow = gr.of(e, top=True)
     except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
         return None
-    return Threshold(e, limit, tuple(tuple(row) for row in grow))
+    return Threshold(e, limit, tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won)
 
 
 class _Growth:
@@ -246,6 +251,10 @@ class _Growth:
         self.t = t
         self.r = _Reader(t)
         self.nk = len(t.tile_kinds)
+        # how far E rises per landmark `me` takes and per area `me` wins: summed over E's terms as `of` meets
+        # them (each term appears once in E, so the sum of the terms' bounds bounds E)
+        self.lm = [0] * len(t.landmark_kind)
+        self.won = 0
 
     def table(self, kinds: frozenset[int] | tuple[int, ...], mask: list[bool], by: int) -> list[list[int]]:
         return [[by if k in kinds and m else 0 for m in mask] for k in range(self.nk)]
@@ -292,8 +301,13 @@ class _Growth:
                             if self.r.value(n) == self.r.none:
                         # a tile makes at most one more group reach the size: its own (merging never adds two)
                         return self.table(selected_kinds(t, tuple(sel)), [True] * t.n, 1)
-                    case A.Call(fn="owned" | "won", args=(A.Name(id="me"), *_)):
-                        return self.table((), [False] * t.n, 0)  # tiles never move them (re-read on a change)
+                    case A.Call(fn="owned", args=(A.Name(id="me"), A.Name(id=kind))):
+                        for lm, k in enumerate(t.landmark_kind):  # one more for each landmark of the kind taken
+                            self.lm[lm] += k == kind
+                        return self.table((), [False] * t.n, 0)  # tiles never move it
+                    case A.Call(fn="won", args=(A.Name(id="me"),)):
+                        self.won += 1  # one more for each area won
+                        return self.table((), [False] * t.n, 0)
                 kinds, mask = self.additive(s)
                 return self.table(kinds, mask, 1)
         raise _Unknown("unbounded")

@@ -288,6 +288,8 @@ class _Watch:
     bounded: int  # cards with a threshold form (compile/reads.py Threshold)
     grow: dict[int, tuple[tuple[int, ...], ...]]  # a bounded card's bit -> its Threshold.grow
     limit: dict[int, int]  # a bounded card's bit -> its Threshold.limit
+    lm_grow: dict[int, tuple[int, ...]]  # a bounded card's bit -> its Threshold.lm_grow
+    won_grow: dict[int, int]  # a bounded card's bit -> its Threshold.won_grow
 
 
 def _watch(g: Game) -> _Watch:
@@ -320,7 +322,8 @@ def _watch(g: Game) -> _Watch:
                if card.threshold is not None and card.measure is not None and not always & bit[name]}
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m,
                lm_a, won_m, won_a, always, len(bit), sum(bounded), {b: th.grow for b, th in bounded.items()},
-               {b: th.limit for b, th in bounded.items()})
+               {b: th.limit for b, th in bounded.items()}, {b: th.lm_grow for b, th in bounded.items()},
+               {b: th.won_grow for b, th in bounded.items()})
     g.rs.derived["public reads"] = w
     return w
 
@@ -338,10 +341,12 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
         # and per seat and card, how far a bounded card is known to be from its number (0: unknown)
         g.public_seen = [list(owner), list(lm_owner), [len(won)], live, [0] * (n * w.ncards)]
         return list(live)
-    so, sl, sw, live, _ = seen
+    so, sl, sw, live, slack = seen
     mine = [0] * n
     anyone = w.always
     fresh: list[int] = []
+    gained: list[int] = []  # the landmarks that changed hands
+    wins = [0] * n  # per seat, the areas won
     if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
         so[h] = owner[h]
         fresh.append(h)
@@ -361,12 +366,13 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
         mine[q] |= w.mine[k][x]
         anyone |= w.anyone[k][x]
     if sl != lm_owner:
-        for was, now in zip(sl, lm_owner, strict=True):
+        for lm, (was, now) in enumerate(zip(sl, lm_owner, strict=True)):
             if was != now:
                 for q in (was, now):
                     if q >= 0:
                         mine[q] |= w.landmarks_mine
                 anyone |= w.landmarks_anyone
+                gained.append(lm)
         sl[:] = lm_owner
     if sw[0] != len(won):  # areas are only ever won, in order: the new winners are the last entries
         if sw[0] > len(won):
@@ -374,10 +380,51 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
         for q in list(won.values())[sw[0]:]:
             if q >= 0:
                 mine[q] |= w.won_mine
+                wins[q] += 1
         anyone |= w.won_anyone
         sw[0] = len(won)
-    # every card returned is read, which sets how far a bounded one is from its number afresh
-    return [(m | anyone) & ok for m, ok in zip(mine, live, strict=True)]
+    dirty = [(m | anyone) & ok for m, ok in zip(mine, live, strict=True)]
+    for q in range(n):
+        bounded = dirty[q] & w.bounded
+        if bounded:  # what changed brings these closer to their number: read only those it may have closed
+            dirty[q] ^= _still_short(g, w, q, bounded, fresh, gained, wins[q], slack)
+    # every other card returned is read, which sets how far a bounded one is from its number afresh
+    return dirty
+
+
+def _still_short(g: Game, w: _Watch, q: int, bounded: int, fresh: list[int], gained: list[int], wins: int,
+                 slack: list[int]) -> int:
+    """Of the bounded cards `bounded`, those seat q cannot have fulfilled by the tiles `fresh`, the landmarks
+    `gained` changing hands and `wins` areas won since the last check (their distance is brought down by the
+    most these can raise them: a bounded card reads only q's own tiles, landmarks and areas)."""
+    owner, tkind, lm_owner = g.owner, g.tkind, g.lm_owner
+    mine = [x for x in fresh if owner[x] == q]
+    took = [lm for lm in gained if lm_owner[lm] == q]
+    base = q * w.ncards
+    short = 0
+    while bounded:
+        low = bounded & -bounded
+        bounded ^= low
+        i = base + low.bit_length() - 1
+        grow, left, most = w.grow[low], slack[i], 0
+        for x in mine:
+            up = grow[tkind[x]][x]
+            if up >= 0:
+                left -= up
+            elif up == VALUE:
+                left -= g.tval[x]
+            else:  # GROUP: the largest group is now at least each new tile's own (every grown group has one)
+                most = max(most, g.gsize[g.find(x)])
+        if most:
+            left = min(left, w.limit[low] - most)
+        lm_grow = w.lm_grow[low]
+        for lm in took:
+            left -= lm_grow[lm]
+        left -= wins * w.won_grow[low]
+        slack[i] = left
+        if left > 0:
+            short |= low
+    return short
 
 
 def _reset(g: Game) -> list[int]:
