@@ -16,11 +16,11 @@ from typing import Any
 
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, Ruleset, ScoreTrigger, TouchRule
+from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.abilities import draw_after_turn
 from rebirth_dsl.runtime.game import Game, static
-from rebirth_dsl.runtime.reactions import rank, react_one, score_area, touch
+from rebirth_dsl.runtime.reactions import public_missions, rank, react_one, score_area, touch
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Event
 
@@ -72,7 +72,8 @@ def generate(rs: Ruleset) -> Compiled:
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=rank)
+    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=rank,
+               PUBLIC=public_missions)
 
     # per-rule adjacency tables
     maj_tables: dict[int, str] = {}
@@ -307,6 +308,8 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
                 L(f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
             else:
                 L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+        elif isinstance(r, PublicRule):  # the reference engine's handler, called without the dispatch
+            L(f"PUBLIC(g, p, {closure(f'RULE{ri}', r)}, None, h)")
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
     L("touched_by[p].update(LMADJ[h])")  # every landmark next to h is touched now (reactions.react)
