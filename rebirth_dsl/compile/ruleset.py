@@ -186,6 +186,16 @@ class Ruleset(Record):
 
     def parse_tile(self, text: str) -> tuple[int, int]:
         """`settlement:3` -> (kind id, value); raises a RebirthError naming the valid tiles."""
+        # a tile name parses the same way every time (abilities parse their answers every use): kept per text
+        parsed = self.derived.setdefault("parsed tiles", {})
+        if type(text) is str and text in parsed:
+            return parsed[text]
+        tile = self._parse_tile(text)
+        if type(text) is str:
+            parsed[text] = tile
+        return tile
+
+    def _parse_tile(self, text: str) -> tuple[int, int]:
         kind, _, val = str(text).partition(":")
         if kind not in self.tile_kinds:
             dym = did_you_mean(kind, self.tile_kinds)
