@@ -22,7 +22,7 @@ from test_fast import snapshot  # tests/ is on sys.path (no __init__.py)
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.compile.compiler import compile_rules
-from rebirth_dsl.compile.reads import reads_of, threshold_of
+from rebirth_dsl.compile.reads import REACH, reads_of, threshold_of
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
@@ -241,3 +241,13 @@ def test_thresholds_of_landmarks_and_areas() -> None:
     assert th.lm_grow == tuple(int(k == "castle") for k in t.landmark_kind) and 0 < sum(th.lm_grow) < len(th.lm_grow)
     th = threshold_of(asts["Lord of the province"], t)
     assert th is not None and th.won_grow == 1 and not any(th.lm_grow) and not any(map(any, th.grow))
+
+
+def test_threshold_of_groups_reaching_a_size() -> None:
+    """`count(atleast(groups(me, food), 3)) >= 2` rises only by a food tile whose group then has 3 tiles."""
+    t = ruleset("ireland").t
+    asts = {c.name: c.condition for c in t.decks["mission"].cards}
+    th = threshold_of(asts["Green fields"], t)
+    food = t.tile_kinds.index("food")
+    assert th is not None and th.limit == 2 and th.reach == 3
+    assert set(th.grow[food]) == {REACH} and not any(any(row) for k, row in enumerate(th.grow) if k != food)

@@ -205,6 +205,7 @@ def reads_of(node: A.Expr, t: Tables) -> Reads:
 # ----- how far a card can move ------------------------------------------------------------------------
 VALUE = -1  # in a growth table: by the added tile's own value
 GROUP = -2  # in a growth table: E becomes at least the size of the added tile's group (`largest`)
+REACH = -3  # in a growth table: E rises by one if the added tile's group now has Threshold.reach tiles, else 0
 
 
 @dataclass(frozen=True)
@@ -221,6 +222,7 @@ class Threshold:
     # lost or an area won by another never raises E
     lm_grow: tuple[int, ...] = ()
     won_grow: int = 0
+    reach: int = 0  # REACH's group size (`count(atleast(groups(me, K), reach))`)
 
 
 def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
@@ -240,7 +242,7 @@ def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
         grow = gr.of(e, top=True)
     except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
         return None
-    return Threshold(e, limit, tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won)
+    return Threshold(e, limit, tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won, gr.reach)
 
 
 class _Growth:
@@ -255,6 +257,7 @@ class _Growth:
         # them (each term appears once in E, so the sum of the terms' bounds bounds E)
         self.lm = [0] * len(t.landmark_kind)
         self.won = 0
+        self.reach = 0
 
     def table(self, kinds: frozenset[int] | tuple[int, ...], mask: list[bool], by: int) -> list[list[int]]:
         return [[by if k in kinds and m else 0 for m in mask] for k in range(self.nk)]
@@ -285,6 +288,11 @@ class _Growth:
             case A.Call(fn=fn, args=(s,)) if fn in t.attributes and top:
                 kinds, mask = self.additive(s)
                 return self.table(tuple(k for k in kinds if k in self.r.valued), mask, VALUE)
+            case A.Call(fn="count" | "size", args=(A.Call(fn="atleast", args=(
+                    A.Call(fn="groups", args=(A.Name(id="me"), *sel)), A.Num(value=n))),)) if top:
+                # only the tile's own group can newly reach n tiles (merged groups are gone, others unchanged)
+                self.reach = int(n)
+                return self.table(selected_kinds(t, tuple(sel)), [True] * t.n, REACH)
             case A.Call(fn="count" | "size", args=(s,)):
                 match s:
                     case A.Call(fn="areas", args=(x,)):  # one tile adds at most one area
@@ -313,4 +321,4 @@ class _Growth:
         raise _Unknown("unbounded")
 
 
-__all__ = ["GROUP", "VALUE", "Reads", "Threshold", "reads_of", "threshold_of"]
+__all__ = ["GROUP", "REACH", "VALUE", "Reads", "Threshold", "reads_of", "threshold_of"]

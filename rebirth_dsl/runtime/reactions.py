@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.reads import VALUE
+from rebirth_dsl.compile.reads import REACH, VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids as join
@@ -204,6 +204,8 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
                             left = slack[i] - up
                         elif up == VALUE:
                             left = slack[i] - g.tval[h]
+                        elif up == REACH:  # one more group of the size, if the tile's own now is one
+                            left = slack[i] - (g.gsize[g.find(h)] >= w.reach[low])
                         else:  # GROUP: the largest group is now at least the tile's own
                             left = min(slack[i], w.limit[low] - g.gsize[g.find(h)])
                         slack[i] = left
@@ -290,6 +292,7 @@ class _Watch:
     limit: dict[int, int]  # a bounded card's bit -> its Threshold.limit
     lm_grow: dict[int, tuple[int, ...]]  # a bounded card's bit -> its Threshold.lm_grow
     won_grow: dict[int, int]  # a bounded card's bit -> its Threshold.won_grow
+    reach: dict[int, int]  # a bounded card's bit -> its Threshold.reach
 
 
 def _watch(g: Game) -> _Watch:
@@ -323,7 +326,7 @@ def _watch(g: Game) -> _Watch:
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m,
                lm_a, won_m, won_a, always, len(bit), sum(bounded), {b: th.grow for b, th in bounded.items()},
                {b: th.limit for b, th in bounded.items()}, {b: th.lm_grow for b, th in bounded.items()},
-               {b: th.won_grow for b, th in bounded.items()})
+               {b: th.won_grow for b, th in bounded.items()}, {b: th.reach for b, th in bounded.items()})
     g.rs.derived["public reads"] = w
     return w
 
@@ -366,14 +369,19 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
         mine[q] |= w.mine[k][x]
         anyone |= w.anyone[k][x]
     if sl != lm_owner:
-        for lm, (was, now) in enumerate(zip(sl, lm_owner, strict=True)):
-            if was != now:
-                for q in (was, now):
-                    if q >= 0:
-                        mine[q] |= w.landmarks_mine
-                anyone |= w.landmarks_anyone
-                gained.append(lm)
-        sl[:] = lm_owner
+        # the landmarks next to the placed hex first (those a placement moves), then any other difference
+        moved = [(lm, sl[lm]) for lm in (g.lm_adj[h] if h >= 0 else ()) if sl[lm] != lm_owner[lm]]
+        for lm, _ in moved:
+            sl[lm] = lm_owner[lm]
+        if sl != lm_owner:
+            moved += [(lm, was) for lm, was in enumerate(sl) if was != lm_owner[lm]]
+            sl[:] = lm_owner
+        for lm, was in moved:
+            for q in (was, lm_owner[lm]):
+                if q >= 0:
+                    mine[q] |= w.landmarks_mine
+            anyone |= w.landmarks_anyone
+            gained.append(lm)
     if sw[0] != len(won):  # areas are only ever won, in order: the new winners are the last entries
         if sw[0] > len(won):
             return _reset(g)
@@ -413,6 +421,8 @@ def _still_short(g: Game, w: _Watch, q: int, bounded: int, fresh: list[int], gai
                 left -= up
             elif up == VALUE:
                 left -= g.tval[x]
+            elif up == REACH:
+                left -= g.gsize[g.find(x)] >= w.reach[low]
             else:  # GROUP: the largest group is now at least each new tile's own (every grown group has one)
                 most = max(most, g.gsize[g.find(x)])
         if most:
