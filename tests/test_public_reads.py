@@ -8,9 +8,10 @@ comparisons), and that the analysis marks what it does not know as reading every
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,9 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime import reactions
-from rebirth_dsl.runtime.fast import random_game
+from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.setup import deal, seat_rng
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -251,3 +253,21 @@ def test_threshold_of_groups_reaching_a_size() -> None:
     food = t.tile_kinds.index("food")
     assert th is not None and th.limit == 2 and th.reach == 3
     assert set(th.grow[food]) == {REACH} and not any(any(row) for k, row in enumerate(th.grow) if k != food)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_card_dealt_face_up_twice(seed: int) -> None:
+    """A record may deal one card face up twice: it stays one card to the check, never another card's bit."""
+    rs = ruleset("ireland")
+    names = DEFAULT_NAMES[:4]
+    games = []
+    for full in (False, True):
+        setup = deal(rs, 4, seed)
+        deck = list(setup.decks["mission"])
+        deck[1] = deck[0]
+        g = Game(rs, names, dataclasses.replace(setup, decks={**setup.decks, "mission": deck}))
+        g.quiet = True
+        with full_reads() if full else nullcontext():
+            compiled(rs).run_random(g, [seat_rng(seed, i) for i in range(4)], None)
+        games.append(snapshot(g))
+    assert games[0] == games[1]

@@ -340,7 +340,11 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     n = g.n_players
     seen = g.public_seen
     if not seen:  # per seat, the face-up cards not fulfilled yet: the only ones ever read
-        live = [sum(w.bit[c] for c in g.public if q not in g.public_by[c]) for q in range(n)]
+        live = [0] * n  # or-ed, not summed: a card face up twice (a record may deal it so) is one bit
+        for c in g.public:
+            for q in range(n):
+                if q not in g.public_by[c]:
+                    live[q] |= w.bit[c]
         # and per seat and card, how far a bounded card is known to be from its number (0: unknown)
         g.public_seen = [list(owner), list(lm_owner), [len(won)], live, [0] * (n * w.ncards)]
         return list(live)
