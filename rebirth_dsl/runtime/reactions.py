@@ -175,7 +175,7 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     reads (compile/reads.py) changed since the last check; the first check reads every card."""
     if not g.public:
         return
-    w = _watch(g)
+    w = g.rs.derived.get("public reads") or _watch(g)  # built once per ruleset (_watch), looked up inline
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: this placement's tile is all that changed since the last check
         so, sl, sw, live, _ = seen
