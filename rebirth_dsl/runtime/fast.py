@@ -74,16 +74,18 @@ def generate(rs: Ruleset) -> Compiled:
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=rank)
 
-    # per-rule adjacency tables
+    # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
+    tables: dict[str, tuple[Any, ...]] = {"AREA": tuple(int(a) for a in t.area_of), "LMADJ": static(rs).lm_adj}
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, MajorityRule):
             mine = set(r.landmarks)
             table = tuple(tuple(lm for lm in _adj(t, h) if lm in mine) for h in range(t.n))
             maj_tables[ri] = const(f"MAJ{ri}", table)
+            tables[maj_tables[ri]] = table
         elif isinstance(r, TouchRule):
             table = tuple(tuple(lm for lm in _adj(t, h) if t.landmark_kind[lm] == r.kind) for h in range(t.n))
-            const(f"TOUCH{ri}", table)
+            tables[const(f"TOUCH{ri}", table)] = table
         elif isinstance(r, ScoreTrigger) and r.at is not None:
             const(f"AT{ri}", tuple(bool(x) for x in r.at))
         elif isinstance(r, AreaRule):
@@ -103,7 +105,7 @@ def generate(rs: Ruleset) -> Compiled:
         "track = g.track", "touched_by = g.touched", "area_done = g.area_done", "held = g.held",
         "decks = g.decks", "n = g.n_players", "quiet = g.quiet",
     ]
-    body = _place_body(rs, maj_tables, closure)
+    body = _place_body(rs, maj_tables, closure, tables)
 
     def emit(lines_: list[str], indent: str) -> None:
         lines.extend(indent + ln if ln else "" for ln in lines_)
@@ -142,29 +144,38 @@ def generate(rs: Ruleset) -> Compiled:
     R("            return")
     R("        ti = int(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
     R("        k, v = hp[ti]")
-    R("        h = -1")
+    # Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
+    # there the placement body is emitted specialised to both (see _place_body), ending the move's
+    # placement; a tile with no free hex passes.
+    free_hexes = static(rs).free
+    passing = ["h = -1", "g.passed[p] += 1"]
     first = True
     for kid in range(len(rs.tile_kinds)):
-        R(f"        {'if' if first else 'elif'} k == {kid}:")
-        first = False
-        tiers = [tuple(free_var[kk] for kk in kinds if kk in free_var)
+        tiers = [tuple(kk for kk in kinds if kk in free_var)
                  for kinds in (rs.primary.get(kid, ()), rs.fallback.get(kid, ()))]
         tiers = [t_ for t_ in tiers if t_]
         if not tiers:
-            R("            pass")
+            continue  # the final else: no hex kind takes this tile
+        R(f"        {'if' if first else 'elif'} k == {literal(kid)}:")
+        first = False
         ind = "            "
-        for ti, names in enumerate(tiers):
+        for kinds in tiers:
+            names = [free_var[kk] for kk in kinds]
             R(f"{ind}tot = {' + '.join(f'len({nm})' for nm in names)}")
             R(f"{ind}if tot:")
             R(f"{ind}    r = int(rnd[p]() * tot)")
-            _emit_pick(R, ind + "    ", names)
-            if ti + 1 < len(tiers):  # the fallback tier, only when no primary hex is free (S-P3)
-                R(f"{ind}else:")
-                ind += "    "
-    R("        if h >= 0:")
-    emit(body, "            ")
-    R("        else:")
-    R("            g.passed[p] += 1")
+            bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
+                                                      _Where(kid, nm, free_hexes[kk]))]
+                      for kk, nm in zip(kinds, names, strict=True)]
+            _emit_pick(R, ind + "    ", names, bodies)
+            R(f"{ind}else:")
+            ind += "    "
+        emit(passing, ind)  # no hex in any tier (S-P5)
+    if first:  # no tile kind has a hex kind: every move passes
+        emit(passing, "        ")
+    else:
+        R("        else:")
+        emit(passing, "            ")
     R("        if moves is not None:")
     R("            moves.append((p, k, v, h))")
     R("        del hp[ti]")
@@ -190,15 +201,71 @@ def generate(rs: Ruleset) -> Compiled:
     return Compiled(source, env["place"], env["run_random"], env["end_quiet"])
 
 
-def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[str]:
-    """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order."""
+@dataclass(frozen=True)
+class _Where:
+    """What the playout loop knows where it emits a placement: the tile kind, and the free list the hex
+    was taken from (a local name) with every hex that list can hold."""
+
+    kid: int
+    free_list: str
+    hexes: tuple[int, ...]
+
+
+def _values(table: tuple[Any, ...], where: _Where | None) -> set[Any] | None:
+    """The values a per-hex table takes over the hexes a placement can be on; None when nothing is known."""
+    return None if where is None else {table[h] for h in where.hexes}
+
+
+def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: dict[str, tuple[Any, ...]],
+                where: _Where | None = None) -> list[str]:
+    """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order.
+
+    With `where` (the playout loop), the tile kind and the hex's free list are known: tests of the kind are
+    decided here, and a per-hex table that has the same value on every hex of the list is read here instead
+    of in the game (a reaction that can never fire there disappears, a test that always holds is dropped).
+    Without it (`place`), every test is made in the game."""
+    t = rs.t
     out: list[str] = []
     L = out.append
+
+    def kind_in(kinds: frozenset[int] | None) -> str:
+        """The test that k is of these kinds: "True"/"False" when the kind is known."""
+        if where is None:
+            return _kind_test("k", kinds)
+        return "True" if kinds is None or where.kid in kinds else "False"
+
+    def nonempty(name: str) -> bool | None:
+        """Whether table `name` is non-empty at h: True/False on every possible hex, else None."""
+        vals = _values(tables[name], where)
+        if vals is None:
+            return None
+        flags = {bool(x) for x in vals}
+        return flags.pop() if len(flags) == 1 else None
+
+    def loop_over(name: str) -> bool:
+        """Whether to emit a loop over table `name` at h (not when it is empty on every possible hex)."""
+        return nonempty(name) is not False
+
+    areas = _values(tables["AREA"], where)
+    in_area = None if areas is None else (True if min(areas) >= 0 else False if max(areas) < 0 else None)
+    # the landmarks next to h, read once when some loops over them can be skipped on hexes next to none
+    adj_guard = where is not None and nonempty("LMADJ") is None
+    lmadj = tables["LMADJ"]
+
+    def guarded(name: str, block: list[str]) -> None:
+        """A loop over table `name`, behind the `if adj:` test when that test is exact for it (every hex
+        where it is non-empty is next to a landmark)."""
+        if adj_guard and all(lmadj[h] or not tables[name][h] for h in where.hexes):  # type: ignore[union-attr]
+            L("if adj:")
+            out.extend("    " + ln for ln in block)
+        else:
+            out.extend(block)
+
     L("owner[h] = p")
     L("tkind[h] = k")
     L("tval[h] = v")
     L("tiles_of[p][k].append(h)")
-    L("lst = free[HK[h]]")
+    L("lst = free[HK[h]]" if where is None else f"lst = {where.free_list}")
     L("pos = fp[h]")
     L("last = lst[-1]")
     L("lst[pos] = last")
@@ -206,51 +273,80 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
     L("lst.pop()")
     L("fp[h] = -1")
     L("groot = h")
-    if rs.group_kinds:
-        L(f"if {_kind_test('k', rs.group_kinds)}:")
-        L("    for m in NB[h]:")
-        L("        if owner[m] == p and tkind[m] == k:")
-        L("            rm = m")
-        L("            while parent[rm] != rm:")
-        L("                parent[rm] = parent[parent[rm]]")
-        L("                rm = parent[rm]")
-        L("            if rm != groot:")
-        L("                if gsize[rm] > gsize[groot]:")
-        L("                    rm, groot = groot, rm")
-        L("                parent[rm] = groot")
-        L("                gsize[groot] += gsize[rm]")
-    L("a = AREA[h]")
-    L("if a >= 0:")
-    L("    area_free[a] -= 1")
-    L("    area_inf[a][p] += v")
+    if adj_guard:
+        L("adj = LMADJ[h]")
+    joins = kind_in(rs.group_kinds) if rs.group_kinds else "False"
+    if joins != "False":
+        ind = ""
+        if joins != "True":
+            L(f"if {joins}:")
+            ind = "    "
+        L(f"{ind}for m in NB[h]:")
+        L(f"{ind}    if owner[m] == p and tkind[m] == k:")
+        L(f"{ind}        rm = m")
+        L(f"{ind}        while parent[rm] != rm:")
+        L(f"{ind}            parent[rm] = parent[parent[rm]]")
+        L(f"{ind}            rm = parent[rm]")
+        L(f"{ind}        if rm != groot:")
+        L(f"{ind}            if gsize[rm] > gsize[groot]:")
+        L(f"{ind}                rm, groot = groot, rm")
+        L(f"{ind}            parent[rm] = groot")
+        L(f"{ind}            gsize[groot] += gsize[rm]")
+    if in_area is not False:
+        L("a = AREA[h]")
+        if in_area is None:
+            L("if a >= 0:")
+        ind = "    " if in_area is None else ""
+        L(f"{ind}area_free[a] -= 1")
+        L(f"{ind}area_inf[a][p] += v")
     for ri, r in enumerate(rs.reactions):
-        if isinstance(r, MajorityRule):
-            L(f"for lm in {maj_tables[ri]}[h]:")
-            L("    c = lm_count[lm]")
+        if isinstance(r, MajorityRule) and loop_over(maj_tables[ri]):
+            block = [f"for lm in {maj_tables[ri]}[h]:", "    c = lm_count[lm]"]
             for mi, kinds in enumerate(r.metrics):
-                if kinds is None:
-                    L(f"    c[{mi}][p] += 1")
-                else:
-                    L(f"    if {_kind_test('k', kinds)}:")
-                    L(f"        c[{mi}][p] += 1")
+                test = kind_in(kinds)
+                if test == "True":
+                    block.append(f"    c[{mi}][p] += 1")
+                elif test != "False":
+                    block.extend([f"    if {test}:", f"        c[{mi}][p] += 1"])
+            guarded(maj_tables[ri], block)
     L("sc = scores[p]")
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, ScoreTrigger):
-            cond = _kind_test("k", r.kinds)
+            conds = []
+            test = kind_in(r.kinds)
+            if test == "False":
+                continue
+            if test != "True":
+                conds.append(f"({test})")
             if r.at is not None:
-                cond = f"AT{ri}[h]" if r.kinds is None else f"({cond}) and AT{ri}[h]"
-            L(f"if {cond}:")
+                ats = _values(tuple(bool(x) for x in r.at), where)
+                if ats == {False}:
+                    continue
+                if ats != {True}:
+                    conds.append(f"AT{ri}[h]")
+            ind = ""
+            if conds:
+                L(f"if {' and '.join(conds)}:")
+                ind = "    "
             src = _trigger_expr(r, rs)
             if src == "group":
-                L("    pts = gsize[groot]")
+                L(f"{ind}pts = gsize[groot]")
             elif src is not None:
-                L(f"    pts = {src}")
+                L(f"{ind}pts = {src}")
             else:
-                L(f"    pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
-            L(f"    sc[{literal(r.category)}] += pts")
-            L("    track[p] += pts")
+                L(f"{ind}pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
+            L(f"{ind}sc[{literal(r.category)}] += pts")
+            L(f"{ind}track[p] += pts")
         elif isinstance(r, AreaRule):
-            L(f"if a >= 0 and AREAOK{ri}[a] and area_free[a] == 0 and not area_done[a]:")
+            if in_area is False:
+                continue
+            conds = [] if in_area else ["a >= 0"]
+            oks = None if areas is None else {t.area_kind[a_] == r.kind for a_ in areas if a_ >= 0}
+            if oks == {False}:
+                continue
+            if oks != {True}:
+                conds.append(f"AREAOK{ri}[a]")
+            L(f"if {' and '.join([*conds, 'area_free[a] == 0', 'not area_done[a]'])}:")
             if _pay_table(r, rs.t) is None:
                 L(f"    SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
             else:
@@ -276,40 +372,43 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
                 L(f"                        scores[q][{literal(r.category)}] += pts")
                 L("                        track[q] += pts")
         elif isinstance(r, MajorityRule):
-            L(f"for lm in {maj_tables[ri]}[h]:")
-            L("    o = lm_owner[lm]")
-            L("    if o == p:")
-            L("        continue")
-            L("    if o < 0:")
-            L("        lm_owner[lm] = p")
-            L("        continue")
-            L("    c = lm_count[lm]")
+            if not loop_over(maj_tables[ri]):
+                continue
+            block = [f"for lm in {maj_tables[ri]}[h]:", "    o = lm_owner[lm]", "    if o == p:", "        continue",
+                     "    if o < 0:", "        lm_owner[lm] = p", "        continue", "    c = lm_count[lm]"]
             ind = "    "
             for mi in range(len(r.metrics)):
-                L(f"{ind}x = c[{mi}][p]")
-                L(f"{ind}y = c[{mi}][o]")
-                L(f"{ind}if x > y:")
-                L(f"{ind}    lm_owner[lm] = p")
-                L(f"{ind}elif x == y:")
+                block.extend([f"{ind}x = c[{mi}][p]", f"{ind}y = c[{mi}][o]", f"{ind}if x > y:",
+                              f"{ind}    lm_owner[lm] = p", f"{ind}elif x == y:"])
                 ind += "    "
-            L(f"{ind}{'lm_owner[lm] = p' if r.placer_takes_tie else 'pass'}")
+            block.append(f"{ind}{'lm_owner[lm] = p' if r.placer_takes_tie else 'pass'}")
+            guarded(maj_tables[ri], block)
         elif isinstance(r, TouchRule):
-            L("touched = touched_by[p]")  # marked touched after every reaction (reactions.react)
-            L(f"for lm in TOUCH{ri}[h]:")
-            L("    if lm not in touched:")
+            if not loop_over(f"TOUCH{ri}"):
+                continue
+            block = ["touched = touched_by[p]",  # marked touched after every reaction (reactions.react)
+                     f"for lm in TOUCH{ri}[h]:", "    if lm not in touched:"]
             empty = rs.empty_decks.get(r.action.deck) if isinstance(r.action, A.DrawAction) else None
             if isinstance(r.action, A.DrawAction) and (empty is None or empty.fn is None):
                 # reactions.draw_card inlined for quiet games: the top card, or nothing from an empty deck
-                L(f"        dk = decks.get({literal(r.action.deck)})")
-                L("        if quiet and dk:")
-                L("            held[p].append(dk.pop(0))")
-                L("        elif not quiet:")
-                L(f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+                block.extend([f"        dk = decks.get({literal(r.action.deck)})",
+                              "        if quiet and dk:",
+                              "            held[p].append(dk.pop(0))",
+                              "        elif not quiet:",
+                              f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)"])
             else:
-                L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+                block.append(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+            guarded(f"TOUCH{ri}", block)
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
-    L("touched_by[p].update(LMADJ[h])")  # every landmark next to h is touched now (reactions.react)
+    # every landmark next to h is touched now (reactions.react)
+    if where is None:
+        L("touched_by[p].update(LMADJ[h])")
+    elif adj_guard:
+        L("if adj:")
+        L("    touched_by[p].update(adj)")
+    elif nonempty("LMADJ"):
+        L("touched_by[p].update(LMADJ[h])")
     return out
 
 
@@ -379,18 +478,19 @@ def _answer_per_seat(rngs: list[random.Random]) -> Any:
     return answer
 
 
-def _emit_pick(R: Any, ind: str, names: tuple[str, ...]) -> None:
-    """Source that sets h to element r of the concatenation of the named lists."""
-    if len(names) == 1:
-        R(f"{ind}h = {names[0]}[r]")
-        return
-    for nm in names[:-1]:
-        R(f"{ind}if r < len({nm}):")
-        R(f"{ind}    h = {nm}[r]")
-        R(f"{ind}else:")
-        R(f"{ind}    r -= len({nm})")
-        ind += "    "
-    R(f"{ind}h = {names[-1]}[r]")
+def _emit_pick(R: Any, ind: str, names: list[str], bodies: list[list[str]]) -> None:
+    """Source that takes element r of the concatenation of the named lists, then runs the body of the list
+    it fell in."""
+    for i, (nm, body) in enumerate(zip(names, bodies, strict=True)):
+        last = i == len(names) - 1
+        if not last:
+            R(f"{ind}if r < len({nm}):")
+        for ln in body:
+            R(f"{ind}{'' if last else '    '}{ln}" if ln else "")
+        if not last:
+            R(f"{ind}else:")
+            R(f"{ind}    r -= len({nm})")
+            ind += "    "
 
 
 def _placeable(rs: Ruleset) -> set[str]:
