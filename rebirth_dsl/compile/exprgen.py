@@ -28,7 +28,10 @@ def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
     mine = g.tiles_of[p]
     if len(kinds) == 1:
         return mine[kinds[0]]
-    return [h for k in kinds for h in mine[k]]
+    out: list[int] = []
+    for k in kinds:
+        out += mine[k]  # list extends run in C
+    return out
 
 
 # Helpers for calls whose arguments are expressions: each argument is evaluated once, where a comprehension
@@ -48,8 +51,14 @@ def _group_sizes(g: Any, p: int, kinds: frozenset[int]) -> list[int]:
         return memo[key]
     if p < 0:
         return []
-    find, gsize, mine = g.find, g.gsize, g.tiles_of[p]
-    roots = {find(h) for k in kinds & g.rs.group_kinds for h in mine[k]}
+    parent, gsize, mine = g.parent, g.gsize, g.tiles_of[p]
+    roots = set()
+    for k in kinds & g.rs.group_kinds:
+        for h in mine[k]:
+            while parent[h] != h:  # Game.find inlined: the same path halving, without a call per tile
+                parent[h] = parent[parent[h]]
+                h = parent[h]
+            roots.add(h)
     out = [gsize[r] for r in roots]
     if memo is not None:
         memo[key] = out
@@ -60,7 +69,13 @@ def _touched(g: Any, rings: tuple[tuple[int, tuple[int, ...]], ...], p: int) -> 
     if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
         return []
     owner = g.owner
-    return [i for i, ring in rings if any(owner[m] == p for m in ring)]
+    out = []
+    for i, ring in rings:  # plain loops: a quarter of the time of any() over a generator
+        for m in ring:
+            if owner[m] == p:
+                out.append(i)
+                break
+    return out
 
 
 def _owned(g: Any, lms: tuple[int, ...], p: int) -> list[int]:
@@ -107,7 +122,7 @@ class _Gen:
                 return self.chain(node, me)
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
-                    return f"sum(g.tval[h] for h in {self.src(args[0], me)})"
+                    return f"sum(map(g.tval.__getitem__, {self.src(args[0], me)}))"
                 return getattr(self, "fn_" + fn)(args, me)
         raise ValueError("cannot generate this expression")
 

@@ -51,7 +51,7 @@ class Compiled:
 def generate(rs: Ruleset) -> Compiled:
     """Generate and compile the specialised functions for one ruleset on one board."""
     t = rs.t
-    env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "int": int, "sum": sum, "enumerate": enumerate,
+    env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "int": int, "sum": sum, "enumerate": enumerate, "zip": zip,
                                             "tuple": tuple}}
     consts: list[str] = []
     lines: list[str] = []
@@ -72,11 +72,18 @@ def generate(rs: Ruleset) -> Compiled:
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=rank)
+    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=_rank,
+               PAYOUTS=_payouts, NEXTS={})
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
     tables: dict[str, tuple[Any, ...]] = {"AREA": tuple(int(a) for a in t.area_of), "LMADJ": static(rs).lm_adj}
+    # A tile of kind k only ever stands on a hex of a kind it may be placed on (placement.check_place refuses
+    # any other; neutral tiles belong to nobody): the neighbours a group of k can join through, per hex.
+    for kid in sorted(rs.group_kinds):
+        ok = {*rs.primary.get(kid, ()), *rs.fallback.get(kid, ())}
+        table = tuple(tuple(int(m) for m in nb if t.hex_kind[m] in ok) for nb in t.neighbours)
+        tables[const(f"NBK{kid}", table)] = table
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, MajorityRule):
             mine = set(r.landmarks)
@@ -94,6 +101,7 @@ def generate(rs: Ruleset) -> Compiled:
             if pay is not None:  # payouts that are numbers or the influence itself: scored inline
                 const(f"PAY{ri}", pay)
                 const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
+                env[f"PAYN{ri}"] = {}  # player count -> per area (payouts, alone points, alone influence count)
                 env[f"TIES{ri}"] = r.ties  # TieStep values, passed by reference to the shared `rank`
 
     # The placement body, written once against local names bound by a prologue: emitted as `place()`
@@ -127,6 +135,7 @@ def generate(rs: Ruleset) -> Compiled:
     for kk, var in free_var.items():
         R(f"    {var} = free[{literal(kk)}]")
     R("    rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
+    R("    rec = moves is not None")
     R("    if g.auto_choose is None:")
     R("        g.auto_choose = ANSWER(rngs)")
     R("    hand = g.hand")
@@ -134,7 +143,9 @@ def generate(rs: Ruleset) -> Compiled:
     R("    pending = g.pending_draw")
     R("    n = g.n_players")
     R("    # the seats after each seat, clockwise; the turn is kept in a local and stored on the way out")
-    R("    nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
+    R("    nexts = NEXTS.get(n)")
+    R("    if nexts is None:")
+    R("        nexts = NEXTS[n] = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
     R("    p = g.turn")
     R("    mi = g.move_index")
     R("    while True:")
@@ -176,7 +187,7 @@ def generate(rs: Ruleset) -> Compiled:
     else:
         R("        else:")
         emit(passing, "            ")
-    R("        if moves is not None:")
+    R("        if rec:")
     R("            moves.append((p, k, v, h))")
     R("        del hp[ti]")
     R("        if pending:")
@@ -281,7 +292,8 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
         if joins != "True":
             L(f"if {joins}:")
             ind = "    "
-        L(f"{ind}for m in NB[h]:")
+        nb = "NB" if where is None else f"NBK{where.kid}"
+        L(f"{ind}for m in {nb}[h]:")
         L(f"{ind}    if owner[m] == p and tkind[m] == k:")
         L(f"{ind}        rm = m")
         L(f"{ind}        while parent[rm] != rm:")
@@ -359,18 +371,23 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                 L(f"        ranked = RANK(inf, p, n, TIES{ri})")
                 L("        if ranked:")
                 L("            g.area_first[a] = ranked[0]")
-                L(f"            pay = PAY{ri}.get((ASIZE[a], n)) or PAY{ri}.get((ASIZE[a], -1), ())")
-                L(f"            if len(ranked) == 1 and ALONE{ri}:")
-                L("                q = ranked[0]")
-                L(f"                pts = sum(inf[q] if pay[i] < 0 else pay[i] for i in ALONE{ri} if i < len(pay))")
-                L(f"                scores[q][{literal(r.category)}] += pts")
-                L("                track[q] += pts")
-                L("            else:")
-                L("                for place_, q in enumerate(ranked):")
-                L("                    if place_ < len(pay):")
-                L("                        pts = inf[q] if pay[place_] < 0 else pay[place_]")
-                L(f"                        scores[q][{literal(r.category)}] += pts")
-                L("                        track[q] += pts")
+                L(f"            payn = PAYN{ri}.get(n)")
+                L("            if payn is None:")
+                L(f"                payn = PAYN{ri}[n] = PAYOUTS(PAY{ri}, ALONE{ri}, ASIZE, n)")
+                L("            pay, alone_pts, alone_inf = payn[a]")
+                ind = "            "
+                if r.alone:  # the alone payout, summed once per area size and player count (PAYOUTS)
+                    L("            if len(ranked) == 1:")
+                    L("                q = ranked[0]")
+                    L("                pts = alone_pts + alone_inf * inf[q]")
+                    L(f"                scores[q][{literal(r.category)}] += pts")
+                    L("                track[q] += pts")
+                    L("            else:")
+                    ind += "    "
+                L(f"{ind}for q, x in zip(ranked, pay):  # places beyond the table score nothing")
+                L(f"{ind}    pts = inf[q] if x < 0 else x")
+                L(f"{ind}    scores[q][{literal(r.category)}] += pts")
+                L(f"{ind}    track[q] += pts")
         elif isinstance(r, MajorityRule):
             if not loop_over(maj_tables[ri]):
                 continue
@@ -414,38 +431,45 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
 
 def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
     """endgame._end_events for quiet games (S-E1..S-E3): the same events in the same order, without text;
-    the loops over areas and landmarks of a kind become loops over precomputed tuples."""
+    the loops over areas and landmarks of a kind become loops over precomputed tuples, and each player's
+    context is made once (expressions only read it)."""
     t = rs.t
-    out = ["def end_quiet(g):", "    out = []", "    n = g.n_players", "    g.memo = {}", "    try:"]
+    out = ["def end_quiet(g):", "    out = []", "    append = out.append", "    n = g.n_players", "    g.memo = {}",
+           "    try:", "        ctxs = [Ctx(g, q) for q in range(n)]"]
     L = out.append
+    if rs.end_incomplete:
+        L("        area_done = g.area_done")
+        L("        area_free = g.area_free")
+        L("        area_inf = g.area_inf")
     for i, (kind, fn, cat, ids) in enumerate(rs.end_incomplete):
         areas = const(f"INC{i}", tuple(a for a in range(len(t.area_hexes)) if t.area_kind[a] == kind))
         L(f"        for a in {areas}:")
-        L("            if g.area_done[a] or g.area_free[a] == 0:")
+        L("            if area_done[a] or area_free[a] == 0:")
         L("                continue")
-        L("            inf = g.area_inf[a]")
+        L("            inf = area_inf[a]")
         L("            for q in range(n):")
-        L("                if inf[q] > 0:")
-        L(f"                    out.append(EV(None, q, {closure(f'INCFN{i}', fn)}(Ctx(g, q, -1, inf[q])), "
+        L("                x = inf[q]")
+        L("                if x > 0:")
+        L(f"                    append(EV(None, q, {closure(f'INCFN{i}', fn)}(Ctx(g, q, -1, x)), "
           f"{literal(cat)}, {literal(tuple(ids))}, ''))")
+    if rs.end_owned:
+        L("        lm_owner = g.lm_owner")
     for i, (kind, fn, cat, ids) in enumerate(rs.end_owned):
         lms = const(f"OWNED{i}", tuple(lm for lm, k in enumerate(t.landmark_kind) if k == kind))
         L(f"        for lm in {lms}:")
-        L("            o = g.lm_owner[lm]")
+        L("            o = lm_owner[lm]")
         L("            if o >= 0:")
-        L(f"                out.append(EV(None, o, {closure(f'OWNFN{i}', fn)}(Ctx(g, o)), {literal(cat)}, "
+        L(f"                append(EV(None, o, {closure(f'OWNFN{i}', fn)}(ctxs[o]), {literal(cat)}, "
           f"{literal(tuple(ids))}, ''))")
     if rs.end_held is not None:
         cat, ids = rs.end_held
         L("        cards = g.cards")
-        L("        for q in range(n):")
-        L("            ctx = Ctx(g, q)")
-        L("            for name in g.held[q]:")
+        L("        for q, names in enumerate(g.held):")
+        L("            ctx = ctxs[q]")
+        L("            for name in names:")
         L("                card = cards[name]")
-        L(f"                out.append(EV(None, q, card.points if card.cond(ctx) else 0, {literal(cat)}, "
+        L(f"                append(EV(None, q, card.points if card.cond(ctx) else 0, {literal(cat)}, "
           f"card.ids or {literal(tuple(ids))}, ''))")
-    if out[-1] == "    try:":
-        L("        pass")  # a ruleset with no end-of-game scoring
     out.extend(["    finally:", "        g.memo = None", "    return out"])
     return out
 
@@ -468,6 +492,43 @@ def _pay_table(r: AreaRule, t: Any) -> dict[tuple[int, int], tuple[int, ...]] | 
                 return None
         out[(int(size), -1 if players is None else int(players))] = tuple(amounts)
     return out
+
+
+def _rank(inf: list[int], completer: int, n: int, steps: tuple[Any, ...]) -> list[int]:
+    """reactions.rank, the same order: quicker when no two ranked players have the same influence, where
+    the tie steps never decide."""
+    ranked = [q for q in range(n) if inf[q] > 0]
+    m = len(ranked)
+    if m < 2:
+        return ranked
+    if m == 2:
+        a, b = ranked
+        if inf[a] > inf[b]:
+            return ranked
+        if inf[b] > inf[a]:
+            return [b, a]
+    elif len(set(map(inf.__getitem__, ranked))) == m:
+        ranked.sort(key=inf.__getitem__, reverse=True)  # distinct keys: reversing breaks no tie
+        return ranked
+    return rank(inf, completer, n, steps)
+
+
+def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...], sizes: tuple[int, ...],
+             n: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """Per area, for n players: its payout table (reactions.score_area's choice: this count's, else any
+    count's), and the alone payout as fixed points plus a number of times the player's influence."""
+    out = []
+    for size in sizes:
+        table = pay.get((size, n)) or pay.get((size, -1), ())
+        fixed = times = 0
+        for i in alone:
+            if i < len(table):
+                if table[i] < 0:
+                    times += 1
+                else:
+                    fixed += table[i]
+        out.append((table, fixed, times))
+    return tuple(out)
 
 
 def _answer_per_seat(rngs: list[random.Random]) -> Any:
