@@ -11,7 +11,9 @@ checked to be one, and expressions the generator does not recognise are called a
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
+from itertools import count
 from typing import Any
 
 from rebirth_dsl.compile.emit import literal
@@ -73,7 +75,7 @@ def generate(rs: Ruleset) -> Compiled:
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=_rank,
-               PAYOUTS=_payouts, NEXTS={})
+               PAYOUTS=_payouts, NEXTS={}, COUNT=count)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
@@ -129,6 +131,7 @@ def generate(rs: Ruleset) -> Compiled:
     R = lines.append
     R("")
     R("def run_random(g, rngs, moves):")
+    loop_start = len(lines) - 1
     emit(prologue, "    ")
     # the free lists live as long as the game (mutated in place, never replaced): bind each once
     free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
@@ -143,16 +146,16 @@ def generate(rs: Ruleset) -> Compiled:
     R("    pending = g.pending_draw")
     R("    n = g.n_players")
     R("    # the seats after each seat, clockwise; the turn is kept in a local and stored on the way out")
-    R("    nexts = NEXTS.get(n)")
-    R("    if nexts is None:")
-    R("        nexts = NEXTS[n] = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
+    R("    seats = NEXTS.get(n)")
+    R("    if seats is None:")
+    R("        nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
+    R("        seats = NEXTS[n] = (nexts, [ns[0] for ns in nexts])")
+    R("    nexts, nxt = seats")
     R("    p = g.turn")
-    R("    mi = g.move_index")
-    R("    while True:")
-    R("        hp = hand[p]")
-    R("        if not hp:")
-    R("            g.turn, g.move_index = p, mi")
-    R("            return")
+    R("    hp = hand[p]  # the hand of the seat to play: after the first move, the next seat's is known not empty")
+    R("    if not hp:")
+    R("        return")
+    R("    for mi in COUNT(g.move_index):")
     R("        ti = int(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
     R("        k, v = hp[ti]")
     # Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
@@ -172,13 +175,18 @@ def generate(rs: Ruleset) -> Compiled:
         ind = "            "
         for kinds in tiers:
             names = [free_var[kk] for kk in kinds]
-            R(f"{ind}tot = {' + '.join(f'len({nm})' for nm in names)}")
+            if len(names) > 1:  # the lengths before the last are read again by the pick
+                for j, nm in enumerate(names[:-1]):
+                    R(f"{ind}len{j} = len({nm})")
+                R(f"{ind}tot = {' + '.join([*(f'len{j}' for j in range(len(names) - 1)), f'len({names[-1]})'])}")
+            else:
+                R(f"{ind}tot = len({names[0]})")
             R(f"{ind}if tot:")
             R(f"{ind}    r = int(rnd[p]() * tot)")
             bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
                                                       _Where(kid, nm, free_hexes[kk]))]
                       for kk, nm in zip(kinds, names, strict=True)]
-            _emit_pick(R, ind + "    ", names, bodies)
+            _emit_pick(R, ind + "    ", bodies)
             R(f"{ind}else:")
             ind += "    "
         emit(passing, ind)  # no hex in any tier (S-P5)
@@ -196,14 +204,27 @@ def generate(rs: Ruleset) -> Compiled:
     R("            sp = supply[p]")
     R("            if sp:")
     R("                hp.append(sp.pop())")
-    R("        mi += 1")
-    R("        for q in nexts[p]:")
-    R("            if hand[q]:")
-    R("                p = q")
-    R("                break")
+    R("        q = nxt[p]  # usually the next seat clockwise still holds a tile")
+    R("        hq = hand[q]")
+    R("        if hq:")
+    R("            p = q")
+    R("            hp = hq")
     R("        else:")
-    R("            g.turn, g.move_index = p, mi")
-    R("            return")
+    R("            for q in nexts[p]:")
+    R("                if hand[q]:")
+    R("                    p = q")
+    R("                    hp = hand[q]")
+    R("                    break")
+    R("            else:")
+    R("                g.turn, g.move_index = p, mi + 1")
+    R("                return")
+    # The loop reads module-level tables and helpers on every move: bound as keyword-only defaults they
+    # are locals (LOAD_FAST) instead of globals; callers never pass them.
+    known = {c.split(" = ", 1)[0] for c in consts} | set(env) | set(env["__builtins__"])
+    used = sorted({w for ln in lines[loop_start + 1:] for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", ln)} & known
+                  - {"__builtins__"})
+    if used:
+        lines[loop_start] = f"def run_random(g, rngs, moves, *, {', '.join(f'{w}={w}' for w in used)}):"
     lines.extend(["", *_end_source(rs, const, closure)])
     env["EV"] = Event
     source = "\n".join(["# generated by rebirth_dsl.fast: specialised for one ruleset and board", *consts, "", *lines, ""])
@@ -276,12 +297,14 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
     L("tkind[h] = k")
     L("tval[h] = v")
     L("tiles_of[p][k].append(h)")
-    L("lst = free[HK[h]]" if where is None else f"lst = {where.free_list}")
+    lst = "lst" if where is None else where.free_list
+    if where is None:
+        L("lst = free[HK[h]]")
     L("pos = fp[h]")
-    L("last = lst[-1]")
-    L("lst[pos] = last")
+    L(f"last = {lst}[-1]")
+    L(f"{lst}[pos] = last")
     L("fp[last] = pos")
-    L("lst.pop()")
+    L(f"{lst}.pop()")
     L("fp[h] = -1")
     L("groot = h")
     if adj_guard:
@@ -539,18 +562,18 @@ def _answer_per_seat(rngs: list[random.Random]) -> Any:
     return answer
 
 
-def _emit_pick(R: Any, ind: str, names: list[str], bodies: list[list[str]]) -> None:
-    """Source that takes element r of the concatenation of the named lists, then runs the body of the list
-    it fell in."""
-    for i, (nm, body) in enumerate(zip(names, bodies, strict=True)):
-        last = i == len(names) - 1
+def _emit_pick(R: Any, ind: str, bodies: list[list[str]]) -> None:
+    """Source that takes element r of the concatenation of the named lists (the lengths of all but the last
+    are in len0, len1...), then runs the body of the list it fell in (each body starts by taking h)."""
+    for i, body in enumerate(bodies):
+        last = i == len(bodies) - 1
         if not last:
-            R(f"{ind}if r < len({nm}):")
+            R(f"{ind}if r < len{i}:")
         for ln in body:
             R(f"{ind}{'' if last else '    '}{ln}" if ln else "")
         if not last:
             R(f"{ind}else:")
-            R(f"{ind}    r -= len({nm})")
+            R(f"{ind}    r -= len{i}")
             ind += "    "
 
 
