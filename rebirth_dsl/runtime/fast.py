@@ -14,6 +14,7 @@ import random
 import re
 from dataclasses import dataclass
 from itertools import count
+from math import floor
 from typing import Any
 
 from rebirth_dsl.compile.emit import literal
@@ -75,7 +76,7 @@ def generate(rs: Ruleset) -> Compiled:
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=_rank,
-               PAYOUTS=_payouts, NEXTS={}, COUNT=count)
+               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
@@ -156,7 +157,8 @@ def generate(rs: Ruleset) -> Compiled:
     R("    if not hp:")
     R("        return")
     R("    for mi in COUNT(g.move_index):")
-    R("        ti = int(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
+    # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
+    R("        ti = FLOOR(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
     R("        k, v = hp[ti]")
     # Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
     # there the placement body is emitted specialised to both (see _place_body), ending the move's
@@ -182,7 +184,7 @@ def generate(rs: Ruleset) -> Compiled:
             else:
                 R(f"{ind}tot = len({names[0]})")
             R(f"{ind}if tot:")
-            R(f"{ind}    r = int(rnd[p]() * tot)")
+            R(f"{ind}    r = FLOOR(rnd[p]() * tot)")
             bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
                                                       _Where(kid, nm, free_hexes[kk]))]
                       for kk, nm in zip(kinds, names, strict=True)]

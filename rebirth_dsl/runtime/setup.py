@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from math import floor
 from typing import Any
 
 from rebirth_dsl.compile.ruleset import Ruleset
@@ -45,7 +46,7 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
 def _shuffle(items: list, rnd: Any) -> None:
     """Fisher-Yates from float draws: the same distribution as random.shuffle in a quarter of its time."""
     for i in range(len(items) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
+        j = floor(rnd() * (i + 1))  # int() of a float >= 0, without int()'s slower call
         items[i], items[j] = items[j], items[i]
 
 
