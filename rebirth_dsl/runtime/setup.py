@@ -49,9 +49,16 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
 
 def _shuffle(items: list, rnd: Any) -> None:
     """Fisher-Yates from float draws: the same distribution as random.shuffle in a quarter of its time."""
-    for i in range(len(items) - 1, 0, -1):
-        j = floor(rnd() * (i + 1))  # int() of a float >= 0, without int()'s slower call
+    m = len(items)
+    steps = _STEPS.get(m)
+    if steps is None:  # (i, i + 1) for i = m-1 .. 1, made once per length
+        steps = _STEPS[m] = tuple((i, i + 1) for i in range(m - 1, 0, -1))
+    for i, k in steps:
+        j = floor(rnd() * k)  # int() of a float >= 0, without int()'s slower call
         items[i], items[j] = items[j], items[i]
+
+
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:
