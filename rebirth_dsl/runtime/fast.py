@@ -246,8 +246,9 @@ class _Where:
 
 
 def _values(table: tuple[Any, ...], where: _Where | None) -> set[Any] | None:
-    """The values a per-hex table takes over the hexes a placement can be on; None when nothing is known."""
-    return None if where is None else {table[h] for h in where.hexes}
+    """The values a per-hex table takes over the hexes a placement can be on; None when nothing is known
+    (no `where`, or a free list of a hex kind the board does not have: a branch never taken)."""
+    return None if where is None or not where.hexes else {table[h] for h in where.hexes}
 
 
 def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: dict[str, tuple[Any, ...]],
