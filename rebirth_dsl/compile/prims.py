@@ -34,13 +34,19 @@ class Ctx:
 def most(n: int, me: int, f: Callable[[int], Any]) -> bool:
     """`me` has at least as much as every other player (a tie fulfils it)."""
     v = f(me)
-    return all(f(q) <= v for q in range(n) if q != me)
+    for q in range(n):  # all(...) over a generator, as a plain loop: the same calls of f, stopping as early
+        if q != me and not f(q) <= v:
+            return False
+    return True
 
 
 def fewest(n: int, me: int, f: Callable[[int], Any]) -> bool:
     """`me` has at most as much as every other player."""
     v = f(me)
-    return all(f(q) >= v for q in range(n) if q != me)
+    for q in range(n):
+        if q != me and not f(q) >= v:
+            return False
+    return True
 
 
 def best(n: int, f: Callable[[int], Any]) -> int:

@@ -11,7 +11,10 @@ checked to be one, and expressions the generator does not recognise are called a
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
+from itertools import count
+from math import floor
 from typing import Any
 
 from rebirth_dsl.compile.emit import literal
@@ -51,7 +54,7 @@ class Compiled:
 def generate(rs: Ruleset) -> Compiled:
     """Generate and compile the specialised functions for one ruleset on one board."""
     t = rs.t
-    env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "int": int, "sum": sum, "enumerate": enumerate,
+    env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "int": int, "sum": sum, "enumerate": enumerate, "zip": zip,
                                             "tuple": tuple}}
     consts: list[str] = []
     lines: list[str] = []
@@ -72,19 +75,27 @@ def generate(rs: Ruleset) -> Compiled:
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=rank,
-               PUBLIC=public_missions)
+    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=_rank,
+               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions)
 
-    # per-rule adjacency tables
+    # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
+    tables: dict[str, tuple[Any, ...]] = {"AREA": tuple(int(a) for a in t.area_of), "LMADJ": static(rs).lm_adj}
+    # A tile of kind k only ever stands on a hex of a kind it may be placed on (placement.check_place refuses
+    # any other; neutral tiles belong to nobody): the neighbours a group of k can join through, per hex.
+    for kid in sorted(rs.group_kinds):
+        ok = {*rs.primary.get(kid, ()), *rs.fallback.get(kid, ())}
+        table = tuple(tuple(int(m) for m in nb if t.hex_kind[m] in ok) for nb in t.neighbours)
+        tables[const(f"NBK{kid}", table)] = table
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, MajorityRule):
             mine = set(r.landmarks)
             table = tuple(tuple(lm for lm in _adj(t, h) if lm in mine) for h in range(t.n))
             maj_tables[ri] = const(f"MAJ{ri}", table)
+            tables[maj_tables[ri]] = table
         elif isinstance(r, TouchRule):
             table = tuple(tuple(lm for lm in _adj(t, h) if t.landmark_kind[lm] == r.kind) for h in range(t.n))
-            const(f"TOUCH{ri}", table)
+            tables[const(f"TOUCH{ri}", table)] = table
         elif isinstance(r, ScoreTrigger) and r.at is not None:
             const(f"AT{ri}", tuple(bool(x) for x in r.at))
         elif isinstance(r, AreaRule):
@@ -93,6 +104,7 @@ def generate(rs: Ruleset) -> Compiled:
             if pay is not None:  # payouts that are numbers or the influence itself: scored inline
                 const(f"PAY{ri}", pay)
                 const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
+                env[f"PAYN{ri}"] = {}  # player count -> per area (payouts, alone points, alone influence count)
                 env[f"TIES{ri}"] = r.ties  # TieStep values, passed by reference to the shared `rank`
 
     # The placement body, written once against local names bound by a prologue: emitted as `place()`
@@ -104,7 +116,7 @@ def generate(rs: Ruleset) -> Compiled:
         "track = g.track", "touched_by = g.touched", "area_done = g.area_done", "held = g.held",
         "decks = g.decks", "n = g.n_players", "quiet = g.quiet",
     ]
-    body = _place_body(rs, maj_tables, closure)
+    body = _place_body(rs, maj_tables, closure, tables)
 
     def emit(lines_: list[str], indent: str) -> None:
         lines.extend(indent + ln if ln else "" for ln in lines_)
@@ -120,12 +132,14 @@ def generate(rs: Ruleset) -> Compiled:
     R = lines.append
     R("")
     R("def run_random(g, rngs, moves):")
+    loop_start = len(lines) - 1
     emit(prologue, "    ")
     # the free lists live as long as the game (mutated in place, never replaced): bind each once
     free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
     for kk, var in free_var.items():
         R(f"    {var} = free[{literal(kk)}]")
     R("    rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
+    R("    rec = moves is not None")
     R("    if g.auto_choose is None:")
     R("        g.auto_choose = ANSWER(rngs)")
     R("    hand = g.hand")
@@ -133,40 +147,57 @@ def generate(rs: Ruleset) -> Compiled:
     R("    pending = g.pending_draw")
     R("    n = g.n_players")
     R("    # the seats after each seat, clockwise; the turn is kept in a local and stored on the way out")
-    R("    nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
+    R("    seats = NEXTS.get(n)")
+    R("    if seats is None:")
+    R("        nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
+    R("        seats = NEXTS[n] = (nexts, [ns[0] for ns in nexts])")
+    R("    nexts, nxt = seats")
     R("    p = g.turn")
-    R("    mi = g.move_index")
-    R("    while True:")
-    R("        hp = hand[p]")
-    R("        if not hp:")
-    R("            g.turn, g.move_index = p, mi")
-    R("            return")
-    R("        ti = int(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
+    R("    hp = hand[p]  # the hand of the seat to play: after the first move, the next seat's is known not empty")
+    R("    if not hp:")
+    R("        return")
+    R("    for mi in COUNT(g.move_index):")
+    # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
+    R("        ti = FLOOR(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
     R("        k, v = hp[ti]")
-    R("        h = -1")
+    # Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
+    # there the placement body is emitted specialised to both (see _place_body), ending the move's
+    # placement; a tile with no free hex passes.
+    free_hexes = static(rs).free
+    passing = ["h = -1", "g.passed[p] += 1"]
     first = True
     for kid in range(len(rs.tile_kinds)):
-        R(f"        {'if' if first else 'elif'} k == {kid}:")
-        first = False
-        tiers = [tuple(free_var[kk] for kk in kinds if kk in free_var)
+        tiers = [tuple(kk for kk in kinds if kk in free_var)
                  for kinds in (rs.primary.get(kid, ()), rs.fallback.get(kid, ()))]
         tiers = [t_ for t_ in tiers if t_]
         if not tiers:
-            R("            pass")
+            continue  # the final else: no hex kind takes this tile
+        R(f"        {'if' if first else 'elif'} k == {literal(kid)}:")
+        first = False
         ind = "            "
-        for ti, names in enumerate(tiers):
-            R(f"{ind}tot = {' + '.join(f'len({nm})' for nm in names)}")
+        for kinds in tiers:
+            names = [free_var[kk] for kk in kinds]
+            if len(names) > 1:  # the lengths before the last are read again by the pick
+                for j, nm in enumerate(names[:-1]):
+                    R(f"{ind}len{j} = len({nm})")
+                R(f"{ind}tot = {' + '.join([*(f'len{j}' for j in range(len(names) - 1)), f'len({names[-1]})'])}")
+            else:
+                R(f"{ind}tot = len({names[0]})")
             R(f"{ind}if tot:")
-            R(f"{ind}    r = int(rnd[p]() * tot)")
-            _emit_pick(R, ind + "    ", names)
-            if ti + 1 < len(tiers):  # the fallback tier, only when no primary hex is free (S-P3)
-                R(f"{ind}else:")
-                ind += "    "
-    R("        if h >= 0:")
-    emit(body, "            ")
-    R("        else:")
-    R("            g.passed[p] += 1")
-    R("        if moves is not None:")
+            R(f"{ind}    r = FLOOR(rnd[p]() * tot)")
+            bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
+                                                      _Where(kid, nm, free_hexes[kk]))]
+                      for kk, nm in zip(kinds, names, strict=True)]
+            _emit_pick(R, ind + "    ", bodies)
+            R(f"{ind}else:")
+            ind += "    "
+        emit(passing, ind)  # no hex in any tier (S-P5)
+    if first:  # no tile kind has a hex kind: every move passes
+        emit(passing, "        ")
+    else:
+        R("        else:")
+        emit(passing, "            ")
+    R("        if rec:")
     R("            moves.append((p, k, v, h))")
     R("        del hp[ti]")
     R("        if pending:")
@@ -175,14 +206,27 @@ def generate(rs: Ruleset) -> Compiled:
     R("            sp = supply[p]")
     R("            if sp:")
     R("                hp.append(sp.pop())")
-    R("        mi += 1")
-    R("        for q in nexts[p]:")
-    R("            if hand[q]:")
-    R("                p = q")
-    R("                break")
+    R("        q = nxt[p]  # usually the next seat clockwise still holds a tile")
+    R("        hq = hand[q]")
+    R("        if hq:")
+    R("            p = q")
+    R("            hp = hq")
     R("        else:")
-    R("            g.turn, g.move_index = p, mi")
-    R("            return")
+    R("            for q in nexts[p]:")
+    R("                if hand[q]:")
+    R("                    p = q")
+    R("                    hp = hand[q]")
+    R("                    break")
+    R("            else:")
+    R("                g.turn, g.move_index = p, mi + 1")
+    R("                return")
+    # The loop reads module-level tables and helpers on every move: bound as keyword-only defaults they
+    # are locals (LOAD_FAST) instead of globals; callers never pass them.
+    known = {c.split(" = ", 1)[0] for c in consts} | set(env) | set(env["__builtins__"])
+    used = sorted({w for ln in lines[loop_start + 1:] for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", ln)} & known
+                  - {"__builtins__"})
+    if used:
+        lines[loop_start] = f"def run_random(g, rngs, moves, *, {', '.join(f'{w}={w}' for w in used)}):"
     lines.extend(["", *_end_source(rs, const, closure)])
     env["EV"] = Event
     source = "\n".join(["# generated by rebirth_dsl.fast: specialised for one ruleset and board", *consts, "", *lines, ""])
@@ -191,67 +235,156 @@ def generate(rs: Ruleset) -> Compiled:
     return Compiled(source, env["place"], env["run_random"], env["end_quiet"])
 
 
-def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[str]:
-    """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order."""
+@dataclass(frozen=True)
+class _Where:
+    """What the playout loop knows where it emits a placement: the tile kind, and the free list the hex
+    was taken from (a local name) with every hex that list can hold."""
+
+    kid: int
+    free_list: str
+    hexes: tuple[int, ...]
+
+
+def _values(table: tuple[Any, ...], where: _Where | None) -> set[Any] | None:
+    """The values a per-hex table takes over the hexes a placement can be on; None when nothing is known
+    (no `where`, or a free list of a hex kind the board does not have: a branch never taken)."""
+    return None if where is None or not where.hexes else {table[h] for h in where.hexes}
+
+
+def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: dict[str, tuple[Any, ...]],
+                where: _Where | None = None) -> list[str]:
+    """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order.
+
+    With `where` (the playout loop), the tile kind and the hex's free list are known: tests of the kind are
+    decided here, and a per-hex table that has the same value on every hex of the list is read here instead
+    of in the game (a reaction that can never fire there disappears, a test that always holds is dropped).
+    Without it (`place`), every test is made in the game."""
+    t = rs.t
     out: list[str] = []
     L = out.append
+
+    def kind_in(kinds: frozenset[int] | None) -> str:
+        """The test that k is of these kinds: "True"/"False" when the kind is known."""
+        if where is None:
+            return _kind_test("k", kinds)
+        return "True" if kinds is None or where.kid in kinds else "False"
+
+    def nonempty(name: str) -> bool | None:
+        """Whether table `name` is non-empty at h: True/False on every possible hex, else None."""
+        vals = _values(tables[name], where)
+        if vals is None:
+            return None
+        flags = {bool(x) for x in vals}
+        return flags.pop() if len(flags) == 1 else None
+
+    def loop_over(name: str) -> bool:
+        """Whether to emit a loop over table `name` at h (not when it is empty on every possible hex)."""
+        return nonempty(name) is not False
+
+    areas = _values(tables["AREA"], where)
+    in_area = None if areas is None else (True if min(areas) >= 0 else False if max(areas) < 0 else None)
+    # the landmarks next to h, read once when some loops over them can be skipped on hexes next to none
+    adj_guard = where is not None and nonempty("LMADJ") is None
+    lmadj = tables["LMADJ"]
+
+    def guarded(name: str, block: list[str]) -> None:
+        """A loop over table `name`, behind the `if adj:` test when that test is exact for it (every hex
+        where it is non-empty is next to a landmark)."""
+        if adj_guard and all(lmadj[h] or not tables[name][h] for h in where.hexes):  # type: ignore[union-attr]
+            L("if adj:")
+            out.extend("    " + ln for ln in block)
+        else:
+            out.extend(block)
+
     L("owner[h] = p")
     L("tkind[h] = k")
     L("tval[h] = v")
     L("tiles_of[p][k].append(h)")
-    L("lst = free[HK[h]]")
+    lst = "lst" if where is None else where.free_list
+    if where is None:
+        L("lst = free[HK[h]]")
     L("pos = fp[h]")
-    L("last = lst[-1]")
-    L("lst[pos] = last")
+    L(f"last = {lst}[-1]")
+    L(f"{lst}[pos] = last")
     L("fp[last] = pos")
-    L("lst.pop()")
+    L(f"{lst}.pop()")
     L("fp[h] = -1")
     L("groot = h")
-    if rs.group_kinds:
-        L(f"if {_kind_test('k', rs.group_kinds)}:")
-        L("    for m in NB[h]:")
-        L("        if owner[m] == p and tkind[m] == k:")
-        L("            rm = m")
-        L("            while parent[rm] != rm:")
-        L("                parent[rm] = parent[parent[rm]]")
-        L("                rm = parent[rm]")
-        L("            if rm != groot:")
-        L("                if gsize[rm] > gsize[groot]:")
-        L("                    rm, groot = groot, rm")
-        L("                parent[rm] = groot")
-        L("                gsize[groot] += gsize[rm]")
-    L("a = AREA[h]")
-    L("if a >= 0:")
-    L("    area_free[a] -= 1")
-    L("    area_inf[a][p] += v")
+    if adj_guard:
+        L("adj = LMADJ[h]")
+    joins = kind_in(rs.group_kinds) if rs.group_kinds else "False"
+    if joins != "False":
+        ind = ""
+        if joins != "True":
+            L(f"if {joins}:")
+            ind = "    "
+        nb = "NB" if where is None else f"NBK{where.kid}"
+        L(f"{ind}for m in {nb}[h]:")
+        L(f"{ind}    if owner[m] == p and tkind[m] == k:")
+        L(f"{ind}        rm = m")
+        L(f"{ind}        while parent[rm] != rm:")
+        L(f"{ind}            parent[rm] = parent[parent[rm]]")
+        L(f"{ind}            rm = parent[rm]")
+        L(f"{ind}        if rm != groot:")
+        L(f"{ind}            if gsize[rm] > gsize[groot]:")
+        L(f"{ind}                rm, groot = groot, rm")
+        L(f"{ind}            parent[rm] = groot")
+        L(f"{ind}            gsize[groot] += gsize[rm]")
+    if in_area is not False:
+        L("a = AREA[h]")
+        if in_area is None:
+            L("if a >= 0:")
+        ind = "    " if in_area is None else ""
+        L(f"{ind}area_free[a] -= 1")
+        L(f"{ind}area_inf[a][p] += v")
     for ri, r in enumerate(rs.reactions):
-        if isinstance(r, MajorityRule):
-            L(f"for lm in {maj_tables[ri]}[h]:")
-            L("    c = lm_count[lm]")
+        if isinstance(r, MajorityRule) and loop_over(maj_tables[ri]):
+            block = [f"for lm in {maj_tables[ri]}[h]:", "    c = lm_count[lm]"]
             for mi, kinds in enumerate(r.metrics):
-                if kinds is None:
-                    L(f"    c[{mi}][p] += 1")
-                else:
-                    L(f"    if {_kind_test('k', kinds)}:")
-                    L(f"        c[{mi}][p] += 1")
+                test = kind_in(kinds)
+                if test == "True":
+                    block.append(f"    c[{mi}][p] += 1")
+                elif test != "False":
+                    block.extend([f"    if {test}:", f"        c[{mi}][p] += 1"])
+            guarded(maj_tables[ri], block)
     L("sc = scores[p]")
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, ScoreTrigger):
-            cond = _kind_test("k", r.kinds)
+            conds = []
+            test = kind_in(r.kinds)
+            if test == "False":
+                continue
+            if test != "True":
+                conds.append(f"({test})")
             if r.at is not None:
-                cond = f"AT{ri}[h]" if r.kinds is None else f"({cond}) and AT{ri}[h]"
-            L(f"if {cond}:")
+                ats = _values(tuple(bool(x) for x in r.at), where)
+                if ats == {False}:
+                    continue
+                if ats != {True}:
+                    conds.append(f"AT{ri}[h]")
+            ind = ""
+            if conds:
+                L(f"if {' and '.join(conds)}:")
+                ind = "    "
             src = _trigger_expr(r, rs)
             if src == "group":
-                L("    pts = gsize[groot]")
+                L(f"{ind}pts = gsize[groot]")
             elif src is not None:
-                L(f"    pts = {src}")
+                L(f"{ind}pts = {src}")
             else:
-                L(f"    pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
-            L(f"    sc[{literal(r.category)}] += pts")
-            L("    track[p] += pts")
+                L(f"{ind}pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
+            L(f"{ind}sc[{literal(r.category)}] += pts")
+            L(f"{ind}track[p] += pts")
         elif isinstance(r, AreaRule):
-            L(f"if a >= 0 and AREAOK{ri}[a] and area_free[a] == 0 and not area_done[a]:")
+            if in_area is False:
+                continue
+            conds = [] if in_area else ["a >= 0"]
+            oks = None if areas is None else {t.area_kind[a_] == r.kind for a_ in areas if a_ >= 0}
+            if oks == {False}:
+                continue
+            if oks != {True}:
+                conds.append(f"AREAOK{ri}[a]")
+            L(f"if {' and '.join([*conds, 'area_free[a] == 0', 'not area_done[a]'])}:")
             if _pay_table(r, rs.t) is None:
                 L(f"    SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
             else:
@@ -264,92 +397,107 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any) -> list[s
                 L(f"        ranked = RANK(inf, p, n, TIES{ri})")
                 L("        if ranked:")
                 L("            g.area_first[a] = ranked[0]")
-                L(f"            pay = PAY{ri}.get((ASIZE[a], n)) or PAY{ri}.get((ASIZE[a], -1), ())")
-                L(f"            if len(ranked) == 1 and ALONE{ri}:")
-                L("                q = ranked[0]")
-                L(f"                pts = sum(inf[q] if pay[i] < 0 else pay[i] for i in ALONE{ri} if i < len(pay))")
-                L(f"                scores[q][{literal(r.category)}] += pts")
-                L("                track[q] += pts")
-                L("            else:")
-                L("                for place_, q in enumerate(ranked):")
-                L("                    if place_ < len(pay):")
-                L("                        pts = inf[q] if pay[place_] < 0 else pay[place_]")
-                L(f"                        scores[q][{literal(r.category)}] += pts")
-                L("                        track[q] += pts")
+                L(f"            payn = PAYN{ri}.get(n)")
+                L("            if payn is None:")
+                L(f"                payn = PAYN{ri}[n] = PAYOUTS(PAY{ri}, ALONE{ri}, ASIZE, n)")
+                L("            pay, alone_pts, alone_inf = payn[a]")
+                ind = "            "
+                if r.alone:  # the alone payout, summed once per area size and player count (PAYOUTS)
+                    L("            if len(ranked) == 1:")
+                    L("                q = ranked[0]")
+                    L("                pts = alone_pts + alone_inf * inf[q]")
+                    L(f"                scores[q][{literal(r.category)}] += pts")
+                    L("                track[q] += pts")
+                    L("            else:")
+                    ind += "    "
+                L(f"{ind}for q, x in zip(ranked, pay):  # places beyond the table score nothing")
+                L(f"{ind}    pts = inf[q] if x < 0 else x")
+                L(f"{ind}    scores[q][{literal(r.category)}] += pts")
+                L(f"{ind}    track[q] += pts")
         elif isinstance(r, MajorityRule):
-            L(f"for lm in {maj_tables[ri]}[h]:")
-            L("    o = lm_owner[lm]")
-            L("    if o == p:")
-            L("        continue")
-            L("    if o < 0:")
-            L("        lm_owner[lm] = p")
-            L("        continue")
-            L("    c = lm_count[lm]")
+            if not loop_over(maj_tables[ri]):
+                continue
+            block = [f"for lm in {maj_tables[ri]}[h]:", "    o = lm_owner[lm]", "    if o == p:", "        continue",
+                     "    if o < 0:", "        lm_owner[lm] = p", "        continue", "    c = lm_count[lm]"]
             ind = "    "
             for mi in range(len(r.metrics)):
-                L(f"{ind}x = c[{mi}][p]")
-                L(f"{ind}y = c[{mi}][o]")
-                L(f"{ind}if x > y:")
-                L(f"{ind}    lm_owner[lm] = p")
-                L(f"{ind}elif x == y:")
+                block.extend([f"{ind}x = c[{mi}][p]", f"{ind}y = c[{mi}][o]", f"{ind}if x > y:",
+                              f"{ind}    lm_owner[lm] = p", f"{ind}elif x == y:"])
                 ind += "    "
-            L(f"{ind}{'lm_owner[lm] = p' if r.placer_takes_tie else 'pass'}")
+            block.append(f"{ind}{'lm_owner[lm] = p' if r.placer_takes_tie else 'pass'}")
+            guarded(maj_tables[ri], block)
         elif isinstance(r, TouchRule):
-            L("touched = touched_by[p]")  # marked touched after every reaction (reactions.react)
-            L(f"for lm in TOUCH{ri}[h]:")
-            L("    if lm not in touched:")
+            if not loop_over(f"TOUCH{ri}"):
+                continue
+            block = ["touched = touched_by[p]",  # marked touched after every reaction (reactions.react)
+                     f"for lm in TOUCH{ri}[h]:", "    if lm not in touched:"]
             empty = rs.empty_decks.get(r.action.deck) if isinstance(r.action, A.DrawAction) else None
             if isinstance(r.action, A.DrawAction) and (empty is None or empty.fn is None):
                 # reactions.draw_card inlined for quiet games: the top card, or nothing from an empty deck
-                L(f"        dk = decks.get({literal(r.action.deck)})")
-                L("        if quiet and dk:")
-                L("            held[p].append(dk.pop(0))")
-                L("        elif not quiet:")
-                L(f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+                block.extend([f"        dk = decks.get({literal(r.action.deck)})",
+                              "        if quiet and dk:",
+                              "            held[p].append(dk.pop(0))",
+                              "        elif not quiet:",
+                              f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)"])
             else:
-                L(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+                block.append(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
+            guarded(f"TOUCH{ri}", block)
         elif isinstance(r, PublicRule):  # the reference engine's handler, called without the dispatch
             L(f"PUBLIC(g, p, {closure(f'RULE{ri}', r)}, None, h)")
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
-    L("touched_by[p].update(LMADJ[h])")  # every landmark next to h is touched now (reactions.react)
+    # every landmark next to h is touched now (reactions.react)
+    if where is None:
+        L("touched_by[p].update(LMADJ[h])")
+    elif adj_guard:
+        L("if adj:")
+        L("    touched_by[p].update(adj)")
+    elif nonempty("LMADJ"):
+        L("touched_by[p].update(LMADJ[h])")
     return out
 
 
 def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
     """endgame._end_events for quiet games (S-E1..S-E3): the same events in the same order, without text;
-    the loops over areas and landmarks of a kind become loops over precomputed tuples."""
+    the loops over areas and landmarks of a kind become loops over precomputed tuples, and each player's
+    context is made once (expressions only read it)."""
     t = rs.t
-    out = ["def end_quiet(g):", "    out = []", "    n = g.n_players", "    g.memo = {}", "    try:"]
+    out = ["def end_quiet(g):", "    out = []", "    append = out.append", "    n = g.n_players", "    g.memo = {}",
+           "    try:", "        ctxs = [Ctx(g, q) for q in range(n)]"]
     L = out.append
+    if rs.end_incomplete:
+        L("        area_done = g.area_done")
+        L("        area_free = g.area_free")
+        L("        area_inf = g.area_inf")
     for i, (kind, fn, cat, ids) in enumerate(rs.end_incomplete):
         areas = const(f"INC{i}", tuple(a for a in range(len(t.area_hexes)) if t.area_kind[a] == kind))
         L(f"        for a in {areas}:")
-        L("            if g.area_done[a] or g.area_free[a] == 0:")
+        L("            if area_done[a] or area_free[a] == 0:")
         L("                continue")
-        L("            inf = g.area_inf[a]")
+        L("            inf = area_inf[a]")
         L("            for q in range(n):")
-        L("                if inf[q] > 0:")
-        L(f"                    out.append(EV(None, q, {closure(f'INCFN{i}', fn)}(Ctx(g, q, -1, inf[q])), "
+        L("                x = inf[q]")
+        L("                if x > 0:")
+        L(f"                    append(EV(None, q, {closure(f'INCFN{i}', fn)}(Ctx(g, q, -1, x)), "
           f"{literal(cat)}, {literal(tuple(ids))}, ''))")
+    if rs.end_owned:
+        L("        lm_owner = g.lm_owner")
     for i, (kind, fn, cat, ids) in enumerate(rs.end_owned):
         lms = const(f"OWNED{i}", tuple(lm for lm, k in enumerate(t.landmark_kind) if k == kind))
         L(f"        for lm in {lms}:")
-        L("            o = g.lm_owner[lm]")
+        L("            o = lm_owner[lm]")
         L("            if o >= 0:")
-        L(f"                out.append(EV(None, o, {closure(f'OWNFN{i}', fn)}(Ctx(g, o)), {literal(cat)}, "
+        L(f"                append(EV(None, o, {closure(f'OWNFN{i}', fn)}(ctxs[o]), {literal(cat)}, "
           f"{literal(tuple(ids))}, ''))")
     if rs.end_held is not None:
         cat, ids = rs.end_held
         L("        cards = g.cards")
-        L("        for q in range(n):")
-        L("            ctx = Ctx(g, q)")
-        L("            for name in g.held[q]:")
+        L("        for q, names in enumerate(g.held):")
+        L("            ctx = ctxs[q]")
+        L("            for name in names:")
         L("                card = cards[name]")
-        L(f"                out.append(EV(None, q, card.points if card.cond(ctx) else 0, {literal(cat)}, "
+        L(f"                append(EV(None, q, card.points if card.cond(ctx) else 0, {literal(cat)}, "
           f"card.ids or {literal(tuple(ids))}, ''))")
-    if out[-1] == "    try:":
-        L("        pass")  # a ruleset with no end-of-game scoring
     out.extend(["    finally:", "        g.memo = None", "    return out"])
     return out
 
@@ -374,6 +522,43 @@ def _pay_table(r: AreaRule, t: Any) -> dict[tuple[int, int], tuple[int, ...]] | 
     return out
 
 
+def _rank(inf: list[int], completer: int, n: int, steps: tuple[Any, ...]) -> list[int]:
+    """reactions.rank, the same order: quicker when no two ranked players have the same influence, where
+    the tie steps never decide."""
+    ranked = [q for q in range(n) if inf[q] > 0]
+    m = len(ranked)
+    if m < 2:
+        return ranked
+    if m == 2:
+        a, b = ranked
+        if inf[a] > inf[b]:
+            return ranked
+        if inf[b] > inf[a]:
+            return [b, a]
+    elif len(set(map(inf.__getitem__, ranked))) == m:
+        ranked.sort(key=inf.__getitem__, reverse=True)  # distinct keys: reversing breaks no tie
+        return ranked
+    return rank(inf, completer, n, steps)
+
+
+def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...], sizes: tuple[int, ...],
+             n: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """Per area, for n players: its payout table (reactions.score_area's choice: this count's, else any
+    count's), and the alone payout as fixed points plus a number of times the player's influence."""
+    out = []
+    for size in sizes:
+        table = pay.get((size, n)) or pay.get((size, -1), ())
+        fixed = times = 0
+        for i in alone:
+            if i < len(table):
+                if table[i] < 0:
+                    times += 1
+                else:
+                    fixed += table[i]
+        out.append((table, fixed, times))
+    return tuple(out)
+
+
 def _answer_per_seat(rngs: list[random.Random]) -> Any:
     """Random ability answers in playouts, each seat drawing from its own generator."""
     def answer(game: Game, p: int, lm: int, decl: Any, key: str, options: list[str] | None) -> Any:
@@ -382,18 +567,19 @@ def _answer_per_seat(rngs: list[random.Random]) -> Any:
     return answer
 
 
-def _emit_pick(R: Any, ind: str, names: tuple[str, ...]) -> None:
-    """Source that sets h to element r of the concatenation of the named lists."""
-    if len(names) == 1:
-        R(f"{ind}h = {names[0]}[r]")
-        return
-    for nm in names[:-1]:
-        R(f"{ind}if r < len({nm}):")
-        R(f"{ind}    h = {nm}[r]")
-        R(f"{ind}else:")
-        R(f"{ind}    r -= len({nm})")
-        ind += "    "
-    R(f"{ind}h = {names[-1]}[r]")
+def _emit_pick(R: Any, ind: str, bodies: list[list[str]]) -> None:
+    """Source that takes element r of the concatenation of the named lists (the lengths of all but the last
+    are in len0, len1...), then runs the body of the list it fell in (each body starts by taking h)."""
+    for i, body in enumerate(bodies):
+        last = i == len(bodies) - 1
+        if not last:
+            R(f"{ind}if r < len{i}:")
+        for ln in body:
+            R(f"{ind}{'' if last else '    '}{ln}" if ln else "")
+        if not last:
+            R(f"{ind}else:")
+            R(f"{ind}    r -= len{i}")
+            ind += "    "
 
 
 def _placeable(rs: Ruleset) -> set[str]:

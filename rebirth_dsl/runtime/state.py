@@ -119,7 +119,9 @@ _ATOMIC = {"int", "bool", "str", "float", "None"}
 
 
 def _copier(ann: str, var: str, depth: int = 0) -> str | None:
-    """Source that copies a value of annotation `ann` held in `var`; None when it is shared as it is."""
+    """Source that copies a value of annotation `ann` held in `var`; None when it is shared as it is.
+    A container of containers of atoms is copied with `map` (`list(map(list, v))`), one call that runs
+    in C where a comprehension would run a loop of bytecode: the same copy."""
     ann = ann.strip()
     if ann in _ATOMIC or ann.startswith("tuple[") or ann.startswith("frozenset["):
         return None
@@ -139,13 +141,30 @@ def _copier(ann: str, var: str, depth: int = 0) -> str | None:
         inner = _copier(args, x, depth + 1)
         if inner is None:
             return f"{kind}({var})"
+        ctor = _shallow(args)
+        if ctor is not None:
+            return f"{kind}(map({ctor}, {var}))"
         return f"[{inner} for {x} in {var}]" if kind == "list" else f"{{{inner} for {x} in {var}}}"
     key, _, value = _split_dict(args)
     inner = _copier(value, x, depth + 1)
     if inner is None:
         return f"dict({var})"
+    ctor = _shallow(value)
+    if ctor is not None:
+        return f"dict(zip({var}, map({ctor}, {var}.values())))"
     k = f"k{depth}"
     return f"{{{k}: {inner} for {k}, {x} in {var}.items()}}"
+
+
+def _shallow(ann: str) -> str | None:
+    """`list`, `set` or `dict` when a value of annotation `ann` is copied by that one call (a container
+    of shared values), else None."""
+    m = re.fullmatch(r"(list|set|dict)\[(.*)\]", ann.strip())
+    if m is None:
+        return None
+    kind, args = m.groups()
+    inner = args if kind != "dict" else _split_dict(args)[2]
+    return kind if _copier(inner, "x") is None else None
 
 
 def _split_dict(args: str) -> tuple[str, str, str]:
@@ -170,7 +189,8 @@ def derive_copy(cls: type) -> Callable[[Any], Any]:
         src = None if f.metadata.get("shared") else _copier(ann, f"s.{f.name}")
         lines.append(f"    n.{f.name} = {src or f's.{f.name}'}")
     lines.append("    return n")
-    env: dict[str, Any] = {"__builtins__": {"object": object, "type": type, "list": list, "dict": dict, "set": set}}
+    env: dict[str, Any] = {"__builtins__": {"object": object, "type": type, "list": list, "dict": dict, "set": set,
+                                            "map": map, "zip": zip}}
     exec(compile("\n".join(lines), f"<copy of {cls.__name__}>", "exec"), env)  # noqa: S102 - our own field names
     return env["copy"]
 

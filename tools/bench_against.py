@@ -1,0 +1,140 @@
+"""Random-game speed of this tree against a kept copy of the engine at another commit, on one machine.
+
+    python tools/bench_against.py 266f776 [--players 2 3 4] [--rounds 7] [--seconds 1.5] [--rules scotland]
+    python tools/bench_against.py 266f776 --callgrind [--games 300]
+
+`git archive REV` is extracted into a temporary folder. Each measurement is a fresh Python process with
+PYTHONPATH set to its own tree (the kept copy or this one) and the same code: random games of N players of
+the bundled rules on their board, each with end scoring and the winner, exactly what
+`python -m rebirth_dsl.bench` measures (`random_game`, then `g.winners(g.final_scores(g.end_events()))`).
+The two sides run interleaved, round after round, so the load of a shared machine falls on both alike;
+the median games/s of each side and their ratio are printed per player count.
+
+With --callgrind, each side instead plays a fixed number of games under `valgrind --tool=callgrind`, once
+with all the games and once with a fifth of them; the difference divided by the games between is the
+instructions per game (setup, imports, the engine's generation and any lazy first-use work cancel out). Deterministic, but slow (minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Run in each tree: imports whichever layout the tree has (flat before the package split, layered after),
+# checks the import really came from that tree, then times games or plays a fixed number of them.
+WORKER = r"""
+import sys, time
+from pathlib import Path
+root, rules, n, mode, amount = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+try:
+    from rebirth_dsl.records.record import load_ruleset
+    from rebirth_dsl.runtime.fast import random_game
+except ImportError:
+    from rebirth_dsl.record import load_ruleset
+    from rebirth_dsl.fast import random_game
+import rebirth_dsl
+if Path(rebirth_dsl.__file__).resolve().parent.parent != root.resolve():
+    sys.exit(f"imported {rebirth_dsl.__file__}, not the tree {root}")
+rs, _ = load_ruleset(root / "rules" / f"{rules}.rules", root / "boards" / f"{rules}.json")
+names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fin"][:n]
+g, _ = random_game(rs, names, 0)  # warm up: generates the specialised engine, imports what the end needs
+g.winners(g.final_scores(g.end_events()))
+games = 0
+if mode == "time":
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < amount:
+        g, _ = random_game(rs, names, games)
+        g.winners(g.final_scores(g.end_events()))
+        games += 1
+    print(games / (time.perf_counter() - t0))
+else:
+    while games < amount:
+        g, _ = random_game(rs, names, games)
+        g.winners(g.final_scores(g.end_events()))
+        games += 1
+"""
+
+
+def extract(rev: str, into: Path) -> Path:
+    """`git archive REV` of this repository, unpacked into a folder; returns the folder."""
+    tar = into / "tree.tar"
+    with open(tar, "wb") as f:
+        subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, stdout=f)
+    out = into / "tree"
+    out.mkdir()
+    with tarfile.open(tar) as tf:
+        tf.extractall(out, filter="data")
+    return out
+
+
+def run(tree: Path, rules: str, n: int, mode: str, amount: float, prefix: list[str] | None = None) -> str:
+    """One fresh process of the worker in `tree`; its standard output."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    cmd = [*(prefix or []), sys.executable, "-c", WORKER, str(tree), rules, str(n), mode, str(amount)]
+    res = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"worker failed in {tree} ({n} players):\n{res.stderr}")
+    return res.stdout
+
+
+def instructions(tree: Path, rules: str, n: int, games: int, tmp: Path) -> int:
+    """Instructions executed by the worker playing `games` games, under callgrind."""
+    out = tmp / f"cg.{os.getpid()}.{n}.{games}.{tree.name}"
+    run(tree, rules, n, "games", games, ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"])
+    for line in out.read_text().splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    sys.exit(f"no totals in {out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the median games/s (or instructions per game) of both trees and their ratio."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("rev", help="the commit of the kept copy, e.g. 266f776")
+    ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds per player count")
+    ap.add_argument("--seconds", type=float, default=1.5, help="timed play per process")
+    ap.add_argument("--rules", default="scotland", help="a bundled ruleset present in both trees (same-named board)")
+    ap.add_argument("--callgrind", action="store_true", help="instructions per game instead of games/s")
+    ap.add_argument("--games", type=int, default=300, help="games per callgrind run")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-against-") as tmp_:
+        tmp = Path(tmp_)
+        old = extract(args.rev, tmp)
+        sides = {args.rev: old, "this tree": ROOT}
+        for tree in sides.values():  # byte-compiles the fresh copy first, so no measured run pays for that
+            run(tree, args.rules, args.players[0], "games", 1)
+        print(f"random {args.rules} games with end scoring and the winner, Python {sys.version.split()[0]}")
+        for n in args.players:
+            if args.callgrind:
+                per = {}
+                for label, tree in sides.items():
+                    few = args.games // 5  # the base run plays some games too: any lazy work is in both
+                    full = instructions(tree, args.rules, n, args.games, tmp)
+                    base = instructions(tree, args.rules, n, few, tmp)
+                    per[label] = (full - base) / (args.games - few)
+                print(f"  {n} players: {args.rev} {per[args.rev] / 1e6:.3f}M instr/game, "
+                      f"this tree {per['this tree'] / 1e6:.3f}M, ratio {per[args.rev] / per['this tree']:.2f}x "
+                      f"(callgrind, {args.games - few} games)")
+                continue
+            rates: dict[str, list[float]] = {label: [] for label in sides}
+            for i in range(args.rounds):
+                order = list(sides.items()) if i % 2 == 0 else list(reversed(sides.items()))
+                for label, tree in order:
+                    rates[label].append(float(run(tree, args.rules, n, "time", args.seconds)))
+            a, b = statistics.median(rates[args.rev]), statistics.median(rates["this tree"])
+            print(f"  {n} players: {args.rev} {a:8,.0f} games/s, this tree {b:8,.0f} games/s, ratio {b / a:.2f}x "
+                  f"(median of {args.rounds} interleaved rounds of {args.seconds:g} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
