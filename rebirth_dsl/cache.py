@@ -77,6 +77,21 @@ def digest(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
+def code_of(files: list[Path], package: str | None = None) -> bytes:
+    """The bytes of the code a cached result depends on: these source files, and the installed version of
+    a package that judged it (its version.py, found without importing it); part of a cache key."""
+    parts = [f.name.encode() + b"\0" + f.read_bytes() for f in files]
+    if package is not None:
+        import importlib.util
+
+        spec = importlib.util.find_spec(package)  # found, not imported
+        try:
+            parts.append(Path(spec.origin).with_name("version.py").read_bytes() if spec and spec.origin else b"?")
+        except OSError:
+            parts.append(b"?")
+    return b"\0".join(parts)
+
+
 def load(namespace: str, key: str) -> Any | None:
     """The payload stored under the key, or None for a miss (absent, foreign, corrupt or stale)."""
     root = cache_dir()

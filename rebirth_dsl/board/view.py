@@ -11,7 +11,6 @@ as these objects, fresh or cached, so both paths run the very same code.
 
 from __future__ import annotations
 
-import importlib.util
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -64,14 +63,7 @@ class BoardView:
 def _validator_code() -> bytes:
     """What decides whether a board is valid: the models, the checks beside them, pydantic's version."""
     here = Path(__file__).resolve().parent  # not importlib.resources: see lang.parser._HERE
-    parts = [here.joinpath(f).read_bytes() for f in ("model.py", "data.py", "view.py")]
-    spec = importlib.util.find_spec("pydantic")  # found, not imported
-    if spec is not None and spec.origin:
-        try:
-            parts.append(Path(spec.origin).with_name("version.py").read_bytes())
-        except OSError:
-            parts.append(b"?")
-    return b"\0".join(parts)
+    return cache.code_of([here / f for f in ("model.py", "data.py", "view.py")], package="pydantic")
 
 
 def load_board_view(path: str | Path) -> BoardView:

@@ -132,6 +132,18 @@ class Tables:
         """Per hex: is it of this kind or does it carry this tag."""
         return [self.hex_kind[h] == name or name in self.hex_tags[h] for h in range(self.n)]
 
+    def near_mask(self, target: A.Expr) -> list[bool] | None:
+        """Per hex: is it next to the target of `near(H, target)` (a landmark, or a kind or tag); None for a
+        target of another form."""
+        if isinstance(target, A.Landmark):
+            lm = self.find_landmark(target.kind, target.name, target.tag)
+            ring = set(self.neighbours[self.landmark_hex[lm]]) if lm is not None else set()
+            return [h in ring for h in range(self.n)]
+        if isinstance(target, A.Name):
+            m = self.hex_matches(target.id)
+            return [any(m[x] for x in self.neighbours[h]) for h in range(self.n)]
+        return None
+
     def find_landmark(self, kind: str, name: str | None, tag: str | None) -> int | None:
         """The index of a landmark by kind and name, or kind and tag."""
         if self.board is None:

@@ -59,7 +59,7 @@ def _checker_code() -> bytes:
     language (grammar, parser, AST), the checks and the board's validation."""
     pkg = Path(__file__).resolve().parents[1]
     files = sorted(p for d in ("lang", "check", "board") for p in (pkg / d).iterdir() if p.suffix in (".py", ".lark"))
-    return b"\0".join(p.name.encode() + b"\0" + p.read_bytes() for p in files)
+    return cache.code_of(files)
 
 
 def _check(rules: A.Rules, board: Board) -> None:

@@ -203,16 +203,9 @@ class _Gen:
         return self.mask(node.args[1]) if node.fn == "at" else self.near_mask(node.args[1])
 
     def near_mask(self, target: A.Expr) -> str:
-        t = self.t
-        if isinstance(target, A.Landmark):
-            lm = t.find_landmark(target.kind, target.name, target.tag)
-            ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
-            near = tuple(h in ring for h in range(t.n))
-        else:
-            assert isinstance(target, A.Name)
-            m = t.hex_matches(target.id)
-            near = tuple(any(m[x] for x in t.neighbours[h]) for h in range(t.n))
-        return self.const(near)
+        near = self.t.near_mask(target)
+        assert near is not None  # the checks allow only a landmark, kind or tag here
+        return self.const(tuple(near))
 
     def fn_touched(self, args: tuple[A.Expr, ...], me: str) -> str:
         t = self.t

@@ -166,14 +166,8 @@ class _Reader:
                 return self.only(adds, self.mask(t.hex_matches(tag))), other
             case A.Call(fn="near", args=(x, target)):
                 adds, other = self.hexset(x)
-                if isinstance(target, A.Landmark):
-                    lm = t.find_landmark(target.kind, target.name, target.tag)
-                    ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
-                    near = [h in ring for h in range(t.n)]
-                elif isinstance(target, A.Name):
-                    m = t.hex_matches(target.id)
-                    near = [any(m[x] for x in t.neighbours[h]) for h in range(t.n)]
-                else:
+                near = t.near_mask(target)
+                if near is None:
                     raise _Unknown("near")
                 return self.only(adds, self.mask(near)), other
         raise _Unknown(type(node).__name__)

@@ -343,14 +343,8 @@ class ExprGen:
         """near(HEXES, KIND|TAG|LANDMARK): those next to one."""
         t, target = self.t, args[1]
         s, src = self.hexes(args[0])
-        if isinstance(target, A.Landmark):
-            lm = t.find_landmark(target.kind, target.name, target.tag)
-            ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
-            near = [h in ring for h in range(t.n)]
-        else:
-            assert isinstance(target, A.Name)
-            m = t.hex_matches(target.id)
-            near = [any(m[x] for x in t.neighbours[h]) for h in range(t.n)]
+        near = t.near_mask(target)
+        assert near is not None  # the checks allow only a landmark, kind or tag here
         mask = self.hexmask(near)
         v = self._name("t")
         return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"

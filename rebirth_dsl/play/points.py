@@ -519,14 +519,8 @@ class _Reads:
                 return [[a and mask[h] for h, a in enumerate(row)] for row in adds], other, w
             case A.Call(fn="near", args=(x, target)):
                 adds, other, w = self.hexset(x)
-                if isinstance(target, A.Landmark):
-                    lm = t.find_landmark(target.kind, target.name, target.tag)
-                    ring = set(t.neighbours[t.landmark_hex[lm]]) if lm is not None else set()
-                    near = [h in ring for h in range(t.n)]
-                elif isinstance(target, A.Name):
-                    m = t.hex_matches(target.id)
-                    near = [any(m[x] for x in t.neighbours[h]) for h in range(t.n)]
-                else:
+                near = t.near_mask(target)
+                if near is None:
                     raise Unsupported("near")
                 return [[a and near[h] for h, a in enumerate(row)] for row in adds], other, w
             case A.Call(fn="areas", args=args):

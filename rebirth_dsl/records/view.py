@@ -9,7 +9,6 @@ record it has read before does not import pydantic. Every record reaches the eng
 from __future__ import annotations
 
 import copy
-import importlib.util
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -72,15 +71,7 @@ class RecordView:
 def _validator_code() -> bytes:
     """What decides whether a record is valid: its models, the JSON reader, pydantic's version."""
     here = Path(__file__).resolve().parent  # not importlib.resources: see lang.parser._HERE
-    parts = [here.joinpath(f).read_bytes() for f in ("models.py", "view.py")]
-    parts.append(here.parent.joinpath("board", "data.py").read_bytes())
-    spec = importlib.util.find_spec("pydantic")  # found, not imported
-    if spec is not None and spec.origin:
-        try:
-            parts.append(Path(spec.origin).with_name("version.py").read_bytes())
-        except OSError:
-            parts.append(b"?")
-    return b"\0".join(parts)
+    return cache.code_of([here / "models.py", here / "view.py", here.parent / "board" / "data.py"], package="pydantic")
 
 
 def record_view(path: str | Path, file: str, data: Any = None) -> RecordView:
