@@ -218,16 +218,9 @@ class _DeltaCompiler:
         return self._filter(self.expr(args[0]), self.t.hex_matches(args[1].id), id(args))
 
     def fn_near(self, args: tuple[A.Expr, ...]) -> Ev:
-        t, target = self.t, args[1]
-        nb = t.neighbours
-        if isinstance(target, A.Landmark):
-            lm = t.find_landmark(target.kind, target.name, target.tag)
-            ring = frozenset(nb[t.landmark_hex[lm]]) if lm is not None else frozenset()
-            near = [h in ring for h in range(t.n)]
-        else:
-            assert isinstance(target, A.Name)
-            m = t.hex_matches(target.id)
-            near = [any(m[x] for x in nb[h]) for h in range(t.n)]
+        near = self.t.near_mask(args[1])
+        if near is None:
+            raise Unsupported("near")
         return self._filter(self.expr(args[0]), near, id(args))
 
     def attr_sum(self, args: tuple[A.Expr, ...]) -> Ev:
