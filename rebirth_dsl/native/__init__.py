@@ -151,10 +151,7 @@ def python_playouts(game: Game, count: int, seed: int, redeal: bool = True) -> l
     for _ in range(count):
         g = game.fork()
         if redeal:
-            for q in range(g.n_players):
-                rng.shuffle(g.supply[q])
-            for deck in g.decks.values():
-                rng.shuffle(deck)
+            g.shuffle_hidden(rng)
         g.auto_choose = None  # the playout answers abilities at random
         fast.run_random(g, [rng] * g.n_players, None)
         out.append(g.final_scores(g.end_events()))

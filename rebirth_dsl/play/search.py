@@ -71,10 +71,7 @@ class MonteCarloAgent:
                 g.quiet = True
                 fast.place(g, p, tile[0], tile[1], h)
                 _after_move(g, p, tile)
-                for q in range(g.n_players):
-                    rng.shuffle(g.supply[q])
-                for deck in g.decks.values():
-                    rng.shuffle(deck)
+                g.shuffle_hidden(rng)
                 g.auto_choose = None  # the playout answers abilities at random
                 fast.run_random(g, [rng] * g.n_players, None)
                 end = g.end_events()

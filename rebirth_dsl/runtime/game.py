@@ -276,6 +276,14 @@ class Game(State):
         """An independent copy sharing the immutable ruleset and tables (see state.copy_state)."""
         return copy_state(self)  # type: ignore[return-value]
 
+    def shuffle_hidden(self, rng: Any) -> None:
+        """Shuffle the orders nobody has seen (each supply, then each deck) for a playout that must not
+        follow the real draws."""
+        for q in range(self.n_players):
+            rng.shuffle(self.supply[q])
+        for deck in self.decks.values():
+            rng.shuffle(deck)
+
     def fork(self) -> Game:
         """A copy for a simulated future: no event history, quiet, abilities answered plainly."""
         events, self.events = self.events, []
