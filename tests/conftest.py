@@ -21,6 +21,15 @@ settings.register_profile("mutation", parent=settings.get_profile("env"), databa
 settings.load_profile(os.environ.get("REBIRTH_HYPOTHESIS_PROFILE", "env"))
 
 
+@pytest.fixture(scope="module")
+def module_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The private cache (AST, boards, records, checks) in a folder of the using module's own."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("REBIRTH_CACHE", str(tmp_path_factory.mktemp("cache")))
+    yield
+    mp.undo()
+
+
 @pytest.fixture
 def run_cli(capsys: pytest.CaptureFixture[str]):
     """Run `rebirth ARGS...` in-process; return (exit code, stdout, stderr)."""

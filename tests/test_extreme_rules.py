@@ -29,13 +29,7 @@ def rebirth(*args: str) -> tuple[int, str, str]:
     return _rebirth(*args, limit=TIME_LIMIT)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The AST cache in a folder of this module's own."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("REBIRTH_CACHE", str(tmp_path_factory.mktemp("cache")))
-    yield
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("module_cache")  # conftest: a cache folder of this module's own
 
 
 # ----- expressions, as text, with the depth the parser counts ----------------------------------------------

@@ -49,13 +49,7 @@ def clean(result: tuple[int, str, str]) -> None:
     assert "Traceback" not in err and "internal error" not in err, err
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The AST cache in a folder of this module's own."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("REBIRTH_CACHE", str(tmp_path_factory.mktemp("cache")))
-    yield
-    mp.undo()
+pytestmark = pytest.mark.usefixtures("module_cache")  # conftest: a cache folder of this module's own
 
 
 MINI = """ruleset mini "A small game"
