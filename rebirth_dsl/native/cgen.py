@@ -169,6 +169,8 @@ class _Gen:
             self.problems.append("a ruleset without a pass rule (the playout loop passes a tile with no hex)")
         if self.nk > 31 or len(rs.categories) > 1 << 16:
             self.problems.append("more tile kinds than a 32-bit mask holds")
+        if rs.players[1] > 31:
+            self.problems.append("more seats than a 32-bit mask holds")
         if any(not 0 <= v < 1 << VBITS for _, v in rs.mix):
             self.problems.append("a tile value of 2^20 or more")
         ast = self.statements()
@@ -567,9 +569,12 @@ class _Gen:
         self.public_tables()
         self.rules.append("\n".join([
             "static void public_missions(S *s, int p, int placer_first, int cat) {",
-            "    if (!s->npub) return;",
+            "    u32 seats = RD_HAS_ALWAYS ? (1u << s->n) - 1 : s->pseats;",
+            "    s->pseats = 0;",
+            "    if (!s->npub || !seats) return;",
             "    for (int step = 0; step < s->n; step++) {",
             "        int q = placer_first ? (p + step) % s->n : step;",
+            "        if (!((seats >> q) & 1)) continue;",
             "        u64 d[NCW], any = 0;",
             "        for (int w = 0; w < NCW; w++) {",
             "            d[w] = (s->pdirty[q][w] | RD_ALWAYS[w]) & s->plive[q][w];",
@@ -577,13 +582,12 @@ class _Gen:
             "            any |= d[w];",
             "        }",
             "        if (!any) continue;",
-            "        for (int i = 0; i < s->npub; i++) {",
-            "            int c = s->pub[i];",
-            "            u64 b = 1ULL << (c & 63);",
-            "            if (!(d[c >> 6] & b)) continue;",
-            "            d[c >> 6] ^= b;  /* a card face up twice is read once: the position has not changed */",
+            "        /* by card id, not in face-up order: a seat's cards are paid independently of each other (the",
+            "           order of a card's fulfillers is the seats' order), and a card face up twice is one bit */",
+            "        for (int w = 0; w < NCW; w++) for (u64 bits = d[w]; bits; bits &= bits - 1) {",
+            "            int c = w * 64 + __builtin_ctzll(bits);",
             "            if (s->pub_done[c][q]) continue;",
-            "            if (RD_BOUNDED[c >> 6] & b) {  /* `E >= N`: keep how far E is from N (pub_tile) */",
+            "            if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N (pub_tile) */",
             "                i64 left = TH_LIMIT[c] - card_measure(s, c, q);",
             "                if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }",
             "            } else if (!card_cond(s, c, q)) continue;",
@@ -641,6 +645,7 @@ class _Gen:
         out.append(f"#define RD_HAS_ANY {c_int(int(any(anyone)))}")
         out.append(f"#define RD_HAS_LM_ANY {c_int(int(any(masks['lm_any'])))}")
         out.append(f"#define RD_HAS_WON_ANY {c_int(int(any(masks['won_any'])))}")
+        out.append(f"#define RD_HAS_ALWAYS {c_int(int(any(masks['always'])))}")
         out.append(f"static const u64 RD_MINE[{c_int(len(mine))}] = {c_ints(mine, words=True)};")
         out.append(f"static const u64 RD_ANY[{c_int(len(anyone))}] = {c_ints(anyone, words=True)};")
         for key, m in masks.items():

@@ -61,6 +61,7 @@ typedef struct {
        read (pdirty), and per card of the form `E >= N` how far E is known to be short of N (pslack; 0:
        unknown, so the card is read) */
     u64 plive[NP][NCW], pdirty[NP][NCW];
+    u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
     i32 pslack[NP][NCARDX];
     /* what the lab reads besides the scores (play/tally.py): fallback placements, landmarks taken from a
        holder or unheld, per majority statement, and the order of each public card's fulfillers */
@@ -259,7 +260,7 @@ static void pub_init(S *s) {
     for (int q = 0; q < s->n; q++)
         for (int i = 0; i < s->npub; i++) {
             int c = s->pub[i];
-            if (!s->pub_done[c][q]) s->plive[q][c >> 6] |= 1ULL << (c & 63);
+            if (!s->pub_done[c][q]) { s->plive[q][c >> 6] |= 1ULL << (c & 63); s->pseats |= 1u << q; }
         }
     memcpy(s->pdirty, s->plive, sizeof s->pdirty);
 }
@@ -607,6 +608,7 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
 PUBLIC_READS = r"""
 /* ----- what the face-up cards read changed (cgen.py public_tables): mark them to be read again ----- */
 #define SLACK_CAP (1 << 30)
+static inline void pub_mark(S *s, int p, int w, u64 cards) { if (cards) { s->pdirty[p][w] |= cards; s->pseats |= 1u << p; } }
 /* a bounded card c of seat p whose E rose by at most `up`, or (a largest group) to at least `most`: whether it
    is still short of N (not to be read); an unknown distance (0) is never short */
 static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
@@ -631,26 +633,26 @@ static inline void pub_tile(S *s, int p, int k, int h) {
             else if (up == GROW_GROUP) { by = 0; most = s->gsize[rb_find(s, h)]; }
             if (pub_short(s, p, c, by, most)) b &= ~(bounded & -bounded);
         }
-        s->pdirty[p][w] |= b;
+        pub_mark(s, p, w, b);
     }
     if (RD_HAS_ANY) {
         const u64 *any = &RD_ANY[(k * NH + h) * NCW];
-        for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) s->pdirty[q][w] |= any[w] & s->plive[q][w];
+        for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) pub_mark(s, q, w, any[w] & s->plive[q][w]);
     }
 }
 /* landmark lm passed from seat `was` (or nobody, -1) to seat `now` */
 static void pub_landmark(S *s, int lm, int was, int now) {
     if (now < 0) return;
     for (int w = 0; w < NCW; w++) {
-        if (was >= 0) s->pdirty[was][w] |= RD_LM_MINE[w] & ~RD_BOUNDED[w] & s->plive[was][w];  /* losing never raises E */
+        if (was >= 0) pub_mark(s, was, w, RD_LM_MINE[w] & ~RD_BOUNDED[w] & s->plive[was][w]);  /* losing never raises E */
         u64 b = RD_LM_MINE[w] & s->plive[now][w], bounded = b & RD_BOUNDED[w];
         for (; bounded; bounded &= bounded - 1) {
             int c = w * 64 + __builtin_ctzll(bounded);
             if (pub_short(s, now, c, TH_LM[lm * NCARDX + c], 0)) b &= ~(bounded & -bounded);
         }
-        s->pdirty[now][w] |= b;
+        pub_mark(s, now, w, b);
     }
-    if (RD_HAS_LM_ANY) for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) s->pdirty[q][w] |= RD_LM_ANY[w] & s->plive[q][w];
+    if (RD_HAS_LM_ANY) for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) pub_mark(s, q, w, RD_LM_ANY[w] & s->plive[q][w]);
 }
 /* an area won by seat p */
 static void pub_won(S *s, int p) {
@@ -660,8 +662,8 @@ static void pub_won(S *s, int p) {
             int c = w * 64 + __builtin_ctzll(bounded);
             if (pub_short(s, p, c, TH_WON[c], 0)) b &= ~(bounded & -bounded);
         }
-        s->pdirty[p][w] |= b;
+        pub_mark(s, p, w, b);
     }
-    if (RD_HAS_WON_ANY) for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) s->pdirty[q][w] |= RD_WON_ANY[w] & s->plive[q][w];
+    if (RD_HAS_WON_ANY) for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) pub_mark(s, q, w, RD_WON_ANY[w] & s->plive[q][w]);
 }
 """
