@@ -19,8 +19,12 @@ import sys
 from functools import cache
 from pathlib import Path
 from statistics import NormalDist
+from typing import Any
 
 import pytest
+import test_public_reads as public_reads  # tests/ is on sys.path (no __init__.py)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rebirth_dsl import native
 from rebirth_dsl.board.model import load_board
@@ -29,6 +33,7 @@ from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.native import build as nbuild
 from rebirth_dsl.native.cgen import generate
+from rebirth_dsl.native.lib import load
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.simulate import simulate_command
 from rebirth_dsl.play.tally import GameExtra, Tally
@@ -247,6 +252,67 @@ def test_random_playouts_on_either_backend() -> None:
     assert pos.move_index == 20  # the position itself is never changed
     with pytest.raises(ValueError):
         native.random_playouts(pos, 1, 0, backend="gpu")
+
+
+# ----- the incremental check of the face-up cards against reading every card ---------------------------------
+@pytest.fixture
+def own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Libraries of test-only sources are built into a cache folder of the test's own, not the user's."""
+    monkeypatch.setenv("REBIRTH_CACHE", str(tmp_path_factory.mktemp("cache")))
+
+
+def both_checks(rs) -> tuple:
+    """The ruleset's native engine checking the face-up cards incrementally (what every caller gets) and the
+    same engine reading every unfulfilled card for every seat after every placement (the reference)."""
+    return load(rs, generate(rs)), load(rs, generate(rs, full_reads=True))
+
+
+def fulfilled(results: list) -> int:
+    """How many times a face-up card was fulfilled in these games (results with extras)."""
+    return sum(len(seats) for *_, extra in results for _, seats in GameExtra(*extra).public)
+
+
+@needs_native
+@pytest.mark.usefixtures("own_cache")
+@pytest.mark.parametrize("name,board", [("ireland", None), (str(COVERAGE), "ireland")])
+def test_incremental_card_check_equals_reading_every_card(name: str, board: str | None) -> None:
+    """Many games at every player count, and playouts from positions part-way through them (cards already
+    fulfilled, doubling markers laid): the same scores, breakdowns, winners and lab tallies (who fulfilled
+    which face-up card, in which order) either way, and cards are fulfilled in them."""
+    rs = ruleset(name, board)
+    inc, full = both_checks(rs)
+    assert "pub_tile" in inc.plan.source and "pub_tile(s, p" not in full.plan.source
+    lo, hi = rs.players
+    for n in range(lo, hi + 1):
+        got = inc.results(n, 500, 400, extras=True)
+        assert got == full.results(n, 500, 400, extras=True)
+        assert fulfilled(got) > 100
+        for seed in range(3):
+            g = inc.play(DEFAULT_NAMES[:n], 900 + seed)
+            pos = Game(rs, DEFAULT_NAMES[:n], g.setup)
+            apply(rs, pos, g.moves[: len(g.moves) * (seed + 1) // 4])
+            assert inc.playouts(pos, 40, seed) == full.playouts(pos, 40, seed)
+
+
+@st.composite
+def mission_cards(draw: Any) -> list[str]:
+    """Card conditions over the whole expression language and of the threshold form (test_public_reads)."""
+    return draw(st.lists(st.one_of(public_reads.condition(), public_reads.threshold()), min_size=8, max_size=16))
+
+
+@needs_native
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(conds=mission_cards(), seed=st.integers(0, 10**9))
+def test_generated_cards_incremental_check_equals_reading_every_card(tmp_path: Path, own_cache: None,
+                                                                    conds: list[str], seed: int) -> None:
+    """Generated mission decks (most, fewest, best, owners, non-monotone comparisons, thresholds): the
+    native incremental check misses no change any card reads, at every player count."""
+    board = rules_and_board("ireland", None)[1]
+    rs = compile_rules(load_rules(public_reads.with_cards(tmp_path, conds)), load_board(board))
+    inc, full = both_checks(rs)
+    for n in range(rs.players[0], rs.players[1] + 1):
+        assert inc.results(n, seed, 120, extras=True) == full.results(n, seed, 120, extras=True)
 
 
 @needs_native

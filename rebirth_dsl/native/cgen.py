@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import (
     AreaRule,
     MajorityRule,
@@ -24,7 +25,7 @@ from rebirth_dsl.compile.ruleset import (
 )
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.native.cexpr import ExprGen, Unsupported, c_int, c_ints
-from rebirth_dsl.native.ctext import CORE, HELPERS, PRELUDE, STATE
+from rebirth_dsl.native.ctext import CORE, HELPERS, PRELUDE, PUBLIC_READS, STATE
 from rebirth_dsl.runtime.game import static
 from rebirth_dsl.runtime.setup import colour_tiles
 
@@ -84,9 +85,11 @@ def _mask(kinds: frozenset[int] | None, nk: int) -> int:
 class _Gen:
     """One generation: tables, expression functions and rule functions, then the source."""
 
-    def __init__(self, rs: Ruleset) -> None:
+    def __init__(self, rs: Ruleset, full_reads: bool = False) -> None:
         """Index the ruleset's categories, cards and decks as the C tables will."""
         self.rs = rs
+        # the face-up cards are read incrementally (public_function) unless asked to read them all every time
+        self.incremental = not full_reads and any(isinstance(r, PublicRule) for r in rs.reactions)
         self.t = rs.t
         self.problems: list[str] = []
         self.tables: list[str] = []
@@ -166,6 +169,8 @@ class _Gen:
             self.problems.append("a ruleset without a pass rule (the playout loop passes a tile with no hex)")
         if self.nk > 31 or len(rs.categories) > 1 << 16:
             self.problems.append("more tile kinds than a 32-bit mask holds")
+        if rs.players[1] > 31:
+            self.problems.append("more seats than a 32-bit mask holds")
         if any(not 0 <= v < 1 << VBITS for _, v in rs.mix):
             self.problems.append("a tile value of 2^20 or more")
         ast = self.statements()
@@ -191,7 +196,7 @@ class _Gen:
             "static void use_ability(S *s, int lm, int p);",
             "static void public_missions(S *s, int p, int placer_first, int cat);",
             "static i64 card_cond(const S *s, int c, int me);",
-            CORE, *self.rules, body, "",
+            *([PUBLIC_READS] if self.incremental else []), CORE, *self.rules, body, "",
         ])
         ability_key: list[str | None] = []
         for lm in range(len(t.landmark_hex)):
@@ -222,6 +227,7 @@ class _Gen:
             "REST_BOTTOM": REST["bottom"], "REST_TOP": REST["top"],
             "PUB_DECK": self.deck_id.get(rs.public.deck, -1) if rs.public is not None else -1,
             "PUB_COUNT": pub, "NMAJ": len(rs.majorities), "NMAJX": max(len(rs.majorities), 1),
+            "NCW": max(1, (len(self.cards) + 63) // 64),
         }
         sizes["EXTRA"] = (1 + 2 * np_ + 2 * sizes["NMAJX"] * np_ + np_ * (1 + 2 * sizes["HELDMAX"])
                           + 1 + sizes["PUBMAX"] * (2 + 2 * np_))
@@ -358,6 +364,7 @@ class _Gen:
         # all of them, so every `on first touch KIND` statement sees the same first touch (reactions.react)
         L: list[str] = ["static void place(S *s, int p, int k, int v, int h) {", "    occupy(s, h, p, k, v);",
                         "    (void)v;",
+                        *(["    pub_tile(s, p, k, h);"] if self.incremental else []),
                         "    int first[8], nfirst = 0;",
                         "    for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1] && nfirst < 8; i++)",
                         "        if (!s->touched[p][LMADJ[i]]) first[nfirst++] = LMADJ[i];",
@@ -469,6 +476,7 @@ class _Gen:
               "    }",
               "    if (!m) return;",
               "    s->area_first[a] = order[0];",
+              *(["    pub_won(s, order[0]);"] if self.incremental else []),
               f"    int key = PAYKEY{ri}[a * (NP + 1) + s->n], alone = m == 1 && {c_int(int(bool(r.alone)))};",
               "    for (int place = 0; place < m; place++) {",
               "        int q = order[place];",
@@ -480,18 +488,19 @@ class _Gen:
     def majority_function(self, ri: int, r: MajorityRule) -> None:
         """S-K1..S-K5: the placer challenges the holder metric by metric, then the final tie."""
         st = c_int(next(i for i, m in enumerate(self.rs.majorities) if m is r))
+        take = "s->lm_owner[lm] = p;" + (" pub_landmark(s, lm, o, p);" if self.incremental else "")
         L = [f"static void challenge{ri}(S *s, int lm, int p) {{",
              "    int o = s->lm_owner[lm];",
              "    if (o == p) return;",
-             f"    if (o < 0) {{ s->lm_owner[lm] = p; s->claims[{st}][p]++; return; }}",
+             f"    if (o < 0) {{ {take} s->claims[{st}][p]++; return; }}",
              f"    for (int mi = 0; mi < {c_int(len(r.metrics))}; mi++) {{",
              "        int x = s->lm_count[lm][mi][p], y = s->lm_count[lm][mi][o];",
              "        if (x == y) continue;",
-             f"        if (x > y) {{ s->lm_owner[lm] = p; s->changes[{st}][p]++; }}",
+             f"        if (x > y) {{ {take} s->changes[{st}][p]++; }}",
              "        return;",
              "    }"]
         if r.placer_takes_tie:
-            L.append(f"    s->lm_owner[lm] = p; s->changes[{st}][p]++;")
+            L.append(f"    {take} s->changes[{st}][p]++;")
         L.append("}")
         self.rules.append("\n".join(L))
 
@@ -539,21 +548,118 @@ class _Gen:
 
     def public_function(self) -> None:
         """I-M1: after every placement each seat (the placer first, or in seat order) against every face-up
-        card: big points to the first to fulfil it, small to each later one, times a doubling marker."""
+        card: big points to the first to fulfil it, small to each later one, times a doubling marker.
+        Incremental (the default, as reactions.public_missions): a card is read for a seat only once something
+        its condition reads (compile/reads.py) changed for that seat; `full_reads`: every card, every time
+        (the reference the incremental check is tested against)."""
+        if not self.incremental:
+            self.rules.append("\n".join([
+                "static void public_missions(S *s, int p, int placer_first, int cat) {",
+                "    if (!s->npub) return;",
+                "    for (int step = 0; step < s->n; step++) {",
+                "        int q = placer_first ? (p + step) % s->n : step;",
+                "        for (int i = 0; i < s->npub; i++) {",
+                "            int c = s->pub[i];",
+                "            if (s->pub_done[c][q] || !card_cond(s, c, q)) continue;",
+                "            pub_pay(s, c, q, cat);",
+                "        }",
+                "    }",
+                "}"]))
+            return
+        self.public_tables()
         self.rules.append("\n".join([
             "static void public_missions(S *s, int p, int placer_first, int cat) {",
-            "    if (!s->npub) return;",
+            "    u32 seats = RD_HAS_ALWAYS ? (1u << s->n) - 1 : s->pseats;",
+            "    s->pseats = 0;",
+            "    if (!s->npub || !seats) return;",
             "    for (int step = 0; step < s->n; step++) {",
             "        int q = placer_first ? (p + step) % s->n : step;",
-            "        for (int i = 0; i < s->npub; i++) {",
-            "            int c = s->pub[i];",
-            "            if (s->pub_done[c][q] || !card_cond(s, c, q)) continue;",
-            "            i64 pts = (s->pub_cnt[c] ? CARD_SMALL[c] : CARD_POINTS[c]) * (s->dbl_on[q][c] ? s->dbl_f[q][c] : 1);",
-            "            s->pub_done[c][q] = 1; s->pub_order[c][s->pub_cnt[c]++] = q;",
-            "            add(s, q, cat, pts);",
+            "        if (!((seats >> q) & 1)) continue;",
+            "        u64 d[NCW], any = 0;",
+            "        for (int w = 0; w < NCW; w++) {",
+            "            d[w] = (s->pdirty[q][w] | RD_ALWAYS[w]) & s->plive[q][w];",
+            "            s->pdirty[q][w] = 0;",
+            "            any |= d[w];",
+            "        }",
+            "        if (!any) continue;",
+            "        /* by card id, not in face-up order: a seat's cards are paid independently of each other (the",
+            "           order of a card's fulfillers is the seats' order), and a card face up twice is one bit */",
+            "        for (int w = 0; w < NCW; w++) for (u64 bits = d[w]; bits; bits &= bits - 1) {",
+            "            int c = w * 64 + __builtin_ctzll(bits);",
+            "            if (s->pub_done[c][q]) continue;",
+            "            if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N (pub_tile) */",
+            "                i64 left = TH_LIMIT[c] - card_measure(s, c, q);",
+            "                if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }",
+            "            } else if (!card_cond(s, c, q)) continue;",
+            "            pub_pay(s, c, q, cat);",
             "        }",
             "    }",
             "}"]))
+
+    def public_tables(self) -> None:
+        """What each card's condition reads (compile/reads.py), as masks over the card ids: per tile kind and
+        hex the cards a tile there may change for its own seat (RD_MINE) or for every seat (RD_ANY); those a
+        landmark changing hands or an area won may change; those read after every placement (RD_ALWAYS).
+        And per card of the threshold form `E >= N` (reads.Threshold): N, and how far E can rise per tile
+        kind and hex (TH_GROW), per landmark taken (TH_LM) and per area won (TH_WON)."""
+        t, nk, ncw = self.t, self.nk, max(1, (len(self.cards) + 63) // 64)
+        nh, nl, ncx = max(t.n, 1), max(len(t.landmark_hex), 1), max(len(self.cards), 1)
+        defs = static(self.rs).cards
+        mine, anyone = [0] * (nk * nh * ncw), [0] * (nk * nh * ncw)
+        masks = {"lm_mine": [0] * ncw, "lm_any": [0] * ncw, "won_mine": [0] * ncw, "won_any": [0] * ncw,
+                 "always": [0] * ncw, "bounded": [0] * ncw}
+        limit, reach, won = [0] * ncx, [0] * ncx, [0] * ncx
+        grow, lm_grow = [0] * (nk * nh * ncx), [0] * (nl * ncx)
+        measures: list[tuple[int, str]] = []
+        for c, name in enumerate(self.cards):
+            w, b = c >> 6, 1 << (c & 63)
+            rd, th = defs[name].reads, defs[name].threshold
+            if rd is None or rd.everything:
+                masks["always"][w] |= b
+                continue
+            for k in range(nk):
+                for table, hexes in ((mine, rd.mine[k]), (anyone, rd.anyone[k])):
+                    for h in range(t.n):
+                        if hexes >> h & 1:
+                            table[(k * nh + h) * ncw + w] |= b
+            for key, on in (("lm_mine", rd.landmarks_mine), ("lm_any", rd.landmarks_anyone),
+                            ("won_mine", rd.won_mine), ("won_any", rd.won_anyone)):
+                if on:
+                    masks[key][w] |= b
+            if th is None:
+                continue
+            masks["bounded"][w] |= b
+            limit[c], reach[c], won[c] = int(th.limit), int(th.reach), int(th.won_grow)
+            for k in range(nk):
+                for h in range(t.n):
+                    grow[(k * nh + h) * ncx + c] = int(th.grow[k][h])
+            for lm, up in enumerate(th.lm_grow):
+                lm_grow[lm * ncx + c] = int(up)
+            measures.append((c, self.expr(th.measure, f"the measure of mission card {c + 1}")))
+        if any(not -(1 << 31) < v < 1 << 31 for v in (*limit, *reach, *won, *grow, *lm_grow)):
+            self.problems.append("a mission card's number or growth past 32 bits")
+        out = self.tables
+        out.append(f"#define GROW_VALUE {c_int(VALUE)}")
+        out.append(f"#define GROW_GROUP {c_int(GROUP)}")
+        out.append(f"#define GROW_REACH {c_int(REACH)}")
+        out.append(f"#define RD_HAS_ANY {c_int(int(any(anyone)))}")
+        out.append(f"#define RD_HAS_LM_ANY {c_int(int(any(masks['lm_any'])))}")
+        out.append(f"#define RD_HAS_WON_ANY {c_int(int(any(masks['won_any'])))}")
+        out.append(f"#define RD_HAS_ALWAYS {c_int(int(any(masks['always'])))}")
+        out.append(f"static const u64 RD_MINE[{c_int(len(mine))}] = {c_ints(mine, words=True)};")
+        out.append(f"static const u64 RD_ANY[{c_int(len(anyone))}] = {c_ints(anyone, words=True)};")
+        for key, m in masks.items():
+            out.append(f"static const u64 RD_{key.upper()}[NCW] = {c_ints(m, words=True)};")
+        out.append(f"static const i32 TH_LIMIT[NCARDX] = {c_ints(limit)};")
+        out.append(f"static const i32 TH_REACH[NCARDX] = {c_ints(reach)};")
+        out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
+        out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")
+        out.append(f"static const i32 TH_LM[{c_int(len(lm_grow))}] = {c_ints(lm_grow)};")
+        L = ["static i64 card_measure(const S *s, int c, int me) {", "    switch (c) {"]
+        for c, f in measures:
+            L.append(f"    case {c_int(c)}: return {f}(s, me, -1, 0);")
+        L += ["    }", "    (void)s; (void)me;", "    return 0;", "}"]
+        self.rules.append("\n".join(L))
 
     def end_functions(self, ast: dict[str, Any]) -> None:
         """S-E1..S-E3 and the winner with its tie chain (S-E4), as runtime/endgame.py."""
@@ -612,6 +718,8 @@ def _safe(category: str) -> str:
     return f"`{category}`"
 
 
-def generate(rs: Ruleset) -> Plan:
-    """The C source and its reading plan for a ruleset; raises Unsupported naming everything it cannot express."""
-    return _Gen(rs).generate()
+def generate(rs: Ruleset, full_reads: bool = False) -> Plan:
+    """The C source and its reading plan for a ruleset; raises Unsupported naming everything it cannot express.
+    `full_reads`: read every face-up card for every seat after every placement (the reference check the
+    incremental one is tested against; tests only)."""
+    return _Gen(rs, full_reads).generate()

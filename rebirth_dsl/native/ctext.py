@@ -56,6 +56,13 @@ typedef struct {
     u8 dbl_on[NP][NCARDX];
     i32 dbl_f[NP][NCARDX], ndbl[NP];
     i32 pend_on[NP], pend_n[NP], pend_keep[NP], pend_rest[NP];
+    /* the incremental check of the face-up cards (cgen.py public_function), per seat, by card id bits: the
+       cards face up and not fulfilled (plive), those something they read changed for since they were last
+       read (pdirty), and per card of the form `E >= N` how far E is known to be short of N (pslack; 0:
+       unknown, so the card is read) */
+    u64 plive[NP][NCW], pdirty[NP][NCW];
+    u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
+    i32 pslack[NP][NCARDX];
     /* what the lab reads besides the scores (play/tally.py): fallback placements, landmarks taken from a
        holder or unheld, per majority statement, and the order of each public card's fulfillers */
     i32 fallbacks[NP], changes[NMAJX][NP], claims[NMAJX][NP], pub_order[NCARDX][NP];
@@ -247,6 +254,24 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     }
 }
 
+/* a new position (its marks all zero: a copy of a template, or loaded into a cleared state): every face-up
+   card a seat has not fulfilled is read at the first check */
+static void pub_init(S *s) {
+    for (int q = 0; q < s->n; q++)
+        for (int i = 0; i < s->npub; i++) {
+            int c = s->pub[i];
+            if (!s->pub_done[c][q]) { s->plive[q][c >> 6] |= 1ULL << (c & 63); s->pseats |= 1u << q; }
+        }
+    memcpy(s->pdirty, s->plive, sizeof s->pdirty);
+}
+/* seat q fulfils face-up card c: big points if first, else small, times its doubling marker */
+static void pub_pay(S *s, int c, int q, int cat) {
+    i64 pts = (s->pub_cnt[c] ? CARD_SMALL[c] : CARD_POINTS[c]) * (s->dbl_on[q][c] ? s->dbl_f[q][c] : 1);
+    s->pub_done[c][q] = 1; s->pub_order[c][s->pub_cnt[c]++] = q;
+    s->plive[q][c >> 6] &= ~(1ULL << (c & 63));
+    add(s, q, cat, pts);
+}
+
 /* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py) */
 static inline int free_at(const S *s, int fk, int r) { return s->freel[FOFF[fk] + r]; }
 
@@ -405,6 +430,7 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
         s->npub = c;
         s->dtop[PUB_DECK] = c;
     }
+    pub_init(s);
     draw_hands(s);
 }
 
@@ -479,6 +505,7 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     }
     if (i != nflat) return -2;
     rebuild(s);
+    pub_init(s);
     return 0;
 }
 
@@ -573,5 +600,70 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
     }
     free(base); free(s);
     return rc;
+}
+"""
+
+# Included only when the face-up cards are read incrementally (cgen.py public_function): it needs the
+# tables public_tables generates.
+PUBLIC_READS = r"""
+/* ----- what the face-up cards read changed (cgen.py public_tables): mark them to be read again ----- */
+#define SLACK_CAP (1 << 30)
+static inline void pub_mark(S *s, int p, int w, u64 cards) { if (cards) { s->pdirty[p][w] |= cards; s->pseats |= 1u << p; } }
+/* a bounded card c of seat p whose E rose by at most `up`, or (a largest group) to at least `most`: whether it
+   is still short of N (not to be read); an unknown distance (0) is never short */
+static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
+    i32 *left = &s->pslack[p][c];
+    if (*left <= 0) return 0;
+    i64 l = *left - up;
+    if (most > 0 && TH_LIMIT[c] - most < l) l = TH_LIMIT[c] - most;
+    *left = l > 0 ? (i32)l : 0;
+    return l > 0;
+}
+/* seat p's new tile of kind k on hex h (its groups merged): p's cards it may change, everyone's for RD_ANY */
+static inline void pub_tile(S *s, int p, int k, int h) {
+    const u64 *mine = &RD_MINE[(k * NH + h) * NCW];
+    for (int w = 0; w < NCW; w++) {
+        u64 b = mine[w] & s->plive[p][w], bounded = b & RD_BOUNDED[w];
+        for (; bounded; bounded &= bounded - 1) {
+            int c = w * 64 + __builtin_ctzll(bounded);
+            i32 up = TH_GROW[(k * NH + h) * NCARDX + c];
+            i64 by = up, most = 0;
+            if (up == GROW_VALUE) by = s->tval[h];
+            else if (up == GROW_REACH) by = s->gsize[rb_find(s, h)] >= TH_REACH[c];
+            else if (up == GROW_GROUP) { by = 0; most = s->gsize[rb_find(s, h)]; }
+            if (pub_short(s, p, c, by, most)) b &= ~(bounded & -bounded);
+        }
+        pub_mark(s, p, w, b);
+    }
+    if (RD_HAS_ANY) {
+        const u64 *any = &RD_ANY[(k * NH + h) * NCW];
+        for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) pub_mark(s, q, w, any[w] & s->plive[q][w]);
+    }
+}
+/* landmark lm passed from seat `was` (or nobody, -1) to seat `now` */
+static void pub_landmark(S *s, int lm, int was, int now) {
+    if (now < 0) return;
+    for (int w = 0; w < NCW; w++) {
+        if (was >= 0) pub_mark(s, was, w, RD_LM_MINE[w] & ~RD_BOUNDED[w] & s->plive[was][w]);  /* losing never raises E */
+        u64 b = RD_LM_MINE[w] & s->plive[now][w], bounded = b & RD_BOUNDED[w];
+        for (; bounded; bounded &= bounded - 1) {
+            int c = w * 64 + __builtin_ctzll(bounded);
+            if (pub_short(s, now, c, TH_LM[lm * NCARDX + c], 0)) b &= ~(bounded & -bounded);
+        }
+        pub_mark(s, now, w, b);
+    }
+    if (RD_HAS_LM_ANY) for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) pub_mark(s, q, w, RD_LM_ANY[w] & s->plive[q][w]);
+}
+/* an area won by seat p */
+static void pub_won(S *s, int p) {
+    for (int w = 0; w < NCW; w++) {
+        u64 b = RD_WON_MINE[w] & s->plive[p][w], bounded = b & RD_BOUNDED[w];
+        for (; bounded; bounded &= bounded - 1) {
+            int c = w * 64 + __builtin_ctzll(bounded);
+            if (pub_short(s, p, c, TH_WON[c], 0)) b &= ~(bounded & -bounded);
+        }
+        pub_mark(s, p, w, b);
+    }
+    if (RD_HAS_WON_ANY) for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) pub_mark(s, q, w, RD_WON_ANY[w] & s->plive[q][w]);
 }
 """
