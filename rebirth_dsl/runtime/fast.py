@@ -24,7 +24,7 @@ from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Rule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.abilities import draw_after_turn
 from rebirth_dsl.runtime.game import Game, static
-from rebirth_dsl.runtime.reactions import public_missions, rank, react_one, score_area, touch
+from rebirth_dsl.runtime.reactions import public_missions, react_one, score_area, touch
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Event
 
@@ -76,7 +76,7 @@ def generate(rs: Ruleset) -> Compiled:
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=_rank,
+    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one,
                PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=_turns)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
@@ -105,8 +105,9 @@ def generate(rs: Ruleset) -> Compiled:
             if pay is not None:  # payouts that are numbers or the influence itself: scored inline
                 const(f"PAY{ri}", pay)
                 const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
-                env[f"PAYN{ri}"] = {}  # player count -> per area (payouts, alone points, alone influence count)
-                env[f"TIES{ri}"] = r.ties  # TieStep values, passed by reference to the shared `rank`
+                env[f"PAYN{ri}"] = {}  # player count -> (per area (payouts, alone points, alone influence count),
+                #                                 per completer the seats in tie-break order)
+                env[f"TIES{ri}"] = r.ties  # TieStep values, passed by reference to PAYOUTS (the seats' tie order)
 
     # The placement body, written once against local names bound by a prologue: emitted as `place()`
     # and again inline in the playout loop, where the prologue runs once per game instead of per move.
@@ -400,13 +401,17 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                 L("    else:")
                 L("        area_done[a] = True")
                 L("        inf = area_inf[a]")
-                L(f"        ranked = RANK(inf, p, n, TIES{ri})")
+                L(f"        payn = PAYN{ri}.get(n)")
+                L("        if payn is None:")
+                L(f"            payn = PAYN{ri}[n] = PAYOUTS(PAY{ri}, ALONE{ri}, ASIZE, n, TIES{ri})")
+                # reactions.rank: the seats with influence, most first, the completer's tie-break order
+                # among equals (a stable sort, reversed or not, keeps the order of equal keys)
+                L("        ranked = [q for q in payn[1][p] if inf[q] > 0]")
+                L("        if len(ranked) > 1:")
+                L("            ranked.sort(key=inf.__getitem__, reverse=True)")
                 L("        if ranked:")
                 L("            g.area_first[a] = ranked[0]")
-                L(f"            payn = PAYN{ri}.get(n)")
-                L("            if payn is None:")
-                L(f"                payn = PAYN{ri}[n] = PAYOUTS(PAY{ri}, ALONE{ri}, ASIZE, n)")
-                L("            pay, alone_pts, alone_inf = payn[a]")
+                L("            pay, alone_pts, alone_inf = payn[0][a]")
                 ind = "            "
                 if r.alone:  # the alone payout, summed once per area size and player count (PAYOUTS)
                     L("            if len(ranked) == 1:")
@@ -528,29 +533,12 @@ def _pay_table(r: AreaRule, t: Any) -> dict[tuple[int, int], tuple[int, ...]] | 
     return out
 
 
-def _rank(inf: list[int], completer: int, n: int, steps: tuple[Any, ...]) -> list[int]:
-    """reactions.rank, the same order: quicker when no two ranked players have the same influence, where
-    the tie steps never decide."""
-    ranked = [q for q in range(n) if inf[q] > 0]
-    m = len(ranked)
-    if m < 2:
-        return ranked
-    if m == 2:
-        a, b = ranked
-        if inf[a] > inf[b]:
-            return ranked
-        if inf[b] > inf[a]:
-            return [b, a]
-    elif len(set(map(inf.__getitem__, ranked))) == m:
-        ranked.sort(key=inf.__getitem__, reverse=True)  # distinct keys: reversing breaks no tie
-        return ranked
-    return rank(inf, completer, n, steps)
-
-
 def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...], sizes: tuple[int, ...],
-             n: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
-    """Per area, for n players: its payout table (reactions.score_area's choice: this count's, else any
-    count's), and the alone payout as fixed points plus a number of times the player's influence."""
+             n: int, ties: tuple[Any, ...]) -> tuple[tuple[tuple[tuple[int, ...], int, int], ...], tuple[tuple[int, ...], ...]]:
+    """For n players: per area, its payout table (reactions.score_area's choice: this count's, else any
+    count's) and the alone payout as fixed points plus a number of times the player's influence; and per
+    completer, the seats in the order of the tie-break steps (reactions.rank's keys after the influence:
+    they depend only on the seat, the completer and n; equal keys keep seat order, as rank's stable sort)."""
     out = []
     for size in sizes:
         table = pay.get((size, n)) or pay.get((size, -1), ())
@@ -562,7 +550,8 @@ def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...]
                 else:
                     fixed += table[i]
         out.append((table, fixed, times))
-    return tuple(out)
+    orders = tuple(tuple(sorted(range(n), key=lambda q, c=c: [s.key(q, c, n) for s in ties])) for c in range(n))
+    return tuple(out), orders
 
 
 def _answer_per_seat(rngs: list[random.Random]) -> Any:
@@ -598,13 +587,13 @@ def _turns(g: Game, rnd: list[Any]) -> Iterable[tuple[int, tuple[int, int]]]:
     sizes = list(map(len, seqs))
     longest = max(sizes)
     if min(sizes) == longest:  # as many tiles each (a new game): round after round, every seat in turn
-        moves: Iterable[tuple[int, tuple[int, int]]] = zip(cycle(order), chain.from_iterable(zip(*seqs)))
+        moves: Iterable[tuple[int, tuple[int, int]]] = zip(cycle(order), chain.from_iterable(zip(*seqs, strict=True)))
     else:  # rounds in which the seats that have run out are left out (zip_longest's None)
         moves = filter(None, chain.from_iterable(zip_longest(*map(zip, map(repeat, order), seqs))))
     for q in order:
         hand[q].clear()
         supply[q].clear()
-    g.turn = [q for q, m in zip(order, sizes) if m == longest][-1]  # the last seat of the last round
+    g.turn = [q for q, m in zip(order, sizes, strict=True) if m == longest][-1]  # the last seat of the last round
     g.move_index += sum(sizes)
     return moves
 
