@@ -5,6 +5,7 @@ on every expression the compiler generates (cards, end-of-game scoring, winner t
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 
 import pytest
@@ -24,8 +25,9 @@ from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime import placement, reactions
 from rebirth_dsl.runtime.fast import compiled, random_game
-from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.game import Game, blank
 from rebirth_dsl.runtime.setup import deal, seat_rng
+from rebirth_dsl.runtime.state import State, copy_state, derive_fresh
 
 # every bundled ruleset, variants included, each on its own default board
 RULESETS = list(bundled("rules"))
@@ -100,6 +102,33 @@ def test_playouts_from_fuller_hands_equal_the_reference(name: str, seed: int) ->
     finish(b, [RandomAgent()] * n, [seat_rng(seed, i) for i in range(n)], played)  # type: ignore[arg-type]
     assert moves == played and len(moves) > 20
     assert snapshot(a) == snapshot(b) and a.move_index == b.move_index
+
+
+def _containers(v: object, out: list[object]) -> list[object]:
+    """Every list, dict and set in v, v included."""
+    if isinstance(v, list | dict | set):
+        out.append(v)
+        for x in v.values() if isinstance(v, dict) else v:
+            _containers(x, out)
+    return out
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_new_games_are_fresh_copies_of_the_blank(name: str) -> None:
+    """A new game starts from the ruleset's blank position copied by a function written out once for it
+    (state.derive_fresh): field by field what copy_state makes, sharing no list, dict or set with the
+    blank or with another game."""
+    rs = ruleset(name)
+    for n in range(rs.players[0], rs.players[1] + 1):
+        b = blank(rs, n, Game)
+        make = derive_fresh(b)
+        x, y, ref = make(), make(), copy_state(b)
+        for f in dataclasses.fields(State):
+            assert type(getattr(x, f.name)) is type(getattr(ref, f.name)), f.name
+            assert getattr(x, f.name) == getattr(ref, f.name), f.name
+        xs, ys, bs = ({id(c) for f in dataclasses.fields(State) if not f.metadata.get("shared")
+                       for c in _containers(getattr(s, f.name), [])} for s in (x, y, b))
+        assert xs and not xs & ys and not xs & bs
 
 
 def _probe_equal(g: Game) -> int:
