@@ -245,7 +245,7 @@ def generate(rs: Ruleset) -> Compiled:
 @dataclass(frozen=True)
 class _Where:
     """What the playout loop knows where it emits a placement: the tile kind, and the free list the hex
-    was taken from (a local name) with every hex that list can hold."""
+    was taken from (a local name; h is its element r) with every hex that list can hold."""
 
     kid: int
     free_list: str
@@ -294,12 +294,17 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
     adj_guard = where is not None and nonempty("LMADJ") is None
     lmadj = tables["LMADJ"]
 
+    guard_end = -1  # the length of `out` just after the last `if adj:` block (to add to it, not test again)
+
     def guarded(name: str, block: list[str]) -> None:
         """A loop over table `name`, behind the `if adj:` test when that test is exact for it (every hex
         where it is non-empty is next to a landmark)."""
+        nonlocal guard_end
         if adj_guard and all(lmadj[h] or not tables[name][h] for h in where.hexes):  # type: ignore[union-attr]
-            L("if adj:")
+            if guard_end != len(out):  # else the block just emitted is one `if adj:` too: added to it
+                L("if adj:")
             out.extend("    " + ln for ln in block)
+            guard_end = len(out)
         else:
             out.extend(block)
 
@@ -310,17 +315,18 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
     lst = "lst" if where is None else where.free_list
     if where is None:
         L("lst = free[HK[h]]")
-    L("pos = fp[h]")
+        L("pos = fp[h]")
+    pos = "pos" if where is None else "r"  # the loop took h at index r of its free list: fp[h] is r
     L(f"last = {lst}[-1]")
-    L(f"{lst}[pos] = last")
-    L("fp[last] = pos")
+    L(f"{lst}[{pos}] = last")
+    L(f"fp[last] = {pos}")
     L(f"{lst}.pop()")
     L("fp[h] = -1")
-    L("groot = h")
     if adj_guard:
         L("adj = LMADJ[h]")
     joins = kind_in(rs.group_kinds) if rs.group_kinds else "False"
     if joins != "False":
+        L("groot = h")
         ind = ""
         if joins != "True":
             L(f"if {joins}:")
@@ -374,8 +380,8 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                 L(f"if {' and '.join(conds)}:")
                 ind = "    "
             src = _trigger_expr(r, rs)
-            if src == "group":
-                L(f"{ind}pts = gsize[groot]")
+            if src == "group":  # the root of the group just joined (h itself where no group can form)
+                L(f"{ind}pts = gsize[{'groot' if joins != 'False' else 'h'}]")
             elif src is not None:
                 L(f"{ind}pts = {src}")
             else:
@@ -461,7 +467,8 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
     if where is None:
         L("touched_by[p].update(LMADJ[h])")
     elif adj_guard:
-        L("if adj:")
+        if guard_end != len(out):
+            L("if adj:")
         L("    touched_by[p].update(adj)")
     elif nonempty("LMADJ"):
         L("touched_by[p].update(LMADJ[h])")
