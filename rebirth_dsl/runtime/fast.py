@@ -178,7 +178,11 @@ def generate(rs: Ruleset) -> Compiled:
         tiers = [t_ for t_ in tiers if t_]
         if not tiers:
             continue  # the final else: no hex kind takes this tile
-        R(f"        {'if' if first else 'elif'} k == {literal(kid)}:")
+        # `KIND{kid}[k]` (a tuple of bools) rather than `k == {kid}`: a comparison followed by a jump as long
+        # as a placement is never specialised by CPython 3.11 (an EXTENDED_ARG comes between), and the
+        # generic comparison costs twice the quick one; a tuple read and a test of a bool are quick
+        kind_is = const(f"KIND{kid}", tuple(j == kid for j in range(len(rs.tile_kinds))))
+        R(f"        {'if' if first else 'elif'} {kind_is}[k]:")
         first = False
         ind = "            "
         for kinds in tiers:
@@ -191,10 +195,19 @@ def generate(rs: Ruleset) -> Compiled:
                 R(f"{ind}tot = len({names[0]})")
             R(f"{ind}if tot:")
             R(f"{ind}    r = FLOOR(rnd[p]() * tot)")
-            bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
-                                                      _Where(kid, nm, free_hexes[kk]))]
-                      for kk, nm in zip(kinds, names, strict=True)]
-            _emit_pick(R, ind + "    ", bodies)
+            # the placement specialised to each list; where it is the same for all of them (written for a
+            # list named `fl`), it is written once after the pick, which only chooses the list: shorter
+            # code, and the pick's test then jumps over a line instead of a placement
+            shared = {tuple(_place_body(rs, maj_tables, closure, tables, _Where(kid, "fl", free_hexes[kk])))
+                      for kk in kinds}
+            if len(names) > 1 and len(shared) == 1:
+                _emit_pick(R, ind + "    ", [[f"fl = {nm}"] for nm in names])
+                emit(["h = fl[r]", *shared.pop()], ind + "    ")
+            else:
+                bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
+                                                          _Where(kid, nm, free_hexes[kk]))]
+                          for kk, nm in zip(kinds, names, strict=True)]
+                _emit_pick(R, ind + "    ", bodies)
             R(f"{ind}else:")
             ind += "    "
         emit(passing, ind)  # no hex in any tier (S-P5)
@@ -397,7 +410,9 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                 continue
             if oks != {True}:
                 conds.append(f"AREAOK{ri}[a]")
-            L(f"if {' and '.join([*conds, 'area_free[a] == 0', 'not area_done[a]'])}:")
+            # `not area_free[a]`, not `== 0`: a comparison before a jump as long as this block is never
+            # specialised by CPython 3.11 (EXTENDED_ARG follows it), a truth test is quick anyway
+            L(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:")
             if _pay_table(r, rs.t) is None:
                 L(f"    SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
             else:
