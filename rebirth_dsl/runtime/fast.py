@@ -330,10 +330,11 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
         L("lst = free[HK[h]]")
         L("pos = fp[h]")
     pos = "pos" if where is None else "r"  # the loop took h at index r of its free list: fp[h] is r
-    L(f"last = {lst}[-1]")
-    L(f"{lst}[{pos}] = last")
-    L(f"fp[last] = {pos}")
-    L(f"{lst}.pop()")
+    # swap-remove: the list's last hex takes h's place (nothing moves when h is the last)
+    L(f"last = {lst}.pop()")
+    L("if last != h:")
+    L(f"    {lst}[{pos}] = last")
+    L(f"    fp[last] = {pos}")
     L("fp[h] = -1")
     if adj_guard:
         L("adj = LMADJ[h]")
