@@ -611,12 +611,13 @@ def _turns(g: Game, rnd: list[Any]) -> Iterable[tuple[int, tuple[int, int]]]:
     longest = max(sizes)
     if min(sizes) == longest:  # as many tiles each (a new game): round after round, every seat in turn
         moves: Iterable[tuple[int, tuple[int, int]]] = zip(cycle(order), chain.from_iterable(zip(*seqs, strict=True)))
+        g.turn = order[-1]  # the seat that plays last
     else:  # rounds in which the seats that have run out are left out (zip_longest's None)
         moves = filter(None, chain.from_iterable(zip_longest(*map(zip, map(repeat, order), seqs))))
+        g.turn = [q for q, m in zip(order, sizes, strict=True) if m == longest][-1]  # the last of the last round
     for q in order:
         hand[q].clear()
         supply[q].clear()
-    g.turn = [q for q, m in zip(order, sizes, strict=True) if m == longest][-1]  # the last seat of the last round
     g.move_index += sum(sizes)
     return moves
 
