@@ -5,6 +5,7 @@ on every expression the compiler generates (cards, end-of-game scoring, winner t
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 
 import pytest
@@ -18,12 +19,15 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.search import MonteCarloAgent
+from rebirth_dsl.play.tally import finish
 from rebirth_dsl.present.report import evaluate
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime import placement, reactions
 from rebirth_dsl.runtime.fast import compiled, random_game
-from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.game import Game, blank
+from rebirth_dsl.runtime.setup import deal, seat_rng
+from rebirth_dsl.runtime.state import State, copy_state, derive_fresh
 
 # every bundled ruleset, variants included, each on its own default board
 RULESETS = list(bundled("rules"))
@@ -74,6 +78,59 @@ def test_random_playouts_equal_the_reference(name: str, seed: int, n: int) -> No
     assert evaluate(g1) == evaluate(g2)
 
 
+@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("seed", [3, 8])
+def test_playouts_from_fuller_hands_equal_the_reference(name: str, seed: int) -> None:
+    """Hands holding more tiles than the rules deal (given by other means) and seats out of step: the
+    generated loop picks and draws as the reference engine's random agents do (the loop cannot take the
+    order of the moves from the supplies alone here)."""
+    rs = ruleset(name)
+    n = min(3, rs.players[1])
+    names = DEFAULT_NAMES[:n]
+    games = []
+    for _ in range(2):
+        g = Game(rs, names, deal(rs, n, seed))
+        g.quiet = True
+        for q in range(n - 1):  # every seat but the last holds one tile more
+            g.hand[q].append(g.supply[q].pop())
+        g.supply[n - 1].pop()  # and the last seat one tile fewer in all
+        games.append(g)
+    a, b = games
+    moves: list[tuple[int, int, int, int]] = []
+    compiled(rs).run_random(a, [seat_rng(seed, i) for i in range(n)], moves)
+    played: list[tuple[int, int, int, int]] = []
+    finish(b, [RandomAgent()] * n, [seat_rng(seed, i) for i in range(n)], played)  # type: ignore[arg-type]
+    assert moves == played and len(moves) > 20
+    assert snapshot(a) == snapshot(b) and a.move_index == b.move_index
+
+
+def _containers(v: object, out: list[object]) -> list[object]:
+    """Every list, dict and set in v, v included."""
+    if isinstance(v, list | dict | set):
+        out.append(v)
+        for x in v.values() if isinstance(v, dict) else v:
+            _containers(x, out)
+    return out
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_new_games_are_fresh_copies_of_the_blank(name: str) -> None:
+    """A new game starts from the ruleset's blank position copied by a function written out once for it
+    (state.derive_fresh): field by field what copy_state makes, sharing no list, dict or set with the
+    blank or with another game."""
+    rs = ruleset(name)
+    for n in range(rs.players[0], rs.players[1] + 1):
+        b = blank(rs, n, Game)
+        make = derive_fresh(b)
+        x, y, ref = make(), make(), copy_state(b)
+        for f in dataclasses.fields(State):
+            assert type(getattr(x, f.name)) is type(getattr(ref, f.name)), f.name
+            assert getattr(x, f.name) == getattr(ref, f.name), f.name
+        xs, ys, bs = ({id(c) for f in dataclasses.fields(State) if not f.metadata.get("shared")
+                       for c in _containers(getattr(s, f.name), [])} for s in (x, y, b))
+        assert xs and not xs & ys and not xs & bs
+
+
 def _probe_equal(g: Game) -> int:
     """At this position, every legal placement of the hand's tiles: the generated `place` against the
     reference placement and reactions, on quiet copies with the same ability answers. Returns the count."""
@@ -102,8 +159,6 @@ def test_probes_equal_the_reference_along_agent_games(name: str, agent: str) -> 
     make = {"greedy": GreedyAgent, "mc": lambda: MonteCarloAgent(budget=8, candidates=2)}[agent]
     game, moves = play_game(rs, DEFAULT_NAMES[:n], [make() for _ in range(n)], 11)
     # replay the moves, probing as we go
-    from rebirth_dsl.runtime.setup import deal
-
     g = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, 11))
     probed = 0
     for i, m in enumerate(moves):

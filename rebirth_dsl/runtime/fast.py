@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import count
+from itertools import chain, count, cycle, repeat, zip_longest
 from math import floor
 from typing import Any
 
@@ -23,7 +24,7 @@ from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Rule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.abilities import draw_after_turn
 from rebirth_dsl.runtime.game import Game, static
-from rebirth_dsl.runtime.reactions import public_missions, rank, react_one, score_area, touch
+from rebirth_dsl.runtime.reactions import public_missions, react_one, score_area, touch
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Event
 
@@ -75,8 +76,8 @@ def generate(rs: Ruleset) -> Compiled:
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=_rank,
-               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions)
+    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one,
+               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=_turns)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
@@ -104,8 +105,9 @@ def generate(rs: Ruleset) -> Compiled:
             if pay is not None:  # payouts that are numbers or the influence itself: scored inline
                 const(f"PAY{ri}", pay)
                 const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
-                env[f"PAYN{ri}"] = {}  # player count -> per area (payouts, alone points, alone influence count)
-                env[f"TIES{ri}"] = r.ties  # TieStep values, passed by reference to the shared `rank`
+                env[f"PAYN{ri}"] = {}  # player count -> (per area (payouts, alone points, alone influence count),
+                #                                 per completer the seats in tie-break order)
+                env[f"TIES{ri}"] = r.ties  # TieStep values, passed by reference to PAYOUTS (the seats' tie order)
 
     # The placement body, written once against local names bound by a prologue: emitted as `place()`
     # and again inline in the playout loop, where the prologue runs once per game instead of per move.
@@ -142,24 +144,28 @@ def generate(rs: Ruleset) -> Compiled:
     R("    rec = moves is not None")
     R("    if g.auto_choose is None:")
     R("        g.auto_choose = ANSWER(rngs)")
-    R("    hand = g.hand")
-    R("    supply = g.supply")
-    R("    pending = g.pending_draw")
-    R("    n = g.n_players")
-    R("    # the seats after each seat, clockwise; the turn is kept in a local and stored on the way out")
-    R("    seats = NEXTS.get(n)")
-    R("    if seats is None:")
-    R("        nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
-    R("        seats = NEXTS[n] = (nexts, [ns[0] for ns in nexts])")
-    R("    nexts, nxt = seats")
-    R("    p = g.turn")
-    R("    hp = hand[p]  # the hand of the seat to play: after the first move, the next seat's is known not empty")
-    R("    if not hp:")
-    R("        return")
-    R("    for mi in COUNT(g.move_index):")
-    # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
-    R("        ti = FLOOR(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
-    R("        k, v = hp[ti]")
+    fixed = _fixed_turns(rs)
+    if fixed:  # every move's seat and tile are known before the first: one iterator gives them (_turns)
+        R("    for p, (k, v) in TURNS(g, rnd):")
+    else:
+        R("    hand = g.hand")
+        R("    supply = g.supply")
+        R("    pending = g.pending_draw")
+        R("    n = g.n_players")
+        R("    # the seats after each seat, clockwise; the turn is kept in a local and stored on the way out")
+        R("    seats = NEXTS.get(n)")
+        R("    if seats is None:")
+        R("        nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
+        R("        seats = NEXTS[n] = (nexts, [ns[0] for ns in nexts])")
+        R("    nexts, nxt = seats")
+        R("    p = g.turn")
+        R("    hp = hand[p]  # the hand of the seat to play: after the first move, the next seat's is known not empty")
+        R("    if not hp:")
+        R("        return")
+        R("    for mi in COUNT(g.move_index):")
+        # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
+        R("        ti = FLOOR(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
+        R("        k, v = tile = hp[ti]")
     # Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
     # there the placement body is emitted specialised to both (see _place_body), ending the move's
     # placement; a tile with no free hex passes.
@@ -172,7 +178,11 @@ def generate(rs: Ruleset) -> Compiled:
         tiers = [t_ for t_ in tiers if t_]
         if not tiers:
             continue  # the final else: no hex kind takes this tile
-        R(f"        {'if' if first else 'elif'} k == {literal(kid)}:")
+        # `KIND{kid}[k]` (a tuple of bools) rather than `k == {kid}`: a comparison followed by a jump as long
+        # as a placement is never specialised by CPython 3.11 (an EXTENDED_ARG comes between), and the
+        # generic comparison costs twice the quick one; a tuple read and a test of a bool are quick
+        kind_is = const(f"KIND{kid}", tuple(j == kid for j in range(len(rs.tile_kinds))))
+        R(f"        {'if' if first else 'elif'} {kind_is}[k]:")
         first = False
         ind = "            "
         for kinds in tiers:
@@ -185,10 +195,19 @@ def generate(rs: Ruleset) -> Compiled:
                 R(f"{ind}tot = len({names[0]})")
             R(f"{ind}if tot:")
             R(f"{ind}    r = FLOOR(rnd[p]() * tot)")
-            bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
-                                                      _Where(kid, nm, free_hexes[kk]))]
-                      for kk, nm in zip(kinds, names, strict=True)]
-            _emit_pick(R, ind + "    ", bodies)
+            # the placement specialised to each list; where it is the same for all of them (written for a
+            # list named `fl`), it is written once after the pick, which only chooses the list: shorter
+            # code, and the pick's test then jumps over a line instead of a placement
+            shared = {tuple(_place_body(rs, maj_tables, closure, tables, _Where(kid, "fl", free_hexes[kk])))
+                      for kk in kinds}
+            if len(names) > 1 and len(shared) == 1:
+                _emit_pick(R, ind + "    ", [[f"fl = {nm}"] for nm in names])
+                emit(["h = fl[r]", *shared.pop()], ind + "    ")
+            else:
+                bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
+                                                          _Where(kid, nm, free_hexes[kk]))]
+                          for kk, nm in zip(kinds, names, strict=True)]
+                _emit_pick(R, ind + "    ", bodies)
             R(f"{ind}else:")
             ind += "    "
         emit(passing, ind)  # no hex in any tier (S-P5)
@@ -199,27 +218,28 @@ def generate(rs: Ruleset) -> Compiled:
         emit(passing, "            ")
     R("        if rec:")
     R("            moves.append((p, k, v, h))")
-    R("        del hp[ti]")
-    R("        if pending:")
-    R("            DRAW(g, p)")
-    R("        else:")
-    R("            sp = supply[p]")
-    R("            if sp:")
-    R("                hp.append(sp.pop())")
-    R("        q = nxt[p]  # usually the next seat clockwise still holds a tile")
-    R("        hq = hand[q]")
-    R("        if hq:")
-    R("            p = q")
-    R("            hp = hq")
-    R("        else:")
-    R("            for q in nexts[p]:")
-    R("                if hand[q]:")
-    R("                    p = q")
-    R("                    hp = hand[q]")
-    R("                    break")
-    R("            else:")
-    R("                g.turn, g.move_index = p, mi + 1")
-    R("                return")
+    if not fixed:
+        R("        hp.remove(tile)  # the first tile equal to it, as Game.play takes it from a hand")
+        R("        if pending:")
+        R("            DRAW(g, p)")
+        R("        else:")
+        R("            sp = supply[p]")
+        R("            if sp:")
+        R("                hp.append(sp.pop())")
+        R("        q = nxt[p]  # usually the next seat clockwise still holds a tile")
+        R("        hq = hand[q]")
+        R("        if hq:")
+        R("            p = q")
+        R("            hp = hq")
+        R("        else:")
+        R("            for q in nexts[p]:")
+        R("                if hand[q]:")
+        R("                    p = q")
+        R("                    hp = hand[q]")
+        R("                    break")
+        R("            else:")
+        R("                g.turn, g.move_index = p, mi + 1")
+        R("                return")
     # The loop reads module-level tables and helpers on every move: bound as keyword-only defaults they
     # are locals (LOAD_FAST) instead of globals; callers never pass them.
     known = {c.split(" = ", 1)[0] for c in consts} | set(env) | set(env["__builtins__"])
@@ -238,7 +258,7 @@ def generate(rs: Ruleset) -> Compiled:
 @dataclass(frozen=True)
 class _Where:
     """What the playout loop knows where it emits a placement: the tile kind, and the free list the hex
-    was taken from (a local name) with every hex that list can hold."""
+    was taken from (a local name; h is its element r) with every hex that list can hold."""
 
     kid: int
     free_list: str
@@ -287,12 +307,17 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
     adj_guard = where is not None and nonempty("LMADJ") is None
     lmadj = tables["LMADJ"]
 
+    guard_end = -1  # the length of `out` just after the last `if adj:` block (to add to it, not test again)
+
     def guarded(name: str, block: list[str]) -> None:
         """A loop over table `name`, behind the `if adj:` test when that test is exact for it (every hex
         where it is non-empty is next to a landmark)."""
+        nonlocal guard_end
         if adj_guard and all(lmadj[h] or not tables[name][h] for h in where.hexes):  # type: ignore[union-attr]
-            L("if adj:")
+            if guard_end != len(out):  # else the block just emitted is one `if adj:` too: added to it
+                L("if adj:")
             out.extend("    " + ln for ln in block)
+            guard_end = len(out)
         else:
             out.extend(block)
 
@@ -303,17 +328,19 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
     lst = "lst" if where is None else where.free_list
     if where is None:
         L("lst = free[HK[h]]")
-    L("pos = fp[h]")
-    L(f"last = {lst}[-1]")
-    L(f"{lst}[pos] = last")
-    L("fp[last] = pos")
-    L(f"{lst}.pop()")
+        L("pos = fp[h]")
+    pos = "pos" if where is None else "r"  # the loop took h at index r of its free list: fp[h] is r
+    # swap-remove: the list's last hex takes h's place (nothing moves when h is the last)
+    L(f"last = {lst}.pop()")
+    L("if last != h:")
+    L(f"    {lst}[{pos}] = last")
+    L(f"    fp[last] = {pos}")
     L("fp[h] = -1")
-    L("groot = h")
     if adj_guard:
         L("adj = LMADJ[h]")
     joins = kind_in(rs.group_kinds) if rs.group_kinds else "False"
     if joins != "False":
+        L("groot = h")
         ind = ""
         if joins != "True":
             L(f"if {joins}:")
@@ -367,8 +394,8 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                 L(f"if {' and '.join(conds)}:")
                 ind = "    "
             src = _trigger_expr(r, rs)
-            if src == "group":
-                L(f"{ind}pts = gsize[groot]")
+            if src == "group":  # the root of the group just joined (h itself where no group can form)
+                L(f"{ind}pts = gsize[{'groot' if joins != 'False' else 'h'}]")
             elif src is not None:
                 L(f"{ind}pts = {src}")
             else:
@@ -384,7 +411,9 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                 continue
             if oks != {True}:
                 conds.append(f"AREAOK{ri}[a]")
-            L(f"if {' and '.join([*conds, 'area_free[a] == 0', 'not area_done[a]'])}:")
+            # `not area_free[a]`, not `== 0`: a comparison before a jump as long as this block is never
+            # specialised by CPython 3.11 (EXTENDED_ARG follows it), a truth test is quick anyway
+            L(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:")
             if _pay_table(r, rs.t) is None:
                 L(f"    SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
             else:
@@ -394,13 +423,17 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                 L("    else:")
                 L("        area_done[a] = True")
                 L("        inf = area_inf[a]")
-                L(f"        ranked = RANK(inf, p, n, TIES{ri})")
+                L(f"        payn = PAYN{ri}.get(n)")
+                L("        if payn is None:")
+                L(f"            payn = PAYN{ri}[n] = PAYOUTS(PAY{ri}, ALONE{ri}, ASIZE, n, TIES{ri})")
+                # reactions.rank: the seats with influence, most first, the completer's tie-break order
+                # among equals (a stable sort, reversed or not, keeps the order of equal keys)
+                L("        ranked = [q for q in payn[1][p] if inf[q] > 0]")
+                L("        if len(ranked) > 1:")
+                L("            ranked.sort(key=inf.__getitem__, reverse=True)")
                 L("        if ranked:")
                 L("            g.area_first[a] = ranked[0]")
-                L(f"            payn = PAYN{ri}.get(n)")
-                L("            if payn is None:")
-                L(f"                payn = PAYN{ri}[n] = PAYOUTS(PAY{ri}, ALONE{ri}, ASIZE, n)")
-                L("            pay, alone_pts, alone_inf = payn[a]")
+                L("            pay, alone_pts, alone_inf = payn[0][a]")
                 ind = "            "
                 if r.alone:  # the alone payout, summed once per area size and player count (PAYOUTS)
                     L("            if len(ranked) == 1:")
@@ -450,7 +483,8 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
     if where is None:
         L("touched_by[p].update(LMADJ[h])")
     elif adj_guard:
-        L("if adj:")
+        if guard_end != len(out):
+            L("if adj:")
         L("    touched_by[p].update(adj)")
     elif nonempty("LMADJ"):
         L("touched_by[p].update(LMADJ[h])")
@@ -522,29 +556,12 @@ def _pay_table(r: AreaRule, t: Any) -> dict[tuple[int, int], tuple[int, ...]] | 
     return out
 
 
-def _rank(inf: list[int], completer: int, n: int, steps: tuple[Any, ...]) -> list[int]:
-    """reactions.rank, the same order: quicker when no two ranked players have the same influence, where
-    the tie steps never decide."""
-    ranked = [q for q in range(n) if inf[q] > 0]
-    m = len(ranked)
-    if m < 2:
-        return ranked
-    if m == 2:
-        a, b = ranked
-        if inf[a] > inf[b]:
-            return ranked
-        if inf[b] > inf[a]:
-            return [b, a]
-    elif len(set(map(inf.__getitem__, ranked))) == m:
-        ranked.sort(key=inf.__getitem__, reverse=True)  # distinct keys: reversing breaks no tie
-        return ranked
-    return rank(inf, completer, n, steps)
-
-
 def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...], sizes: tuple[int, ...],
-             n: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
-    """Per area, for n players: its payout table (reactions.score_area's choice: this count's, else any
-    count's), and the alone payout as fixed points plus a number of times the player's influence."""
+             n: int, ties: tuple[Any, ...]) -> tuple[tuple[tuple[tuple[int, ...], int, int], ...], tuple[tuple[int, ...], ...]]:
+    """For n players: per area, its payout table (reactions.score_area's choice: this count's, else any
+    count's) and the alone payout as fixed points plus a number of times the player's influence; and per
+    completer, the seats in the order of the tie-break steps (reactions.rank's keys after the influence:
+    they depend only on the seat, the completer and n; equal keys keep seat order, as rank's stable sort)."""
     out = []
     for size in sizes:
         table = pay.get((size, n)) or pay.get((size, -1), ())
@@ -556,7 +573,8 @@ def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...]
                 else:
                     fixed += table[i]
         out.append((table, fixed, times))
-    return tuple(out)
+    orders = tuple(tuple(sorted(range(n), key=lambda q, c=c: [s.key(q, c, n) for s in ties])) for c in range(n))
+    return tuple(out), orders
 
 
 def _answer_per_seat(rngs: list[random.Random]) -> Any:
@@ -565,6 +583,65 @@ def _answer_per_seat(rngs: list[random.Random]) -> Any:
         return {key: options[rngs[p]._randbelow(len(options))]} if options else True
 
     return answer
+
+
+def _fixed_turns(rs: Ruleset) -> bool:
+    """Whether nothing but the turn's own draw (S-T1) ever changes a hand: hands of at most one tile and no
+    ability (abilities may take a set-aside tile into the hand or draw several, I-R1). Then the seats and
+    tiles of a playout's moves follow from the hands and supplies alone (`_turns`)."""
+    return rs.hand <= 1 and not static(rs).ability_rules
+
+
+def _turns(g: Game, rnd: list[Any]) -> Iterable[tuple[int, tuple[int, int]]]:
+    """(seat, tile) of every move of a playout, for a ruleset of `_fixed_turns`.
+
+    With at most one tile in each hand a seat has nothing to pick: it plays its hand, then its supply from
+    the top, and the turn goes clockwise to the next seat still holding a tile (S-T1), so a seat that has
+    run out drops out of the rounds. The whole order is known before the first move, and so is the end:
+    the hands and supplies played are emptied, the turn and move count set here (no move reads them).
+    Hands of several tiles (only if some were handed out by other means) are played move by move (`_picks`)."""
+    hand, supply, n, p = g.hand, g.supply, g.n_players, g.turn
+    if not hand[p]:  # the seat to play has nothing: the game is over
+        return ()
+    if max(map(len, hand)) > 1:
+        return _picks(g, rnd)
+    order = [q for q in (*range(p, n), *range(p)) if hand[q]]  # clockwise from the turn
+    seqs = [[*hand[q], *reversed(supply[q])] for q in order]  # the end of a supply is its top
+    sizes = list(map(len, seqs))
+    longest = max(sizes)
+    if min(sizes) == longest:  # as many tiles each (a new game): round after round, every seat in turn
+        moves: Iterable[tuple[int, tuple[int, int]]] = zip(cycle(order), chain.from_iterable(zip(*seqs, strict=True)))
+        g.turn = order[-1]  # the seat that plays last
+    else:  # rounds in which the seats that have run out are left out (zip_longest's None)
+        moves = filter(None, chain.from_iterable(zip_longest(*map(zip, map(repeat, order), seqs))))
+        g.turn = [q for q, m in zip(order, sizes, strict=True) if m == longest][-1]  # the last of the last round
+    for q in order:
+        hand[q].clear()
+        supply[q].clear()
+    g.move_index += sum(sizes)
+    return moves
+
+
+def _picks(g: Game, rnd: list[Any]) -> Iterator[tuple[int, tuple[int, int]]]:
+    """(seat, tile) of each move as the general loop makes it: a random pick from the seat's hand, then,
+    once the move is made, the seat's draw and the turn to the next seat clockwise holding a tile."""
+    hand, n, p = g.hand, g.n_players, g.turn
+    hp = hand[p]
+    while True:
+        ti = floor(rnd[p]() * len(hp)) if len(hp) > 1 else 0
+        tile = hp[ti]
+        yield p, tile
+        hp.remove(tile)  # the first tile equal to it, as Game.play takes it from a hand
+        draw_after_turn(g, p)
+        g.move_index += 1
+        for s in range(1, n + 1):
+            q = (p + s) % n
+            if hand[q]:
+                p, hp = q, hand[q]
+                break
+        else:
+            g.turn = p
+            return
 
 
 def _emit_pick(R: Any, ind: str, bodies: list[list[str]]) -> None:

@@ -15,7 +15,7 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime import abilities, endgame, placement, reactions
 from rebirth_dsl.runtime.placement import cite
 from rebirth_dsl.runtime.setup import Setup
-from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Event, State, copy_state
+from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Event, State, copy_state, derive_fresh
 
 __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
 
@@ -109,7 +109,10 @@ class Game(State):
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} players",
                                       rule=rs.player_ids[0] if rs.player_ids else None)
-        return copy_state(blank(rs, n, cls))  # type: ignore[return-value]
+        make = rs.derived.get(("fresh", n, cls))
+        if make is None:  # copies of the blank written out once (state.derive_fresh): quicker than copy_state
+            make = rs.derived[("fresh", n, cls)] = derive_fresh(blank(rs, n, cls))
+        return make()  # type: ignore[return-value]
 
     def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:
         n = len(players)

@@ -52,13 +52,15 @@ def _shuffle(items: list, rnd: Any) -> None:
     m = len(items)
     steps = _STEPS.get(m)
     if steps is None:  # (i, i + 1) for i = m-1 .. 1, made once per length
-        steps = _STEPS[m] = tuple((i, i + 1) for i in range(m - 1, 0, -1))
+        # the count as a float: a float times a float is the interpreter's quick case, and the product is
+        # the one a float times the int would give (the int converts exactly)
+        steps = _STEPS[m] = tuple((i, float(i + 1)) for i in range(m - 1, 0, -1))
     for i, k in steps:
         j = floor(rnd() * k)  # int() of a float >= 0, without int()'s slower call
         items[i], items[j] = items[j], items[i]
 
 
-_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+_STEPS: dict[int, tuple[tuple[int, float], ...]] = {}
 
 
 def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rebirth_dsl.check.symbols import Tables
+from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.ruleset import CardDef, MajorityRule, Ruleset, TouchRule
 
 EMPTY = -1
@@ -196,3 +197,56 @@ def derive_copy(cls: type) -> Callable[[Any], Any]:
 
 
 copy_state = derive_copy(State)
+
+
+_ATOMS = (bool, int, str, type(None))
+
+
+def derive_fresh(s: State) -> Callable[[], State]:
+    """A function making new states equal to `s`, for a state every game of a kind starts from (the blank
+    position of a ruleset and player count, runtime/game.blank). What copy_state(s) copies is written
+    out as displays of its contents (`[...]`, `{...}`), which the interpreter builds in one step each,
+    where copy_state calls a constructor per container; what copy_state shares (shared fields, tuples,
+    rule objects) is passed in as it is. The source holds only field names and checked literals."""
+    env: dict[str, Any] = {"__builtins__": {"object": object, "set": set}, "CLS": type(s)}
+
+    def share(v: Any) -> str:
+        name = f"V{len(env)}"
+        env[name] = v
+        return name
+
+    def build(v: Any) -> str:
+        """A display making a fresh copy of v, every list, dict and set in it new; leaves as they are."""
+        if type(v) in _ATOMS:
+            return literal(v)
+        if type(v) is list:
+            if len(v) > 8 and all(type(x) in _ATOMS for x in v):
+                return f"[*{share(tuple(v))}]"  # a long flat list: extended from one tuple
+            return "[" + "".join(build(x) + ", " for x in v) + "]"
+        if type(v) is dict and all(type(k) in _ATOMS for k in v):
+            return "{" + "".join(f"{literal(k)}: {build(x)}, " for k, x in v.items()) + "}"
+        if type(v) is set and all(type(x) in _ATOMS for x in v):
+            return "{" + "".join(literal(x) + ", " for x in v) + "}" if v else "set()"
+        if isinstance(v, list | dict | set):
+            raise _Unbuilt
+        return share(v)  # a value copy_state shares too: a tuple, a frozen or rule object
+
+    lines = ["def fresh():", "    n = object.__new__(CLS)"]
+    for f in dataclasses.fields(type(s)):
+        v = getattr(s, f.name)
+        ann = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "object")
+        if f.metadata.get("shared") or _copier(ann, "x") is None:
+            src = literal(v) if type(v) in _ATOMS else share(v)
+        else:
+            try:
+                src = build(v)
+            except _Unbuilt:  # a container display cannot write: copied as copy_state copies it
+                src = _copier(ann, f"{share(s)}.{f.name}") or ""
+        lines.append(f"    n.{f.name} = {src}")
+    lines.append("    return n")
+    exec(compile("\n".join(lines), f"<fresh {type(s).__name__}>", "exec"), env)  # noqa: S102 - our own field names and literals
+    return env["fresh"]
+
+
+class _Unbuilt(Exception):
+    """A value derive_fresh does not write as a display."""
