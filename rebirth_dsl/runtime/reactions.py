@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.reads import REACH, VALUE
+from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids as join
@@ -177,45 +177,112 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
         return
     w = g.rs.derived.get("public reads") or _watch(g)  # built once per ruleset (_watch), looked up inline
     seen = g.public_seen
-    if seen and h >= 0:  # the usual case, first: this placement's tile is all that changed since the last check
-        so, sl, sw, live, _ = seen
+    if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
+        so, sl, sw, live, slack = seen
         owner = g.owner
         q = owner[h]
-        if so[h] == EMPTY and q >= 0 and sl == g.lm_owner and sw[0] == len(g.area_first):
+        if so[h] == EMPTY and q >= 0:
             so[h] = q
-            if so == owner:
+            if so == owner:  # the tile on h is the only new one
+                lm_owner = g.lm_owner
                 k = g.tkind[h]
                 anyone = w.anyone[k][h] | w.always
-                if anyone:
-                    dirty = [anyone & m for m in live]
-                    dirty[q] = (w.mine[k][h] | anyone) & live[q]
+                if not anyone and sl == lm_owner and sw[0] == len(g.area_first):  # and nothing else moved
+                    lq = live[q]
+                    d = w.plain[k][h] & lq  # most often: nothing, or a card or two of the placer's own
+                    if w.step_bits[k][h] & lq:
+                        d |= _closer(g, h, w.steps[k][h], lq, slack, q * w.ncards)
+                    if d:
+                        _read_for(g, q, d, r, index, w)
+                    return
+                dirty = _moved(g, w, q, h, k, anyone)
+                if dirty is not None:
                     _read_cards(g, p, r, index, dirty, w)
                     return
-                d = w.mine[k][h] & live[q]  # most often: nothing, or a card or two of the placer's own
-                bounded = d & w.bounded
-                if bounded:  # cards this tile brings closer to their number, but not there yet: not read
-                    slack, base = seen[4], q * w.ncards
-                    while bounded:
-                        low = bounded & -bounded
-                        bounded ^= low
-                        i = base + low.bit_length() - 1
-                        up = w.grow[low][k][h]
-                        if up >= 0:
-                            left = slack[i] - up
-                        elif up == VALUE:
-                            left = slack[i] - g.tval[h]
-                        elif up == REACH:  # one more group of the size, if the tile's own now is one
-                            left = slack[i] - (g.gsize[g.find(h)] >= w.reach[low])
-                        else:  # GROUP: the largest group is now at least the tile's own
-                            left = min(slack[i], w.limit[low] - g.gsize[g.find(h)])
-                        slack[i] = left
-                        if left > 0:
-                            d ^= low
-                if d:
-                    _read_for(g, q, d, r, index, w)
-                return
             so[h] = EMPTY  # more changed: compared in full below
     _read_cards(g, p, r, index, _changed(g, w, h), w)
+
+
+def _closer(g: Game, h: int, steps: tuple[tuple[int, int, int, int], ...], lq: int, slack: list[int],
+            base: int) -> int:
+    """Of the bounded cards a tile on h brings closer to their number (`steps`: bit, index, growth, its
+    GROUP limit or REACH size), those still live for its holder (bits lq, slack from base) that it may have
+    got there: their distance is brought down by the most the tile raises them, the others are not read."""
+    out = 0
+    size = 0
+    for b, i, up, arg in steps:
+        if lq & b:
+            i += base
+            if up > 0:
+                left = slack[i] - up
+            elif up == VALUE:
+                left = slack[i] - g.tval[h]
+            else:
+                if not size:  # the tile's group, read without compressing the union-find
+                    parent, x = g.parent, h
+                    while parent[x] != x:
+                        x = parent[x]
+                    size = g.gsize[x]
+                if up == REACH:  # one more group of the size, if the tile's own now is one
+                    left = slack[i] - (size >= arg)
+                else:  # GROUP: the largest group is now at least the tile's own
+                    left = min(slack[i], arg - size)
+            slack[i] = left
+            if left <= 0:
+                out |= b
+    return out
+
+
+def _moved(g: Game, w: _Watch, q: int, h: int, k: int, anyone: int) -> list[int] | None:
+    """Per seat, the cards to read after q's tile of kind k on h (the only new tile since the last check)
+    when landmarks next to h changed hands, areas were won or a card reads everybody's tiles there (anyone);
+    None when a landmark elsewhere changed hands too (the full comparison then takes over)."""
+    _, sl, sw, live, slack = g.public_seen
+    lm_owner, won = g.lm_owner, g.area_first
+    moved = [(lm, sl[lm]) for lm in g.lm_adj[h] if sl[lm] != lm_owner[lm]]
+    for lm, _ in moved:
+        sl[lm] = lm_owner[lm]
+    if sl != lm_owner or sw[0] > len(won):
+        for lm, was in moved:  # left as they were for the comparison
+            sl[lm] = was
+        return None
+    nc = w.ncards
+    dirty = [0] * g.n_players
+    lq = live[q]
+    d = w.plain[k][h] & lq
+    if w.step_bits[k][h] & lq:
+        d |= _closer(g, h, w.steps[k][h], lq, slack, q * nc)
+    dirty[q] = d
+    for lm, was in moved:  # a landmark lost never brings a bounded card closer; one taken may
+        anyone |= w.landmarks_anyone
+        if was >= 0:
+            dirty[was] |= w.lm_plain & live[was]
+        x = lm_owner[lm]
+        if x >= 0:
+            dirty[x] |= (w.lm_plain & live[x]) | _gained(w.lm_steps[lm], live[x], slack, x * nc)
+    if sw[0] < len(won):  # areas are only ever won, in order: the new winners are the last entries
+        for x in list(won.values())[sw[0]:]:
+            if x >= 0:
+                dirty[x] |= (w.won_plain & live[x]) | _gained(w.won_steps, live[x], slack, x * nc)
+        anyone |= w.won_anyone
+        sw[0] = len(won)
+    if anyone:
+        for x, lx in enumerate(live):
+            dirty[x] |= anyone & lx
+    return dirty
+
+
+def _gained(steps: tuple[tuple[int, int, int], ...], lx: int, slack: list[int], base: int) -> int:
+    """The bounded cards (`steps`: bit, index, rise) a landmark taken or an area won may have brought to their
+    number for a seat (live bits lx, slack from base); the others' distance is brought down."""
+    out = 0
+    for b, i, up in steps:
+        if lx & b:
+            i += base
+            left = slack[i] = slack[i] - up
+            if left <= 0:
+                out |= b
+    return out
 
 
 def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> None:
@@ -293,6 +360,16 @@ class _Watch:
     lm_grow: dict[int, tuple[int, ...]]  # a bounded card's bit -> its Threshold.lm_grow
     won_grow: dict[int, int]  # a bounded card's bit -> its Threshold.won_grow
     reach: dict[int, int]  # a bounded card's bit -> its Threshold.reach
+    # the same, arranged for the check after one placement (public_missions): per [kind][hex], the cards a tile
+    # there may change for its holder that are read then (plain), and the bounded ones it may bring closer to
+    # their number as (bit, card index, growth, GROUP limit or REACH size) steps, with their bits
+    plain: tuple[tuple[int, ...], ...]
+    steps: tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...]
+    step_bits: tuple[tuple[int, ...], ...]
+    lm_plain: int  # landmarks_mine less the bounded cards
+    lm_steps: tuple[tuple[tuple[int, int, int], ...], ...]  # [landmark]: (bit, card index, rise) when taken
+    won_plain: int  # won_mine less the bounded cards
+    won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, rise) per area won
 
 
 def _watch(g: Game) -> _Watch:
@@ -323,10 +400,21 @@ def _watch(g: Game) -> _Watch:
         won_a |= b if rd.won_anyone else 0
     bounded = {bit[name]: card.threshold for name, card in g.cards.items()
                if card.threshold is not None and card.measure is not None and not always & bit[name]}
+    nb = sum(bounded)
+    steps = [[tuple((b, b.bit_length() - 1, th.grow[k][h], th.limit if th.grow[k][h] == GROUP else th.reach)
+                    for b, th in bounded.items() if mine[k][h] & b and th.grow[k][h])
+              for h in range(t.n)] for k in range(nk)]
+    lm_steps = tuple(tuple((b, b.bit_length() - 1, th.lm_grow[lm]) for b, th in bounded.items()
+                           if lm_m & b and lm < len(th.lm_grow) and th.lm_grow[lm] > 0)
+                     for lm in range(len(t.landmark_kind)))
+    won_steps = tuple((b, b.bit_length() - 1, th.won_grow) for b, th in bounded.items() if won_m & b and th.won_grow > 0)
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m,
-               lm_a, won_m, won_a, always, len(bit), sum(bounded), {b: th.grow for b, th in bounded.items()},
+               lm_a, won_m, won_a, always, len(bit), nb, {b: th.grow for b, th in bounded.items()},
                {b: th.limit for b, th in bounded.items()}, {b: th.lm_grow for b, th in bounded.items()},
-               {b: th.won_grow for b, th in bounded.items()}, {b: th.reach for b, th in bounded.items()})
+               {b: th.won_grow for b, th in bounded.items()}, {b: th.reach for b, th in bounded.items()},
+               tuple(tuple(m & ~nb for m in row) for row in mine), tuple(tuple(map(tuple, row)) for row in steps),
+               tuple(tuple(sum(s[0] for s in st) for st in row) for row in steps), lm_m & ~nb, lm_steps,
+               won_m & ~nb, won_steps)
     g.rs.derived["public reads"] = w
     return w
 
