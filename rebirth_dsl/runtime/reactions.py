@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
+from rebirth_dsl.compile.reads import GROUP, VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids as join
@@ -169,6 +169,11 @@ def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices:
 
 
 # ----- public missions (I-M1) -----------------------------------------------------------------------
+# A bounded card (compile/reads.py Threshold: `E >= N`, where only its holder's own tiles, landmarks taken and
+# areas won raise E, each by at most a known amount) is not read again until they may have raised E by what it
+# lacked at its last read, which is kept per seat and card (g.public_seen[4]) and brought down by the most each
+# change may raise it. A card whose E is a largest group (GROUP) is read when the tile's own group reaches N, the
+# only way its largest group grows.
 def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = -1) -> None:
     """After every placement (here on h): each player, the placer first, then clockwise, against every
     face-up card they have not fulfilled, re-reading a card for a player only when something its condition
@@ -178,111 +183,24 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     w = g.rs.derived.get("public reads") or _watch(g)  # built once per ruleset (_watch), looked up inline
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
-        so, sl, sw, live, slack = seen
+        so, sl, sw, live, lack = seen
         owner = g.owner
         q = owner[h]
         if so[h] == EMPTY and q >= 0:
             so[h] = q
             if so == owner:  # the tile on h is the only new one
-                lm_owner = g.lm_owner
                 k = g.tkind[h]
-                anyone = w.anyone[k][h] | w.always
-                if not anyone and sl == lm_owner and sw[0] == len(g.area_first):  # and nothing else moved
-                    lq = live[q]
-                    d = w.plain[k][h] & lq  # most often: nothing, or a card or two of the placer's own
-                    if w.step_bits[k][h] & lq:
-                        d |= _closer(g, h, w.steps[k][h], lq, slack, q * w.ncards)
+                if sl == g.lm_owner and sw[0] == len(g.area_first) and not w.anyone[k][h]:  # and nothing else moved
+                    d = _tile(g, w, q, h, k, live[q], lack)  # most often nothing, or one card of the placer's
                     if d:
                         _read_for(g, q, d, r, index, w)
                     return
-                dirty = _moved(g, w, q, h, k, anyone)
+                dirty = _moved(g, w, h)
                 if dirty is not None:
                     _read_cards(g, p, r, index, dirty, w)
                     return
             so[h] = EMPTY  # more changed: compared in full below
     _read_cards(g, p, r, index, _changed(g, w, h), w)
-
-
-def _closer(g: Game, h: int, steps: tuple[tuple[int, int, int, int], ...], lq: int, slack: list[int],
-            base: int) -> int:
-    """Of the bounded cards a tile on h brings closer to their number (`steps`: bit, index, growth, its
-    GROUP limit or REACH size), those still live for its holder (bits lq, slack from base) that it may have
-    got there: their distance is brought down by the most the tile raises them, the others are not read."""
-    out = 0
-    size = 0
-    for b, i, up, arg in steps:
-        if lq & b:
-            i += base
-            if up > 0:
-                left = slack[i] - up
-            elif up == VALUE:
-                left = slack[i] - g.tval[h]
-            else:
-                if not size:  # the tile's group, read without compressing the union-find
-                    parent, x = g.parent, h
-                    while parent[x] != x:
-                        x = parent[x]
-                    size = g.gsize[x]
-                if up == REACH:  # one more group of the size, if the tile's own now is one
-                    left = slack[i] - (size >= arg)
-                else:  # GROUP: the largest group is now at least the tile's own
-                    left = min(slack[i], arg - size)
-            slack[i] = left
-            if left <= 0:
-                out |= b
-    return out
-
-
-def _moved(g: Game, w: _Watch, q: int, h: int, k: int, anyone: int) -> list[int] | None:
-    """Per seat, the cards to read after q's tile of kind k on h (the only new tile since the last check)
-    when landmarks next to h changed hands, areas were won or a card reads everybody's tiles there (anyone);
-    None when a landmark elsewhere changed hands too (the full comparison then takes over)."""
-    _, sl, sw, live, slack = g.public_seen
-    lm_owner, won = g.lm_owner, g.area_first
-    moved = [(lm, sl[lm]) for lm in g.lm_adj[h] if sl[lm] != lm_owner[lm]]
-    for lm, _ in moved:
-        sl[lm] = lm_owner[lm]
-    if sl != lm_owner or sw[0] > len(won):
-        for lm, was in moved:  # left as they were for the comparison
-            sl[lm] = was
-        return None
-    nc = w.ncards
-    dirty = [0] * g.n_players
-    lq = live[q]
-    d = w.plain[k][h] & lq
-    if w.step_bits[k][h] & lq:
-        d |= _closer(g, h, w.steps[k][h], lq, slack, q * nc)
-    dirty[q] = d
-    for lm, was in moved:  # a landmark lost never brings a bounded card closer; one taken may
-        anyone |= w.landmarks_anyone
-        if was >= 0:
-            dirty[was] |= w.lm_plain & live[was]
-        x = lm_owner[lm]
-        if x >= 0:
-            dirty[x] |= (w.lm_plain & live[x]) | _gained(w.lm_steps[lm], live[x], slack, x * nc)
-    if sw[0] < len(won):  # areas are only ever won, in order: the new winners are the last entries
-        for x in list(won.values())[sw[0]:]:
-            if x >= 0:
-                dirty[x] |= (w.won_plain & live[x]) | _gained(w.won_steps, live[x], slack, x * nc)
-        anyone |= w.won_anyone
-        sw[0] = len(won)
-    if anyone:
-        for x, lx in enumerate(live):
-            dirty[x] |= anyone & lx
-    return dirty
-
-
-def _gained(steps: tuple[tuple[int, int, int], ...], lx: int, slack: list[int], base: int) -> int:
-    """The bounded cards (`steps`: bit, index, rise) a landmark taken or an area won may have brought to their
-    number for a seat (live bits lx, slack from base); the others' distance is brought down."""
-    out = 0
-    for b, i, up in steps:
-        if lx & b:
-            i += base
-            left = slack[i] = slack[i] - up
-            if left <= 0:
-                out |= b
-    return out
 
 
 def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> None:
@@ -320,18 +238,19 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
             if q in done:
                 continue
             card = g.cards[name]
-            if card.measure is not None and seen:  # `E >= N`: keep how far E is from N (fast path above)
+            b = w.bit[name]
+            if card.measure is not None and seen:  # `E >= N`: keep what E lacks (the fields above)
                 short = card.threshold.limit - card.measure(ctx)  # type: ignore[union-attr]
                 if short > 0:
-                    seen[4][q * w.ncards + w.bit[name].bit_length() - 1] = short
+                    seen[4][q * w.ncards + b.bit_length() - 1] = short
                     continue
             elif not card.cond(ctx):
                 continue
             doubled = name in g.doubled[q]
             pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
             done.append(q)
-            if g.public_seen:
-                g.public_seen[3][q] &= ~w.bit[name]
+            if seen:
+                seen[3][q] &= ~b
             g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
                     g.players[q], name, _ordinal(len(done)), pts, " (doubled)" if doubled else "")
     finally:
@@ -346,30 +265,24 @@ class _Watch:
     bit: dict[str, int]
     name_of: dict[int, str]  # the card of each bit
     mine: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for its own holder
-    anyone: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for every player
+    anyone: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for every player, and
+    # those whose reads are unknown (read after every placement)
     # (the cards a seat can still fulfil are kept per game, in g.public_seen)
     landmarks_mine: int  # cards a landmark changing hands may change for the two holders
     landmarks_anyone: int
     won_mine: int  # cards an area won may change for its winner
     won_anyone: int
-    always: int  # cards whose reads are unknown: read after every placement
+    always: int  # cards whose reads are unknown
     ncards: int
-    bounded: int  # cards with a threshold form (compile/reads.py Threshold)
-    grow: dict[int, tuple[tuple[int, ...], ...]]  # a bounded card's bit -> its Threshold.grow
-    limit: dict[int, int]  # a bounded card's bit -> its Threshold.limit
-    lm_grow: dict[int, tuple[int, ...]]  # a bounded card's bit -> its Threshold.lm_grow
-    won_grow: dict[int, int]  # a bounded card's bit -> its Threshold.won_grow
-    reach: dict[int, int]  # a bounded card's bit -> its Threshold.reach
-    # the same, arranged for the check after one placement (public_missions): per [kind][hex], the cards a tile
-    # there may change for its holder that are read then (plain), and the bounded ones it may bring closer to
-    # their number as (bit, card index, growth, GROUP limit or REACH size) steps, with their bits
+    # per [kind][hex], what a tile there may change for its holder less the bounded cards (plain), and the
+    # bounded cards it may bring closer to their number: (bit, card index, how much, GROUP limit or REACH size)
     plain: tuple[tuple[int, ...], ...]
     steps: tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...]
     step_bits: tuple[tuple[int, ...], ...]
-    lm_plain: int  # landmarks_mine less the bounded cards
-    lm_steps: tuple[tuple[tuple[int, int, int], ...], ...]  # [landmark]: (bit, card index, rise) when taken
-    won_plain: int  # won_mine less the bounded cards
-    won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, rise) per area won
+    lm_plain: int  # landmarks_mine less the bounded cards (read for the seat that took it and the one that lost it)
+    lm_steps: tuple[tuple[tuple[int, int, int], ...], ...]  # [landmark]: (bit, card index, how much) for its taker
+    won_plain: int
+    won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, how much) per area won, for its winner
 
 
 def _watch(g: Game) -> _Watch:
@@ -398,25 +311,124 @@ def _watch(g: Game) -> _Watch:
         lm_a |= b if rd.landmarks_anyone else 0
         won_m |= b if rd.won_mine else 0
         won_a |= b if rd.won_anyone else 0
-    bounded = {bit[name]: card.threshold for name, card in g.cards.items()
-               if card.threshold is not None and card.measure is not None and not always & bit[name]}
-    nb = sum(bounded)
+    ths = {bit[name]: card.threshold for name, card in g.cards.items()
+           if card.threshold is not None and card.measure is not None and not always & bit[name]}
+    bounded = sum(ths)
     steps = [[tuple((b, b.bit_length() - 1, th.grow[k][h], th.limit if th.grow[k][h] == GROUP else th.reach)
-                    for b, th in bounded.items() if mine[k][h] & b and th.grow[k][h])
+                    for b, th in ths.items() if mine[k][h] & b and th.grow[k][h])  # where the reads see a change
               for h in range(t.n)] for k in range(nk)]
-    lm_steps = tuple(tuple((b, b.bit_length() - 1, th.lm_grow[lm]) for b, th in bounded.items()
+    lm_steps = tuple(tuple((b, b.bit_length() - 1, th.lm_grow[lm]) for b, th in ths.items()
                            if lm_m & b and lm < len(th.lm_grow) and th.lm_grow[lm] > 0)
                      for lm in range(len(t.landmark_kind)))
-    won_steps = tuple((b, b.bit_length() - 1, th.won_grow) for b, th in bounded.items() if won_m & b and th.won_grow > 0)
-    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m,
-               lm_a, won_m, won_a, always, len(bit), nb, {b: th.grow for b, th in bounded.items()},
-               {b: th.limit for b, th in bounded.items()}, {b: th.lm_grow for b, th in bounded.items()},
-               {b: th.won_grow for b, th in bounded.items()}, {b: th.reach for b, th in bounded.items()},
-               tuple(tuple(m & ~nb for m in row) for row in mine), tuple(tuple(map(tuple, row)) for row in steps),
-               tuple(tuple(sum(s[0] for s in st) for st in row) for row in steps), lm_m & ~nb, lm_steps,
-               won_m & ~nb, won_steps)
+    won_steps = tuple((b, b.bit_length() - 1, th.won_grow) for b, th in ths.items() if won_m & b and th.won_grow > 0)
+    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)),
+               tuple(tuple(a | always for a in row) for row in anyone), lm_m, lm_a, won_m, won_a, always, len(bit),
+               tuple(tuple(m & ~bounded for m in row) for row in mine), tuple(tuple(map(tuple, row)) for row in steps),
+               tuple(tuple(sum(st[0] for st in x) for x in row) for row in steps), lm_m & ~bounded, lm_steps,
+               won_m & ~bounded, won_steps)
     g.rs.derived["public reads"] = w
     return w
+
+
+def _tile(g: Game, w: _Watch, q: int, h: int, k: int, lq: int, lack: list[int]) -> int:
+    """The cards seat q (live cards lq) may have fulfilled by its tile of kind k on h: its plain cards, and
+    the bounded ones it may have brought to their number (what the others lack is brought down)."""
+    d = w.plain[k][h] & lq
+    if not w.step_bits[k][h] & lq:
+        return d
+    base = q * w.ncards
+    size = 0
+    for b, i, up, n in w.steps[k][h]:
+        if lq & b:
+            i += base
+            if up > 0:
+                left = lack[i] = lack[i] - up
+            elif up == VALUE:
+                left = lack[i] = lack[i] - g.tval[h]
+            else:
+                if not size:  # the tile's group, found without compressing the union-find
+                    parent, x = g.parent, h
+                    while parent[x] != x:
+                        x = parent[x]
+                    size = g.gsize[x]
+                if up == GROUP:  # the largest group is now at least the tile's own
+                    if size >= n:
+                        d |= b
+                    continue
+                if size < n:  # REACH: one more group of the size only if the tile's own now is one
+                    continue
+                left = lack[i] = lack[i] - 1
+            if left <= 0:
+                d |= b
+    return d
+
+
+def _gained(steps: tuple[tuple[int, int, int], ...], lq: int, lack: list[int], base: int) -> int:
+    """The bounded cards (`steps`: bit, card index, how much) a landmark taken or an area won may have brought
+    to their number for a seat (live cards lq, what they lack from base); the others' lack brought down."""
+    d = 0
+    for b, i, up in steps:
+        if lq & b:
+            i += base
+            left = lack[i] = lack[i] - up
+            if left <= 0:
+                d |= b
+    return d
+
+
+def _moved(g: Game, w: _Watch, h: int) -> list[int] | None:
+    """Per seat, the cards to read after a tile on h (the only new one since the last check) when landmarks
+    next to h changed hands or areas were won; None when a landmark elsewhere changed hands too (the full
+    comparison then takes over)."""
+    sl, sw = g.public_seen[1], g.public_seen[2]
+    lm_owner, won = g.lm_owner, g.area_first
+    moved = [(lm, sl[lm]) for lm in g.lm_adj[h] if sl[lm] != lm_owner[lm]]
+    for lm, _ in moved:
+        sl[lm] = lm_owner[lm]
+    if sl != lm_owner or sw[0] > len(won):
+        for lm, was in moved:  # left as they were for the comparison
+            sl[lm] = was
+        return None
+    return _dirty(g, w, (h,), moved, _winners(g))
+
+
+def _winners(g: Game) -> list[int]:
+    """The winners of the areas won since the last check (areas are only ever won, in order: the last
+    entries), brought up to date."""
+    sw, won = g.public_seen[2], g.area_first
+    if sw[0] == len(won):
+        return []
+    out = list(won.values())[sw[0]:]
+    sw[0] = len(won)
+    return out
+
+
+def _dirty(g: Game, w: _Watch, tiles: Any, moved: list[tuple[int, int]], winners: list[int]) -> list[int]:
+    """Per seat, the cards to read after the tiles on `tiles` were added, the landmarks `moved` (with their
+    holder before) changed hands and the areas were won by `winners`."""
+    _, _, _, live, lack = g.public_seen
+    owner, tkind, lm_owner = g.owner, g.tkind, g.lm_owner
+    dirty = [0] * g.n_players
+    anyone = w.always
+    for x in tiles:
+        q, k = owner[x], tkind[x]
+        dirty[q] |= _tile(g, w, q, x, k, live[q], lack)
+        anyone |= w.anyone[k][x]
+    for lm, was in moved:
+        anyone |= w.landmarks_anyone
+        if was >= 0:  # losing a landmark never raises a bounded card
+            dirty[was] |= w.lm_plain & live[was]
+        q = lm_owner[lm]
+        if q >= 0:
+            dirty[q] |= (w.lm_plain & live[q]) | _gained(w.lm_steps[lm], live[q], lack, q * w.ncards)
+    for q in winners:
+        anyone |= w.won_anyone
+        if q >= 0:
+            dirty[q] |= (w.won_plain & live[q]) | _gained(w.won_steps, live[q], lack, q * w.ncards)
+    if anyone:
+        for q, lq in enumerate(live):
+            dirty[q] |= anyone & lq
+    return dirty
 
 
 def _changed(g: Game, w: _Watch, h: int) -> list[int]:
@@ -424,7 +436,7 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     found by comparing the position with what it was then (g.public_seen), which is brought up to date.
     Comparing rather than being told makes it right whatever changed the position: the reference engine,
     the generated one, a reaction after this one in the rules' order or between two placements."""
-    owner, lm_owner, won = g.owner, g.lm_owner, g.area_first
+    owner, lm_owner = g.owner, g.lm_owner
     n = g.n_players
     seen = g.public_seen
     if not seen:  # per seat, the face-up cards not fulfilled yet: the only ones ever read
@@ -433,15 +445,11 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
             for q in range(n):
                 if q not in g.public_by[c]:
                     live[q] |= w.bit[c]
-        # and per seat and card, how far a bounded card is known to be from its number (0: unknown)
-        g.public_seen = [list(owner), list(lm_owner), [len(won)], live, [0] * (n * w.ncards)]
+        # and per seat and card, what a bounded card lacks (nothing known: this first check reads them all)
+        g.public_seen = [list(owner), list(lm_owner), [len(g.area_first)], live, [0] * (n * w.ncards)]
         return list(live)
-    so, sl, sw, live, slack = seen
-    mine = [0] * n
-    anyone = w.always
+    so, sl, sw = seen[0], seen[1], seen[2]
     fresh: list[int] = []
-    gained: list[int] = []  # the landmarks that changed hands
-    wins = [0] * n  # per seat, the areas won
     if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
         so[h] = owner[h]
         fresh.append(h)
@@ -452,14 +460,11 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
                     return _reset(g)
                 fresh.append(x)
         so[:] = owner
-    tkind = g.tkind
-    for x in fresh:
-        q = owner[x]
-        if q < 0:  # a tile of no seat (neutral): not what the tables describe
-            return _reset(g)
-        k = tkind[x]
-        mine[q] |= w.mine[k][x]
-        anyone |= w.anyone[k][x]
+    if any(owner[x] < 0 for x in fresh):  # a tile of no seat (neutral): not what the tables describe
+        return _reset(g)
+    if sw[0] > len(g.area_first):
+        return _reset(g)
+    moved: list[tuple[int, int]] = []
     if sl != lm_owner:
         # the landmarks next to the placed hex first (those a placement moves), then any other difference
         moved = [(lm, sl[lm]) for lm in (g.lm_adj[h] if h >= 0 else ()) if sl[lm] != lm_owner[lm]]
@@ -468,65 +473,8 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
         if sl != lm_owner:
             moved += [(lm, was) for lm, was in enumerate(sl) if was != lm_owner[lm]]
             sl[:] = lm_owner
-        for lm, was in moved:
-            for q in (was, lm_owner[lm]):
-                if q >= 0:
-                    mine[q] |= w.landmarks_mine
-            anyone |= w.landmarks_anyone
-            gained.append(lm)
-    if sw[0] != len(won):  # areas are only ever won, in order: the new winners are the last entries
-        if sw[0] > len(won):
-            return _reset(g)
-        for q in list(won.values())[sw[0]:]:
-            if q >= 0:
-                mine[q] |= w.won_mine
-                wins[q] += 1
-        anyone |= w.won_anyone
-        sw[0] = len(won)
-    dirty = [(m | anyone) & ok for m, ok in zip(mine, live, strict=True)]
-    for q in range(n):
-        bounded = dirty[q] & w.bounded
-        if bounded:  # what changed brings these closer to their number: read only those it may have closed
-            dirty[q] ^= _still_short(g, w, q, bounded, fresh, gained, wins[q], slack)
-    # every other card returned is read, which sets how far a bounded one is from its number afresh
-    return dirty
-
-
-def _still_short(g: Game, w: _Watch, q: int, bounded: int, fresh: list[int], gained: list[int], wins: int,
-                 slack: list[int]) -> int:
-    """Of the bounded cards `bounded`, those seat q cannot have fulfilled by the tiles `fresh`, the landmarks
-    `gained` changing hands and `wins` areas won since the last check (their distance is brought down by the
-    most these can raise them: a bounded card reads only q's own tiles, landmarks and areas)."""
-    owner, tkind, lm_owner = g.owner, g.tkind, g.lm_owner
-    mine = [x for x in fresh if owner[x] == q]
-    took = [lm for lm in gained if lm_owner[lm] == q]
-    base = q * w.ncards
-    short = 0
-    while bounded:
-        low = bounded & -bounded
-        bounded ^= low
-        i = base + low.bit_length() - 1
-        grow, left, most = w.grow[low], slack[i], 0
-        for x in mine:
-            up = grow[tkind[x]][x]
-            if up >= 0:
-                left -= up
-            elif up == VALUE:
-                left -= g.tval[x]
-            elif up == REACH:
-                left -= g.gsize[g.find(x)] >= w.reach[low]
-            else:  # GROUP: the largest group is now at least each new tile's own (every grown group has one)
-                most = max(most, g.gsize[g.find(x)])
-        if most:
-            left = min(left, w.limit[low] - most)
-        lm_grow = w.lm_grow[low]
-        for lm in took:
-            left -= lm_grow[lm]
-        left -= wins * w.won_grow[low]
-        slack[i] = left
-        if left > 0:
-            short |= low
-    return short
+    # every card returned is read, which sets what a bounded one lacks afresh
+    return _dirty(g, w, fresh, moved, _winners(g))
 
 
 def _reset(g: Game) -> list[int]:
