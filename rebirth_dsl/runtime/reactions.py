@@ -274,6 +274,7 @@ class _Watch:
     won_anyone: int
     always: int  # cards whose reads are unknown
     ncards: int
+    bounded: int  # cards with a threshold form (compile/reads.py Threshold)
     # per [kind][hex], what a tile there may change for its holder less the bounded cards (plain), and the
     # bounded cards it may bring closer to their number: (bit, card index, how much, GROUP limit or REACH size)
     plain: tuple[tuple[int, ...], ...]
@@ -323,7 +324,7 @@ def _watch(g: Game) -> _Watch:
     won_steps = tuple((b, b.bit_length() - 1, th.won_grow) for b, th in ths.items() if won_m & b and th.won_grow > 0)
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)),
                tuple(tuple(a | always for a in row) for row in anyone), lm_m, lm_a, won_m, won_a, always, len(bit),
-               tuple(tuple(m & ~bounded for m in row) for row in mine), tuple(tuple(map(tuple, row)) for row in steps),
+               bounded, tuple(tuple(m & ~bounded for m in row) for row in mine), tuple(tuple(map(tuple, row)) for row in steps),
                tuple(tuple(sum(st[0] for st in x) for x in row) for row in steps), lm_m & ~bounded, lm_steps,
                won_m & ~bounded, won_steps)
     g.rs.derived["public reads"] = w
@@ -432,22 +433,14 @@ def _dirty(g: Game, w: _Watch, tiles: Any, moved: list[tuple[int, int]], winners
 
 
 def _changed(g: Game, w: _Watch, h: int) -> list[int]:
-    """Per seat, the cards whose value may have changed since the last check (every card at the first),
-    found by comparing the position with what it was then (g.public_seen), which is brought up to date.
-    Comparing rather than being told makes it right whatever changed the position: the reference engine,
-    the generated one, a reaction after this one in the rules' order or between two placements."""
+    """Per seat, the cards whose value may have changed since the last check, found by comparing the
+    position with what it was then (g.public_seen), which is brought up to date. Comparing rather than being
+    told makes it right whatever changed the position: the reference engine, the generated one, a reaction
+    after this one in the rules' order or between two placements."""
     owner, lm_owner = g.owner, g.lm_owner
-    n = g.n_players
     seen = g.public_seen
-    if not seen:  # per seat, the face-up cards not fulfilled yet: the only ones ever read
-        live = [0] * n  # or-ed, not summed: a card face up twice (a record may deal it so) is one bit
-        for c in g.public:
-            for q in range(n):
-                if q not in g.public_by[c]:
-                    live[q] |= w.bit[c]
-        # and per seat and card, what a bounded card lacks (nothing known: this first check reads them all)
-        g.public_seen = [list(owner), list(lm_owner), [len(g.area_first)], live, [0] * (n * w.ncards)]
-        return list(live)
+    if not seen:
+        return _first(g, w)
     so, sl, sw = seen[0], seen[1], seen[2]
     fresh: list[int] = []
     if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
@@ -477,10 +470,55 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     return _dirty(g, w, fresh, moved, _winners(g))
 
 
+def _first(g: Game, w: _Watch) -> list[int]:
+    """The first check of a game. Every game starts from its ruleset's empty position (game.blank) and only
+    ever adds to it, so that position is taken as the last check's: a bounded card lacks there what its
+    measure read there says, and what changed since is compared as after any other check. The cards that are
+    not bounded, and those met there, are read."""
+    from rebirth_dsl.runtime.game import blank  # imported here: game imports this module
+
+    n, nc = g.n_players, w.ncards
+    start = blank(g.rs, n, type(g))
+    key = ("public lack", n, type(g))
+    known = g.rs.derived.get(key)
+    if known is None:  # per seat and card, what a bounded card lacks at the empty position; the cards met there
+        lack0 = [0] * (n * nc)
+        met = [0] * n
+        for name, card in g.cards.items():
+            b = w.bit[name]
+            if b & w.bounded:
+                for q in range(n):
+                    short = lack0[q * nc + b.bit_length() - 1] = card.threshold.limit - card.measure(Ctx(start, q))
+                    if short <= 0:
+                        met[q] |= b
+        known = g.rs.derived[key] = (lack0, met)
+    live = _live(g, w)
+    g.public_seen = [list(start.owner), list(start.lm_owner), [len(start.area_first)], live, list(known[0])]
+    dirty = _changed(g, w, -1)
+    if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
+        return dirty
+    return [d | (lq & (~w.bounded | m)) for d, lq, m in zip(dirty, live, known[1], strict=True)]
+
+
+def _live(g: Game, w: _Watch) -> list[int]:
+    """Per seat, the face-up cards not fulfilled yet: the only ones ever read."""
+    live = [0] * g.n_players  # or-ed, not summed: a card face up twice (a record may deal it so) is one bit
+    for c in g.public:
+        done = g.public_by[c]
+        for q in range(g.n_players):
+            if q not in done:
+                live[q] |= w.bit[c]
+    return live
+
+
 def _reset(g: Game) -> list[int]:
-    """A change the comparison does not expect: forget the last check, read every card."""
-    g.public_seen = []
-    return _changed(g, _watch(g), -1)
+    """A change the comparison does not expect: the position now is taken as the last check's, and every
+    card is read."""
+    w = _watch(g)
+    live = _live(g, w)
+    # what a bounded card lacks is not known: every card is read now, which sets it
+    g.public_seen = [list(g.owner), list(g.lm_owner), [len(g.area_first)], live, [0] * (g.n_players * w.ncards)]
+    return list(live)
 
 
 def _ordinal(n: int) -> str:
