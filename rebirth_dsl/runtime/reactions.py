@@ -6,6 +6,8 @@ statement's type in this one place."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
@@ -177,7 +179,7 @@ def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices:
 def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = -1) -> None:
     """After every placement (here on h): each player, the placer first, then clockwise, against every
     face-up card they have not fulfilled, re-reading a card for a player only when something its condition
-    reads (compile/reads.py) changed since the last check; the first check reads every card."""
+    reads (compile/reads.py) changed since the last check."""
     if not g.public:
         return
     w = g.rs.derived.get("public reads") or _watch(g)  # built once per ruleset (_watch), looked up inline
@@ -189,16 +191,21 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
         if so[h] == EMPTY and q >= 0:
             so[h] = q
             if so == owner:  # the tile on h is the only new one
-                k = g.tkind[h]
-                if sl == g.lm_owner and sw[0] == len(g.area_first) and not w.anyone[k][h]:  # and nothing else moved
-                    d = _tile(g, w, q, h, k, live[q], lack)  # most often nothing, or one card of the placer's
+                plain, bits, steps, anyone = w.at[g.tkind[h]][h]
+                lq = live[q]
+                d = plain & lq  # most often nothing, or a card or two of the placer's own
+                if bits & lq:
+                    d |= _closer(g, h, steps, lq, lack, q * w.ncards)
+                if sl == g.lm_owner and sw[0] == len(g.area_first) and not anyone:  # and nothing else changed
                     if d:
                         _read_for(g, q, d, r, index, w)
                     return
-                dirty = _moved(g, w, h)
+                dirty = _moved(g, w, h, q, d, anyone)
                 if dirty is not None:
                     _read_cards(g, p, r, index, dirty, w)
                     return
+                # a landmark elsewhere changed hands too: the full comparison below takes the tile again,
+                # which is safe (what a bounded card lacks may be under-estimated, never over-estimated)
             so[h] = EMPTY  # more changed: compared in full below
     _read_cards(g, p, r, index, _changed(g, w, h), w)
 
@@ -214,8 +221,7 @@ def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[i
     """Read the face-up cards for each player in turn (the placer first, or in seat order); `dirty[q]`: the
     cards (bits of w.bit) to read for seat q, None for all."""
     n = g.n_players
-    for step in range(n):
-        q = (p + step) % n if r.placer_first else step
+    for q in [*range(p, n), *range(p)] if r.placer_first else range(n):
         d = -1 if dirty is None else dirty[q]
         if d:
             _read_for(g, q, d, r, index, w)
@@ -275,11 +281,10 @@ class _Watch:
     always: int  # cards whose reads are unknown
     ncards: int
     bounded: int  # cards with a threshold form (compile/reads.py Threshold)
-    # per [kind][hex], what a tile there may change for its holder less the bounded cards (plain), and the
-    # bounded cards it may bring closer to their number: (bit, card index, how much, GROUP limit or REACH size)
-    plain: tuple[tuple[int, ...], ...]
-    steps: tuple[tuple[tuple[tuple[int, int, int, int], ...], ...], ...]
-    step_bits: tuple[tuple[int, ...], ...]
+    # per [kind][hex], for a tile there: what it may change for its holder less the bounded cards (plain),
+    # the bounded cards it may bring closer to their number (their bits, and per card: bit, card index, how
+    # much, GROUP limit or REACH size), and `anyone` (with `always`)
+    at: tuple[tuple[tuple[int, int, tuple[tuple[int, int, int, int], ...], int], ...], ...]
     lm_plain: int  # landmarks_mine less the bounded cards (read for the seat that took it and the one that lost it)
     lm_steps: tuple[tuple[tuple[int, int, int], ...], ...]  # [landmark]: (bit, card index, how much) for its taker
     won_plain: int
@@ -322,24 +327,23 @@ def _watch(g: Game) -> _Watch:
                            if lm_m & b and lm < len(th.lm_grow) and th.lm_grow[lm] > 0)
                      for lm in range(len(t.landmark_kind)))
     won_steps = tuple((b, b.bit_length() - 1, th.won_grow) for b, th in ths.items() if won_m & b and th.won_grow > 0)
-    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)),
-               tuple(tuple(a | always for a in row) for row in anyone), lm_m, lm_a, won_m, won_a, always, len(bit),
-               bounded, tuple(tuple(m & ~bounded for m in row) for row in mine), tuple(tuple(map(tuple, row)) for row in steps),
-               tuple(tuple(sum(st[0] for st in x) for x in row) for row in steps), lm_m & ~bounded, lm_steps,
-               won_m & ~bounded, won_steps)
+    anyone = [[a | always for a in row] for row in anyone]
+    at = tuple(tuple((mine[k][h] & ~bounded, sum(st[0] for st in steps[k][h]), tuple(steps[k][h]), anyone[k][h])
+                     for h in range(t.n)) for k in range(nk))
+    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
+               lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_steps, won_m & ~bounded,
+               won_steps)
     g.rs.derived["public reads"] = w
     return w
 
 
-def _tile(g: Game, w: _Watch, q: int, h: int, k: int, lq: int, lack: list[int]) -> int:
-    """The cards seat q (live cards lq) may have fulfilled by its tile of kind k on h: its plain cards, and
-    the bounded ones it may have brought to their number (what the others lack is brought down)."""
-    d = w.plain[k][h] & lq
-    if not w.step_bits[k][h] & lq:
-        return d
-    base = q * w.ncards
+def _closer(g: Game, h: int, steps: tuple[tuple[int, int, int, int], ...], lq: int, lack: list[int],
+            base: int) -> int:
+    """Of the bounded cards a tile on h may bring closer to their number (`steps`), the live ones of its
+    holder (bits lq, what they lack from lack[base]) it may have brought there; the others' lack brought down."""
+    d = 0
     size = 0
-    for b, i, up, n in w.steps[k][h]:
+    for b, i, up, n in steps:
         if lq & b:
             i += base
             if up > 0:
@@ -377,10 +381,10 @@ def _gained(steps: tuple[tuple[int, int, int], ...], lq: int, lack: list[int], b
     return d
 
 
-def _moved(g: Game, w: _Watch, h: int) -> list[int] | None:
-    """Per seat, the cards to read after a tile on h (the only new one since the last check) when landmarks
-    next to h changed hands or areas were won; None when a landmark elsewhere changed hands too (the full
-    comparison then takes over)."""
+def _moved(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int) -> list[int] | None:
+    """Per seat, the cards to read after q's tile on h (the only new one since the last check; d: q's cards
+    it may have changed) when landmarks next to h changed hands, areas were won or the tile changes cards for
+    every player (anyone); None when a landmark elsewhere changed hands too."""
     sl, sw = g.public_seen[1], g.public_seen[2]
     lm_owner, won = g.lm_owner, g.area_first
     moved = [(lm, sl[lm]) for lm in g.lm_adj[h] if sl[lm] != lm_owner[lm]]
@@ -390,7 +394,9 @@ def _moved(g: Game, w: _Watch, h: int) -> list[int] | None:
         for lm, was in moved:  # left as they were for the comparison
             sl[lm] = was
         return None
-    return _dirty(g, w, (h,), moved, _winners(g))
+    dirty = [0] * g.n_players
+    dirty[q] = d
+    return _others(g, w, dirty, moved, _winners(g), anyone)
 
 
 def _winners(g: Game) -> list[int]:
@@ -404,17 +410,31 @@ def _winners(g: Game) -> list[int]:
     return out
 
 
-def _dirty(g: Game, w: _Watch, tiles: Any, moved: list[tuple[int, int]], winners: list[int]) -> list[int]:
+def _dirty(g: Game, w: _Watch, tiles: list[int], moved: list[tuple[int, int]], winners: list[int]) -> list[int]:
     """Per seat, the cards to read after the tiles on `tiles` were added, the landmarks `moved` (with their
     holder before) changed hands and the areas were won by `winners`."""
     _, _, _, live, lack = g.public_seen
-    owner, tkind, lm_owner = g.owner, g.tkind, g.lm_owner
+    owner, tkind = g.owner, g.tkind
     dirty = [0] * g.n_players
-    anyone = w.always
+    anyone = 0
     for x in tiles:
-        q, k = owner[x], tkind[x]
-        dirty[q] |= _tile(g, w, q, x, k, live[q], lack)
-        anyone |= w.anyone[k][x]
+        q = owner[x]
+        plain, bits, steps, also = w.at[tkind[x]][x]
+        lq = live[q]
+        dirty[q] |= plain & lq
+        if bits & lq:
+            dirty[q] |= _closer(g, x, steps, lq, lack, q * w.ncards)
+        anyone |= also
+    return _others(g, w, dirty, moved, winners, anyone)
+
+
+def _others(g: Game, w: _Watch, dirty: list[int], moved: list[tuple[int, int]], winners: list[int],
+            anyone: int) -> list[int]:
+    """`dirty` with the cards to read for the landmarks `moved` changing hands, the areas won by `winners`
+    and the cards every player reads (anyone, and those whose reads are unknown)."""
+    _, _, _, live, lack = g.public_seen
+    lm_owner = g.lm_owner
+    anyone |= w.always
     for lm, was in moved:
         anyone |= w.landmarks_anyone
         if was >= 0:  # losing a landmark never raises a bounded card
@@ -447,11 +467,10 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
         so[h] = owner[h]
         fresh.append(h)
     if so != owner:  # anything else: tiles are only ever added, so only empty hexes may differ
-        for x, was in enumerate(so):
-            if was != owner[x]:
-                if was != EMPTY:
-                    return _reset(g)
-                fresh.append(x)
+        new = list(compress(range(len(so)), map(ne, so, owner)))
+        if any(so[x] != EMPTY for x in new):
+            return _reset(g)
+        fresh += new
         so[:] = owner
     if any(owner[x] < 0 for x in fresh):  # a tile of no seat (neutral): not what the tables describe
         return _reset(g)
