@@ -186,27 +186,27 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
         so, sl, sw, live, lack = seen
-        owner = g.owner
-        q = owner[h]
+        q = g.owner[h]
         if so[h] == EMPTY and q >= 0:
+            # Tiles are only ever added by a placement, and every placement, in either engine, runs this check
+            # among its reactions: the tile on h is the only one added since the last check.
             so[h] = q
-            if so == owner:  # the tile on h is the only new one
-                plain, bits, steps, anyone = w.at[g.tkind[h]][h]
-                lq = live[q]
-                d = plain & lq  # most often nothing, or a card or two of the placer's own
-                if bits & lq:
-                    d |= _closer(g, h, steps, lq, lack, q * w.ncards)
-                if sl == g.lm_owner and sw[0] == len(g.area_first) and not anyone:  # and nothing else changed
-                    if d:
-                        _read_for(g, q, d, r, index, w)
-                    return
-                dirty = _moved(g, w, h, q, d, anyone)
-                if dirty is not None:
-                    _read_cards(g, p, r, index, dirty, w)
-                    return
-                # a landmark elsewhere changed hands too: the full comparison below takes the tile again,
-                # which is safe (what a bounded card lacks may be under-estimated, never over-estimated)
-            so[h] = EMPTY  # more changed: compared in full below
+            plain, bits, steps, anyone = w.at[g.tkind[h]][h]
+            lq = live[q]
+            d = plain & lq  # most often nothing, or a card or two of the placer's own
+            if bits & lq:
+                d |= _closer(g, h, steps, lq, lack, q * w.ncards)
+            if sl == g.lm_owner and sw[0] == len(g.area_first) and not anyone:  # and nothing else changed
+                if d:
+                    _read_for(g, q, d, r, index, w)
+                return
+            dirty = _moved(g, w, h, q, d, anyone)
+            if dirty is not None:
+                _read_cards(g, p, r, index, dirty, w)
+                return
+            # a landmark elsewhere changed hands too: the full comparison below takes the tile again, which is
+            # safe (what a bounded card lacks may be under-estimated, never over-estimated)
+            so[h] = EMPTY
     _read_cards(g, p, r, index, _changed(g, w, h), w)
 
 
