@@ -285,7 +285,8 @@ class _Watch:
     # the bounded cards it may bring closer to their number (their bits, and per card: bit, card index, how
     # much, GROUP limit or REACH size), and `anyone` (with `always`)
     at: tuple[tuple[tuple[int, int, tuple[tuple[int, int, int, int], ...], int], ...], ...]
-    lm_plain: int  # landmarks_mine less the bounded cards (read for the seat that took it and the one that lost it)
+    lm_plain: int  # landmarks_mine less the bounded cards: read for the seat that takes a landmark
+    lm_lost: int  # those of them a landmark lost may turn true (not Reads.taken_only): read for the seat losing it
     lm_steps: tuple[tuple[tuple[int, int, int], ...], ...]  # [landmark]: (bit, card index, how much) for its taker
     won_plain: int
     won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, how much) per area won, for its winner
@@ -300,7 +301,7 @@ def _watch(g: Game) -> _Watch:
     bit = {name: 1 << i for i, name in enumerate(g.cards)}
     mine = [[0] * t.n for _ in range(nk)]
     anyone = [[0] * t.n for _ in range(nk)]
-    lm_m = lm_a = won_m = won_a = always = 0
+    lm_m = lm_a = won_m = won_a = always = taken = 0
     for name, card in g.cards.items():
         b, rd = bit[name], card.reads
         if rd is None or rd.everything:
@@ -314,6 +315,7 @@ def _watch(g: Game) -> _Watch:
                     row[low.bit_length() - 1] |= b
                     hexes ^= low
         lm_m |= b if rd.landmarks_mine else 0
+        taken |= b if rd.taken_only else 0
         lm_a |= b if rd.landmarks_anyone else 0
         won_m |= b if rd.won_mine else 0
         won_a |= b if rd.won_anyone else 0
@@ -331,7 +333,7 @@ def _watch(g: Game) -> _Watch:
     at = tuple(tuple((mine[k][h] & ~bounded, sum(st[0] for st in steps[k][h]), tuple(steps[k][h]), anyone[k][h])
                      for h in range(t.n)) for k in range(nk))
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
-               lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_steps, won_m & ~bounded,
+               lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken, lm_steps, won_m & ~bounded,
                won_steps)
     g.rs.derived["public reads"] = w
     return w
@@ -438,7 +440,7 @@ def _others(g: Game, w: _Watch, dirty: list[int], moved: list[tuple[int, int]], 
     for lm, was in moved:
         anyone |= w.landmarks_anyone
         if was >= 0:  # losing a landmark never raises a bounded card
-            dirty[was] |= w.lm_plain & live[was]
+            dirty[was] |= w.lm_lost & live[was]
         q = lm_owner[lm]
         if q >= 0:
             dirty[q] |= (w.lm_plain & live[q]) | _gained(w.lm_steps[lm], live[q], lack, q * w.ncards)
