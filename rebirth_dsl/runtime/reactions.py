@@ -5,13 +5,15 @@ statement's type in this one place."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress
 from operator import ne
 from typing import TYPE_CHECKING, Any
 
+from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.reads import GROUP, VALUE
+from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids as join
@@ -21,6 +23,7 @@ from rebirth_dsl.runtime.decks import draw_card
 from rebirth_dsl.runtime.state import EMPTY
 
 if TYPE_CHECKING:
+    from rebirth_dsl.compile.ruleset import Ruleset
     from rebirth_dsl.runtime.game import Game
 
 
@@ -182,7 +185,7 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     reads (compile/reads.py) changed since the last check."""
     if not g.public:
         return
-    w = g.rs.derived.get("public reads") or _watch(g)  # built once per ruleset (_watch), looked up inline
+    w = g.rs.derived.get("public reads") or _watch(g.rs)  # built once per ruleset (_watch), looked up inline
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
         so, sl, sw, live, lack = seen
@@ -214,7 +217,78 @@ def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> N
     """The same check reading every unfulfilled card for every player: the reference the incremental check
     is tested against (tests/test_public_reads.py)."""
     if g.public:
-        _read_cards(g, p, r, index, None, _watch(g))
+        _read_cards(g, p, r, index, None, _watch(g.rs))
+
+
+def public_read(g: Game, q: int, d: int, r: PublicRule, index: int | None) -> None:
+    """Read for seat q the face-up cards of the bits d, and pay those fulfilled (for public_source)."""
+    _read_for(g, q, d, r, index, _watch(g.rs))
+
+
+def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
+                  table: Callable[[str, tuple[int, ...]], str]) -> list[str] | None:
+    """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
+    known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
+    same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
+    own; anything else calls public_missions (PUBLIC; public_read reads cards: PUBREAD). `rule` names the rule
+    in the generated code, `table(name, values)` a per-hex tuple. None: the caller emits the call. The source
+    uses the loop's names g, p, v (the tile's value), h, groot, gsize and lm_owner, and ps, lq, d, lack, base,
+    i, left, x of its own."""
+    w = _watch(rs)
+    if not hexes:
+        return None
+    at = w.at[kid]
+
+    def at_hex(name: str, values: tuple[int, ...]) -> str | None:
+        """A per-hex table's value at h: a literal when it is the same on every possible hex, None when 0."""
+        seen = {values[h] for h in hexes}
+        if seen == {0}:
+            return None
+        return literal(seen.pop()) if len(seen) == 1 else f"{table(f'PUB{kid}{name}', values)}[h]"
+
+    anyone = at_hex("ANY", tuple(a[3] for a in at))
+    if anyone is not None and not anyone.endswith("[h]"):
+        return None  # a tile on any of these hexes changes cards for every player: the call reads them
+    plain = at_hex("PLAIN", tuple(a[0] for a in at))
+    tests = ["ps", "ps[0][h] == -1", "ps[1] == lm_owner", "ps[2][0] == len(g.area_first)"]
+    body = ["ps[0][h] = p", "lq = ps[3][p]", f"d = {plain} & lq" if plain else "d = 0"]
+    if anyone is not None:
+        tests.append(f"not {anyone}")
+    cards: list[str] = []
+    for b, i in sorted({st[:2] for a in at for st in a[2]}):
+        grow = [next((st[2:] for st in a[2] if st[0] == b), (0, 0)) for a in at]  # per hex: (how much, N)
+        forms = {_FORMS.get(up, "by") for up, _ in (grow[h] for h in hexes)} - {None}
+        if not forms:
+            continue
+        if len(forms) > 1 or len({grow[h][1] for h in hexes if grow[h][0] < 0}) > 1:
+            return None  # growths of different forms over these hexes: the call takes them
+        form = forms.pop()
+        lower = [f"i = base + {literal(i)}", "left = lack[i] = lack[i] - {}", "if left <= 0:", f"    d |= {literal(b)}"]
+        if form == "by":  # a number of its own per hex
+            by = at_hex(f"UP{i}", tuple(max(up, 0) for up, _ in grow))
+            assert by is not None
+            block = [ln.format(by) for ln in lower] if not by.endswith("[h]") else \
+                [f"x = {by}", "if x:", *("    " + ln.format("x") for ln in lower)]
+        else:
+            n = literal(next(x for up, x in (grow[h] for h in hexes) if up < 0))
+            if form == "value":  # by the tile's value
+                block = [ln.format("v") for ln in lower]
+            elif form == "group":  # the largest group is now at least the tile's own
+                block = [f"if gsize[groot] >= {n}:", f"    d |= {literal(b)}"]
+            else:  # reach: one more group of the size if the tile's own now is one
+                block = [f"if gsize[groot] >= {n}:", *("    " + ln.format("1") for ln in lower)]
+            where = at_hex(f"IS{i}", tuple(int(_FORMS.get(up, "by") == form) for up, _ in grow))
+            if where is not None and where.endswith("[h]"):
+                block = [f"if {where}:", *("    " + ln for ln in block)]
+        cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
+    if cards:
+        body += ["lack = ps[4]", f"base = p * {literal(w.ncards)}", *cards]
+    body += ["if d:", f"    PUBREAD(g, p, d, {rule}, None)"]
+    return ["ps = g.public_seen", f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
+            f"    PUBLIC(g, p, {rule}, None, h)"]
+
+
+_FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
 
 
 def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
@@ -292,17 +366,18 @@ class _Watch:
     won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, how much) per area won, for its winner
 
 
-def _watch(g: Game) -> _Watch:
+def _watch(rs: Ruleset) -> _Watch:
     """The ruleset's _Watch, built once and kept in its `derived` field."""
-    w = g.rs.derived.get("public reads")
+    w = rs.derived.get("public reads")
     if w is not None:
         return w
-    t, nk = g.t, len(g.rs.tile_kinds)
-    bit = {name: 1 << i for i, name in enumerate(g.cards)}
+    t, nk = rs.t, len(rs.tile_kinds)
+    cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as game.static has them: g.cards
+    bit = {name: 1 << i for i, name in enumerate(cards)}
     mine = [[0] * t.n for _ in range(nk)]
     anyone = [[0] * t.n for _ in range(nk)]
     lm_m = lm_a = won_m = won_a = always = taken = 0
-    for name, card in g.cards.items():
+    for name, card in cards.items():
         b, rd = bit[name], card.reads
         if rd is None or rd.everything:
             always |= b
@@ -319,7 +394,7 @@ def _watch(g: Game) -> _Watch:
         lm_a |= b if rd.landmarks_anyone else 0
         won_m |= b if rd.won_mine else 0
         won_a |= b if rd.won_anyone else 0
-    ths = {bit[name]: card.threshold for name, card in g.cards.items()
+    ths = {bit[name]: card.threshold for name, card in cards.items()
            if card.threshold is not None and card.measure is not None and not always & bit[name]}
     bounded = sum(ths)
     steps = [[tuple((b, b.bit_length() - 1, th.grow[k][h], th.limit if th.grow[k][h] == GROUP else th.reach)
@@ -335,7 +410,7 @@ def _watch(g: Game) -> _Watch:
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
                lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken, lm_steps, won_m & ~bounded,
                won_steps)
-    g.rs.derived["public reads"] = w
+    rs.derived["public reads"] = w
     return w
 
 
@@ -535,7 +610,7 @@ def _live(g: Game, w: _Watch) -> list[int]:
 def _reset(g: Game) -> list[int]:
     """A change the comparison does not expect: the position now is taken as the last check's, and every
     card is read."""
-    w = _watch(g)
+    w = _watch(g.rs)
     live = _live(g, w)
     # what a bounded card lacks is not known: every card is read now, which sets it
     g.public_seen = [list(g.owner), list(g.lm_owner), [len(g.area_first)], live, [0] * (g.n_players * w.ncards)]
