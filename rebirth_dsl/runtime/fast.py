@@ -25,6 +25,7 @@ from rebirth_dsl.runtime.abilities import draw_after_turn
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
     public_missions,
+    public_moved,
     public_read,
     public_source,
     rank,
@@ -85,7 +86,7 @@ def generate(rs: Ruleset) -> Compiled:
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=_rank,
                PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions,
-               PUBREAD=public_read)
+               PUBREAD=public_read, PUBMOVED=public_moved)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}

@@ -202,14 +202,9 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
             if sl == g.lm_owner and sw[0] == len(g.area_first) and not anyone:  # and nothing else changed
                 if d:
                     _read_for(g, q, d, r, index, w)
-                return
-            dirty = _moved(g, w, h, q, d, anyone)
-            if dirty is not None:
-                _read_cards(g, p, r, index, dirty, w)
-                return
-            # a landmark elsewhere changed hands too: the full comparison below takes the tile again, which is
-            # safe (what a bounded card lacks may be under-estimated, never over-estimated)
-            so[h] = EMPTY
+            else:
+                _after(g, w, h, q, d, anyone, r, index)
+            return
     _read_cards(g, p, r, index, _changed(g, w, h), w)
 
 
@@ -225,12 +220,80 @@ def public_read(g: Game, q: int, d: int, r: PublicRule, index: int | None) -> No
     _read_for(g, q, d, r, index, _watch(g.rs))
 
 
+def public_moved(g: Game, q: int, h: int, d: int, r: PublicRule, index: int | None) -> None:
+    """The check after q's tile on h, once the tile is taken (d: q's cards to read for it), when landmarks
+    changed hands or areas were won since the last check (for public_source)."""
+    _after(g, _watch(g.rs), h, q, d, 0, r, index)
+
+
+def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
+    """Read the cards after q's tile on h, the only one added since the last check and taken already (d: q's
+    cards to read for it; anyone: the cards it changes for every player), when landmarks next to h changed
+    hands or areas were won; when a landmark elsewhere changed hands too, compared in full."""
+    seen = g.public_seen
+    sl, sw, live, lack = seen[1], seen[2], seen[3], seen[4]
+    lm_owner, won = g.lm_owner, g.area_first
+    moved = []
+    for lm in g.lm_adj[h]:
+        was = sl[lm]
+        if was != lm_owner[lm]:
+            moved.append((lm, was))
+            sl[lm] = lm_owner[lm]
+    if sl != lm_owner or sw[0] > len(won):
+        for lm, was in moved:  # left as they were for the comparison
+            sl[lm] = was
+        # the full comparison takes the tile again, which is safe (what a bounded card lacks may be
+        # under-estimated, never over-estimated)
+        seen[0][h] = EMPTY
+        _read_cards(g, q, r, index, _changed(g, w, h), w)
+        return
+    others: dict[int, int] = {}  # seats other than q with cards to read
+    nc = w.ncards
+    anyone |= w.always
+    for lm, was in moved:
+        anyone |= w.landmarks_anyone
+        if was >= 0 and w.lm_lost:  # a landmark lost never brings a bounded card closer
+            if was == q:
+                d |= w.lm_lost & live[q]
+            else:
+                others[was] = others.get(was, 0) | w.lm_lost & live[was]
+        x = lm_owner[lm]
+        if x >= 0:
+            lx = live[x]
+            e = (w.lm_plain & lx) | _gained(w.lm_steps[lm], lx, lack, x * nc)
+            if x == q:
+                d |= e
+            else:
+                others[x] = others.get(x, 0) | e
+    if sw[0] < len(won):  # areas are only ever won, in order: the new winners are the last entries
+        for x in list(won.values())[sw[0]:]:
+            anyone |= w.won_anyone
+            if x >= 0:
+                lx = live[x]
+                e = (w.won_plain & lx) | _gained(w.won_steps, lx, lack, x * nc)
+                if x == q:
+                    d |= e
+                else:
+                    others[x] = others.get(x, 0) | e
+        sw[0] = len(won)
+    if not (others or anyone):
+        if d:
+            _read_for(g, q, d, r, index, w)
+        return
+    dirty = [anyone & lx for lx in live]
+    dirty[q] |= d
+    for x, e in others.items():
+        dirty[x] |= e
+    _read_cards(g, q, r, index, dirty, w)
+
+
 def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
                   table: Callable[[str, tuple[int, ...]], str]) -> list[str] | None:
     """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
     same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
-    own; anything else calls public_missions (PUBLIC; public_read reads cards: PUBREAD). `rule` names the rule
+    own; anything else calls public_missions (PUBLIC; public_read reads cards: PUBREAD, public_moved takes
+    landmarks and areas: PUBMOVED). `rule` names the rule
     in the generated code, `table(name, values)` a per-hex tuple. None: the caller emits the call. The source
     uses the loop's names g, p, v (the tile's value), h, groot, gsize and lm_owner, and ps, lq, d, lack, base,
     i, left, x of its own."""
@@ -250,7 +313,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     if anyone is not None and not anyone.endswith("[h]"):
         return None  # a tile on any of these hexes changes cards for every player: the call reads them
     plain = at_hex("PLAIN", tuple(a[0] for a in at))
-    tests = ["ps", "ps[0][h] == -1", "ps[1] == lm_owner", "ps[2][0] == len(g.area_first)"]
+    tests = ["ps", "ps[0][h] == -1"]
     body = ["ps[0][h] = p", "lq = ps[3][p]", f"d = {plain} & lq" if plain else "d = 0"]
     if anyone is not None:
         tests.append(f"not {anyone}")
@@ -283,7 +346,8 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
         cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
     if cards:
         body += ["lack = ps[4]", f"base = p * {literal(w.ncards)}", *cards]
-    body += ["if d:", f"    PUBREAD(g, p, d, {rule}, None)"]
+    body += ["if ps[1] == lm_owner and ps[2][0] == len(g.area_first):", "    if d:",
+             f"        PUBREAD(g, p, d, {rule}, None)", "else:", f"    PUBMOVED(g, p, h, d, {rule}, None)"]
     return ["ps = g.public_seen", f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
             f"    PUBLIC(g, p, {rule}, None, h)"]
 
@@ -456,24 +520,6 @@ def _gained(steps: tuple[tuple[int, int, int], ...], lq: int, lack: list[int], b
             if left <= 0:
                 d |= b
     return d
-
-
-def _moved(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int) -> list[int] | None:
-    """Per seat, the cards to read after q's tile on h (the only new one since the last check; d: q's cards
-    it may have changed) when landmarks next to h changed hands, areas were won or the tile changes cards for
-    every player (anyone); None when a landmark elsewhere changed hands too."""
-    sl, sw = g.public_seen[1], g.public_seen[2]
-    lm_owner, won = g.lm_owner, g.area_first
-    moved = [(lm, sl[lm]) for lm in g.lm_adj[h] if sl[lm] != lm_owner[lm]]
-    for lm, _ in moved:
-        sl[lm] = lm_owner[lm]
-    if sl != lm_owner or sw[0] > len(won):
-        for lm, was in moved:  # left as they were for the comparison
-            sl[lm] = was
-        return None
-    dirty = [0] * g.n_players
-    dirty[q] = d
-    return _others(g, w, dirty, moved, _winners(g), anyone)
 
 
 def _winners(g: Game) -> list[int]:
