@@ -21,7 +21,7 @@ from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.runtime.abilities import draw_after_turn
+from rebirth_dsl.runtime.abilities import draw_after_turn, use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
     public_missions,
@@ -86,7 +86,7 @@ def generate(rs: Ruleset) -> Compiled:
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one, RANK=_rank,
                PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions,
-               PUBREAD=public_read, PUBMOVED=public_moved)
+               PUBREAD=public_read, PUBMOVED=public_moved, USE=use)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
@@ -449,6 +449,8 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                               "            held[p].append(dk.pop(0))",
                               "        elif not quiet:",
                               f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)"])
+            elif isinstance(r.action, A.AbilityAction):  # reactions.touch's dispatch decided here
+                block.append(f"        USE(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE)")
             else:
                 block.append(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
             guarded(f"TOUCH{ri}", block)
