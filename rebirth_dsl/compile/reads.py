@@ -13,7 +13,8 @@ depends on, so the engine re-reads a card for a player only after something it r
 
 And `taken_only`: a condition that reads `me`'s landmarks (landmarks_mine) but can only turn true when `me`
 takes one, never when it loses one (`owner(L) == me and count(owned(me, castle)) >= 3`): a landmark lost need
-not be read for it.
+not be read for it. `holds`: a landmark the condition is false without `me` holding it (`owner(L) == me and
+...`): it need be read only for that landmark's holder.
 
 The context values `placed` and `influence` are constants for a card (it is read for a player only), and
 so are numbers, landmarks, `me`, `nobody`, `always` and `hexes(...)`. Tiles are only ever added to the
@@ -45,6 +46,7 @@ class Reads:
     won_anyone: bool = False
     everything: bool = False
     taken_only: bool = False  # set for a whole condition only (reads_of): not carried through `|`
+    holds: int = -1  # the same (a landmark index, -1: none)
 
     def __or__(self, o: Reads) -> Reads:
         return Reads(tuple(a | b for a, b in zip(self.mine, o.mine, strict=True)),
@@ -198,9 +200,26 @@ def reads_of(node: A.Expr, t: Tables) -> Reads:
         out = r.value(node)
         if out.landmarks_mine and _holdings(node, t) == _UP:
             out = dataclasses.replace(out, taken_only=True)
+        held = _held(node, t)
+        if held is not None:
+            out = dataclasses.replace(out, holds=held)
         return out
     except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
         return Reads(r.none.mine, r.none.anyone, everything=True)
+
+
+def _held(node: A.Expr, t: Tables) -> int | None:
+    """A landmark a condition needs `me` to hold: one part of a top-level `and` is `owner(L) == me`."""
+    match node:
+        case A.BinOp(op="and", left=a, right=b):
+            first = _held(a, t)
+            return first if first is not None else _held(b, t)
+        case A.BinOp(op="==", left=A.Call(fn="owner", args=(A.Landmark(kind=k, name=n, tag=tag),)),
+                     right=A.Name(id="me")) | \
+                A.BinOp(op="==", left=A.Name(id="me"),
+                        right=A.Call(fn="owner", args=(A.Landmark(kind=k, name=n, tag=tag),))):
+            return t.find_landmark(k, n, tag)
+    return None
 
 
 # ----- how a condition moves when `me` takes a landmark --------------------------------------------------

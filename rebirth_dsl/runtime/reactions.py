@@ -367,6 +367,13 @@ def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[i
 
 def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Watch) -> None:
     """Read for seat q the face-up cards of the bits d, in their face-up order, and pay those fulfilled."""
+    if d & w.held:  # a card that needs its reader to hold a landmark q does not hold is false: not read
+        lm_owner = g.lm_owner
+        for b, lm in w.holds:
+            if d & b and lm_owner[lm] != q:
+                d ^= b
+        if not d:
+            return
     public_by = g.public_by
     if not d & (d - 1) and d in w.name_of:  # one card, the usual case
         names: Any = (w.name_of[d],)
@@ -428,6 +435,8 @@ class _Watch:
     lm_steps: tuple[tuple[tuple[int, int, int], ...], ...]  # [landmark]: (bit, card index, how much) for its taker
     won_plain: int
     won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, how much) per area won, for its winner
+    held: int  # cards that need their reader to hold a landmark (Reads.holds)
+    holds: tuple[tuple[int, int], ...]  # (bit, landmark) of each
 
 
 def _watch(rs: Ruleset) -> _Watch:
@@ -441,6 +450,7 @@ def _watch(rs: Ruleset) -> _Watch:
     mine = [[0] * t.n for _ in range(nk)]
     anyone = [[0] * t.n for _ in range(nk)]
     lm_m = lm_a = won_m = won_a = always = taken = 0
+    holds: list[tuple[int, int]] = []
     for name, card in cards.items():
         b, rd = bit[name], card.reads
         if rd is None or rd.everything:
@@ -454,6 +464,8 @@ def _watch(rs: Ruleset) -> _Watch:
                     row[low.bit_length() - 1] |= b
                     hexes ^= low
         lm_m |= b if rd.landmarks_mine else 0
+        if rd.holds >= 0:
+            holds.append((b, rd.holds))
         taken |= b if rd.taken_only else 0
         lm_a |= b if rd.landmarks_anyone else 0
         won_m |= b if rd.won_mine else 0
@@ -472,8 +484,8 @@ def _watch(rs: Ruleset) -> _Watch:
     at = tuple(tuple((mine[k][h] & ~bounded, sum(st[0] for st in steps[k][h]), tuple(steps[k][h]), anyone[k][h])
                      for h in range(t.n)) for k in range(nk))
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
-               lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken, lm_steps, won_m & ~bounded,
-               won_steps)
+               lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken,
+               lm_steps, won_m & ~bounded, won_steps, sum(b for b, _ in holds), tuple(holds))
     rs.derived["public reads"] = w
     return w
 
