@@ -217,13 +217,13 @@ def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> N
 
 def public_read(g: Game, q: int, d: int, r: PublicRule, index: int | None) -> None:
     """Read for seat q the face-up cards of the bits d, and pay those fulfilled (for public_source)."""
-    _read_for(g, q, d, r, index, _watch(g.rs))
+    _read_for(g, q, d, r, index, g.rs.derived["public reads"])  # made with the source
 
 
 def public_moved(g: Game, q: int, h: int, d: int, r: PublicRule, index: int | None) -> None:
     """The check after q's tile on h, once the tile is taken (d: q's cards to read for it), when landmarks
     changed hands or areas were won since the last check (for public_source)."""
-    _after(g, _watch(g.rs), h, q, d, 0, r, index)
+    _after(g, g.rs.derived["public reads"], h, q, d, 0, r, index)  # made with the source
 
 
 def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
@@ -231,7 +231,7 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
     cards to read for it; anyone: the cards it changes for every player), when landmarks next to h changed
     hands or areas were won; when a landmark elsewhere changed hands too, compared in full."""
     seen = g.public_seen
-    sl, sw, live, lack = seen[1], seen[2], seen[3], seen[4]
+    _, sl, sw, live, lack = seen
     lm_owner, won = g.lm_owner, g.area_first
     moved = []
     for lm in g.lm_adj[h]:
@@ -250,8 +250,9 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
     others: dict[int, int] = {}  # seats other than q with cards to read
     nc = w.ncards
     anyone |= w.always
-    for lm, was in moved:
+    if moved:
         anyone |= w.landmarks_anyone
+    for lm, was in moved:
         if was >= 0 and w.lm_lost:  # a landmark lost never brings a bounded card closer
             if was == q:
                 d |= w.lm_lost & live[q]
@@ -260,7 +261,9 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
         x = lm_owner[lm]
         if x >= 0:
             lx = live[x]
-            e = (w.lm_plain & lx) | _gained(w.lm_steps[lm], lx, lack, x * nc)
+            e = w.lm_plain & lx
+            if w.lm_steps[lm]:
+                e |= _gained(w.lm_steps[lm], lx, lack, x * nc)
             if x == q:
                 d |= e
             else:
