@@ -659,12 +659,14 @@ def _first(g: Game, w: _Watch) -> list[int]:
 
 def _live(g: Game, w: _Watch) -> list[int]:
     """Per seat, the face-up cards not fulfilled yet: the only ones ever read."""
-    live = [0] * g.n_players  # or-ed, not summed: a card face up twice (a record may deal it so) is one bit
-    for c in g.public:
-        done = g.public_by[c]
-        for q in range(g.n_players):
-            if q not in done:
-                live[q] |= w.bit[c]
+    bit = w.bit
+    every = 0
+    for c in g.public:  # or-ed, not summed: a card face up twice (a record may deal it so) is one bit
+        every |= bit[c]
+    live = [every] * g.n_players
+    for c, done in g.public_by.items():
+        for q in done:
+            live[q] &= ~bit[c]
     return live
 
 
