@@ -286,6 +286,7 @@ class Threshold:
     lm_grow: tuple[int, ...] = ()
     won_grow: int = 0
     reach: int = 0  # REACH's group size (`count(atleast(groups(me, K), reach))`)
+    base: int = 0  # E where `me` has no tile, landmark or area: the numbers added in it (every other term is 0)
 
 
 def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
@@ -305,7 +306,17 @@ def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
         grow = gr.of(e, top=True)
     except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
         return None
-    return Threshold(e, limit, tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won, gr.reach)
+    return Threshold(e, limit, tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won, gr.reach, _numbers(e))
+
+
+def _numbers(e: A.Expr) -> int:
+    """The numbers added in a measure _Growth accepts: its value where `me` has nothing."""
+    match e:
+        case A.Num(value=n):
+            return int(n)
+        case A.BinOp(op="+", left=a, right=b):
+            return _numbers(a) + _numbers(b)
+    return 0  # a count, size, largest group or sum of values of `me`'s own tiles, landmarks or areas
 
 
 class _Growth:

@@ -20,7 +20,7 @@ from rebirth_dsl.lang.ids import join_ids as join
 from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.runtime import abilities
 from rebirth_dsl.runtime.decks import draw_card
-from rebirth_dsl.runtime.state import EMPTY
+from rebirth_dsl.runtime.state import EMPTY, NEUTRAL
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import Ruleset
@@ -440,6 +440,8 @@ class _Watch:
     won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, how much) per area won, for its winner
     held: int  # cards that need their reader to hold a landmark (Reads.holds)
     holds: tuple[tuple[int, int], ...]  # (bit, landmark) of each
+    lack0: tuple[int, ...]  # per card, what a bounded one lacks where its reader has nothing (0: not bounded)
+    first: int  # the cards the first check reads: those not bounded, and those met where the reader has nothing
 
 
 def _watch(rs: Ruleset) -> _Watch:
@@ -476,6 +478,9 @@ def _watch(rs: Ruleset) -> _Watch:
     ths = {bit[name]: card.threshold for name, card in cards.items()
            if card.threshold is not None and card.measure is not None and not always & bit[name]}
     bounded = sum(ths)
+    lack0 = [0] * len(bit)
+    for b, th in ths.items():
+        lack0[b.bit_length() - 1] = th.limit - th.base
     steps = [[tuple((b, b.bit_length() - 1, th.grow[k][h], th.limit if th.grow[k][h] == GROUP else th.reach)
                     for b, th in ths.items() if mine[k][h] & b and th.grow[k][h])  # where the reads see a change
               for h in range(t.n)] for k in range(nk)]
@@ -488,7 +493,8 @@ def _watch(rs: Ruleset) -> _Watch:
                      for h in range(t.n)) for k in range(nk))
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
                lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken,
-               lm_steps, won_m & ~bounded, won_steps, sum(b for b, _ in holds), tuple(holds))
+               lm_steps, won_m & ~bounded, won_steps, sum(b for b, _ in holds), tuple(holds), tuple(lack0),
+               ~bounded | sum(b for b, th in ths.items() if th.limit <= th.base))
     rs.derived["public reads"] = w
     return w
 
@@ -628,33 +634,23 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
 
 
 def _first(g: Game, w: _Watch) -> list[int]:
-    """The first check of a game. Every game starts from its ruleset's empty position (game.blank) and only
-    ever adds to it, so that position is taken as the last check's: a bounded card lacks there what its
-    measure read there says, and what changed since is compared as after any other check. The cards that are
-    not bounded, and those met there, are read."""
-    from rebirth_dsl.runtime.game import blank  # imported here: game imports this module
-
-    n, nc = g.n_players, w.ncards
-    start = blank(g.rs, n, type(g))
-    key = ("public lack", n, type(g))
-    known = g.rs.derived.get(key)
-    if known is None:  # per seat and card, what a bounded card lacks at the empty position; the cards met there
-        lack0 = [0] * (n * nc)
-        met = [0] * n
-        for name, card in g.cards.items():
-            b = w.bit[name]
-            if b & w.bounded:
-                for q in range(n):
-                    short = lack0[q * nc + b.bit_length() - 1] = card.threshold.limit - card.measure(Ctx(start, q))
-                    if short <= 0:
-                        met[q] |= b
-        known = g.rs.derived[key] = (lack0, met)
+    """The first check of a game. Every game starts from a position where no player has a tile, a landmark or
+    an area (neutral tiles aside, S-U2) and only ever adds to it, so that position is taken as the last
+    check's: a bounded card lacks there its number less its measure's numbers (Threshold.base), and what
+    changed since is compared as after any other check. The cards that are not bounded, and those met there,
+    are read."""
     live = _live(g, w)
-    g.public_seen = [list(start.owner), list(start.lm_owner), [len(start.area_first)], live, list(known[0])]
+    n = g.n_players
+    # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
+    # not so, the comparison would see a tile taken away and read every card)
+    start = g.rs.derived.get(("public start", n))
+    if start is None:
+        start = g.rs.derived["public start", n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+    g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
     dirty = _changed(g, w, -1)
     if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
         return dirty
-    return [d | (lq & (~w.bounded | m)) for d, lq, m in zip(dirty, live, known[1], strict=True)]
+    return [d | (lq & w.first) for d, lq in zip(dirty, live, strict=True)]
 
 
 def _live(g: Game, w: _Watch) -> list[int]:
