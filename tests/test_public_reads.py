@@ -24,6 +24,7 @@ from test_fast import snapshot  # tests/ is on sys.path (no __init__.py)
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.compile.compiler import compile_rules
+from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.reads import REACH, reads_of, threshold_of
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
@@ -351,3 +352,21 @@ def test_a_landmark_changing_hands_away_from_the_placement(tmp_path: Path, seed:
         games.append(events(g))
     assert games[0] == games[1]
     assert any("public mission 'Card 0'" in e[5] or "public mission 'Card 1'" in e[5] for e in games[0])
+
+
+def test_threshold_base_is_the_measure_where_nobody_has_anything(tmp_path: Path) -> None:
+    """Threshold.base (what the first check takes a bounded card's measure to be at the empty position) is
+    what the compiled measure reads on a new game, for every seat."""
+    conds = ["count(tiles(me)) + 2 >= 4", "3 + count(owned(me, castle)) >= 5", "largest(groups(me, food)) >= 3",
+             "1 + count(at(tiles(me), wind)) + 1 >= 9", "count(atleast(groups(me, food), 2)) + 4 >= 5",
+             "count(near(tiles(me), sea)) >= 0"] * 2
+    board = rules_and_board("ireland", None)[1]
+    rs = compile_rules(load_rules(with_cards(tmp_path, conds)), load_board(board))
+    cards = rs.decks["mission"]
+    assert all(c.threshold is not None and c.measure is not None for c in cards)
+    for n in (2, 4):
+        g = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, 0))
+        for card in cards:
+            for q in range(n):
+                assert card.measure(Ctx(g, q)) == card.threshold.base, card.name
+    assert [c.threshold.base for c in cards] == [2, 3, 0, 2, 4, 0] * 2

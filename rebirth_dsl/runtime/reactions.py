@@ -295,11 +295,10 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
     same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
-    own; anything else calls public_missions (PUBLIC; public_read reads cards: PUBREAD, public_moved takes
-    landmarks and areas: PUBMOVED). `rule` names the rule
-    in the generated code, `table(name, values)` a per-hex tuple. None: the caller emits the call. The source
-    uses the loop's names g, p, v (the tile's value), h, groot, gsize and lm_owner, and ps, lq, d, lack, base,
-    i, left, x of its own."""
+    own; landmarks and areas go to public_moved (PUBMOVED), cards to read to public_read (PUBREAD), anything
+    else to public_missions (PUBLIC). `rule` names the rule in the generated code, `table(name, values)` names
+    a per-hex tuple there. None: the caller emits the call. The source uses the loop's names g, p, v (the
+    tile's value), h, groot, gsize and lm_owner, and ps, lq, d, lack, base, i, left, x of its own."""
     w = _watch(rs)
     if not hexes:
         return None
@@ -316,7 +315,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     if anyone is not None and not anyone.endswith("[h]"):
         return None  # a tile on any of these hexes changes cards for every player: the call reads them
     plain = at_hex("PLAIN", tuple(a[0] for a in at))
-    tests = ["ps", "ps[0][h] == -1"]
+    tests = ["ps", f"ps[0][h] == {literal(EMPTY)}"]
     body = ["ps[0][h] = p", "lq = ps[3][p]", f"d = {plain} & lq" if plain else "d = 0"]
     if anyone is not None:
         tests.append(f"not {anyone}")
