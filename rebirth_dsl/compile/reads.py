@@ -257,10 +257,11 @@ def _holdings(node: A.Expr, t: Tables) -> int | None:  # noqa: C901 - one case p
             return _with(None if d is None else -d, _holdings(b, t))
         case A.Call(fn="count" | "size", args=(A.Call(fn="owned", args=(A.Name(id="me"), A.Name())),)):
             return _UP  # one more landmark of the kind, or the same count
-    r = reads_of(node, t)  # anything else: does not move if it reads no landmark holder at all
-    if not (r.everything or r.landmarks_mine or r.landmarks_anyone):
-        return _FLAT
-    return None
+    try:  # anything else: does not move if it reads no landmark holder at all
+        r = _Reader(t).value(node)
+    except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
+        return None
+    return None if r.landmarks_mine or r.landmarks_anyone else _FLAT
 
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.ruleset import Ability, TouchRule
+from rebirth_dsl.compile.ruleset import Ability, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.decks import draw_card
@@ -51,7 +51,7 @@ def options(g: Game, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
     raise TypeError(f"unknown ability effect {type(ab.effect).__name__}")
 
 
-def tile_names(rs: Any, tiles: list[tuple[int, int]]) -> list[str]:
+def tile_names(rs: Ruleset, tiles: list[tuple[int, int]]) -> list[str]:
     """The distinct names of these tiles, sorted (kept per ruleset: abilities name tiles on every use)."""
     names = rs.derived.get("tile names")
     if names is None:
