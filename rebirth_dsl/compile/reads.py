@@ -11,6 +11,11 @@ depends on, so the engine re-reads a card for a player only after something it r
   landmark or takes one away, or an area `me` wins) or `anyone`;
 - `everything`: a shape this analysis does not know, re-read after every placement.
 
+And `taken_only`: a condition that reads `me`'s landmarks (landmarks_mine) but can only turn true when `me`
+takes one, never when it loses one (`owner(L) == me and count(owned(me, castle)) >= 3`): a landmark lost need
+not be read for it. `holds`: a landmark the condition is false without `me` holding it (`owner(L) == me and
+...`): it need be read only for that landmark's holder.
+
 The context values `placed` and `influence` are constants for a card (it is read for a player only), and
 so are numbers, landmarks, `me`, `nobody`, `always` and `hexes(...)`. Tiles are only ever added to the
 board and an added tile never changes kind or value, which is what makes "where a tile was added" enough.
@@ -18,6 +23,7 @@ board and an added tile never changes kind or value, which is what makes "where 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -39,6 +45,8 @@ class Reads:
     won_mine: bool = False
     won_anyone: bool = False
     everything: bool = False
+    taken_only: bool = False  # set for a whole condition only (reads_of): not carried through `|`
+    holds: int = -1  # the same (a landmark index, -1: none)
 
     def __or__(self, o: Reads) -> Reads:
         return Reads(tuple(a | b for a, b in zip(self.mine, o.mine, strict=True)),
@@ -189,9 +197,71 @@ def reads_of(node: A.Expr, t: Tables) -> Reads:
     """What a checked expression, read for one player with no placed hex, depends on (see the module)."""
     r = _Reader(t)
     try:
-        return r.value(node)
+        out = r.value(node)
+        if out.landmarks_mine and _holdings(node, t) == _UP:
+            out = dataclasses.replace(out, taken_only=True)
+        held = _held(node, t)
+        if held is not None:
+            out = dataclasses.replace(out, holds=held)
+        return out
     except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
         return Reads(r.none.mine, r.none.anyone, everything=True)
+
+
+def _held(node: A.Expr, t: Tables) -> int | None:
+    """A landmark a condition needs `me` to hold: one part of a top-level `and` is `owner(L) == me`."""
+    match node:
+        case A.BinOp(op="and", left=a, right=b):
+            first = _held(a, t)
+            return first if first is not None else _held(b, t)
+        case A.BinOp(op="==", left=A.Call(fn="owner", args=(A.Landmark(kind=k, name=n, tag=tag),)),
+                     right=A.Name(id="me")) | \
+                A.BinOp(op="==", left=A.Name(id="me"),
+                        right=A.Call(fn="owner", args=(A.Landmark(kind=k, name=n, tag=tag),))):
+            return t.find_landmark(k, n, tag)
+    return None
+
+
+# ----- how a condition moves when `me` takes a landmark --------------------------------------------------
+_UP, _DOWN, _FLAT = 1, -1, 0  # never falls, never rises, does not move (False < True for a condition)
+
+
+def _with(a: int | None, b: int | None) -> int | None:
+    """The direction of a sum (or `and`, `or`) of two parts moving in directions a and b; None: unknown."""
+    if a is None or b is None or a * b < 0:
+        return None
+    return a or b
+
+
+def _holdings(node: A.Expr, t: Tables) -> int | None:  # noqa: C901 - one case per node kind
+    """How the value of a checked expression for `me` moves when `me` takes one more landmark, everything else
+    the same: _UP, _DOWN, _FLAT, or None when this analysis cannot tell."""
+    match node:
+        case A.Num() | A.Landmark() | A.Name():
+            return _FLAT
+        case A.Not(operand=o):  # a condition (the checker allows no other operand)
+            d = _holdings(o, t)
+            return None if d is None else -d
+        case A.BinOp(op="==" | "!=" as op, left=A.Call(fn="owner", args=(lm,)), right=A.Name(id="me")) | \
+                A.BinOp(op="==" | "!=" as op, left=A.Name(id="me"), right=A.Call(fn="owner", args=(lm,))):
+            if _holdings(lm, t) != _FLAT:
+                return None
+            return _UP if op == "==" else _DOWN  # `me` holds it, or not
+        case A.BinOp(op="and" | "or" | "+", left=a, right=b):  # conditions, or numbers added
+            return _with(_holdings(a, t), _holdings(b, t))
+        case A.BinOp(op="-" | ">=" | ">", left=a, right=b):
+            d = _holdings(b, t)
+            return _with(_holdings(a, t), None if d is None else -d)
+        case A.BinOp(op="<=" | "<", left=a, right=b):
+            d = _holdings(a, t)
+            return _with(None if d is None else -d, _holdings(b, t))
+        case A.Call(fn="count" | "size", args=(A.Call(fn="owned", args=(A.Name(id="me"), A.Name())),)):
+            return _UP  # one more landmark of the kind, or the same count
+    try:  # anything else: does not move if it reads no landmark holder at all
+        r = _Reader(t).value(node)
+    except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
+        return None
+    return None if r.landmarks_mine or r.landmarks_anyone else _FLAT
 
 
 
@@ -217,6 +287,7 @@ class Threshold:
     lm_grow: tuple[int, ...] = ()
     won_grow: int = 0
     reach: int = 0  # REACH's group size (`count(atleast(groups(me, K), reach))`)
+    base: int = 0  # E where `me` has no tile, landmark or area: the numbers added in it (every other term is 0)
 
 
 def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
@@ -236,7 +307,17 @@ def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
         grow = gr.of(e, top=True)
     except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
         return None
-    return Threshold(e, limit, tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won, gr.reach)
+    return Threshold(e, limit, tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won, gr.reach, _numbers(e))
+
+
+def _numbers(e: A.Expr) -> int:
+    """The numbers added in a measure _Growth accepts: its value where `me` has nothing."""
+    match e:
+        case A.Num(value=n):
+            return int(n)
+        case A.BinOp(op="+", left=a, right=b):
+            return _numbers(a) + _numbers(b)
+    return 0  # a count, size, largest group or sum of values of `me`'s own tiles, landmarks or areas
 
 
 class _Growth:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.ruleset import Ability, TouchRule
+from rebirth_dsl.compile.ruleset import Ability, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.decks import draw_card
@@ -32,22 +32,37 @@ def ability_of(g: Game, lm: int) -> Ability:
 def options(g: Game, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
     """The landmark's ability, the key its answer is given under, and the possible answers
     (None: nothing to choose; []: nothing possible, so the ability does nothing)."""
-    ab = ability_of(g, lm)
-    rs = g.rs
+    ab = g.rs.abilities[g.t.landmark_ability[lm] or ""]
     match ab.effect:
-        case A.TakeAsideEffect():
-            return ab, "take", sorted({rs.tile_name(*x) for x in g.set_aside[p]})
-        case A.DrawKeepEffect(draw=n):
-            top = g.supply[p][-n:] if n else []
-            return ab, "keep", sorted({rs.tile_name(*x) for x in top}) if not g.scenario else []
-        case A.DoubleEffect(markers=markers, target=target):
-            if len(g.doubled[p]) >= markers:
-                return ab, "double", []
-            return ab, "double", [c for c in g.public if c not in g.doubled[p]
-                                  and (target == "any" or p not in g.public_by[c])]
         case A.ScoreEffect() | A.DrawCardEffect():
             return ab, "", None
+        case A.TakeAsideEffect():
+            return ab, "take", tile_names(g.rs, g.set_aside[p])
+        case A.DrawKeepEffect(draw=n):
+            return ab, "keep", tile_names(g.rs, g.supply[p][-n:] if n else []) if not g.scenario else []
+        case A.DoubleEffect(markers=markers, target=target):
+            doubled = g.doubled[p]
+            if len(doubled) >= markers:
+                return ab, "double", []
+            if target == "any":
+                return ab, "double", [c for c in g.public if c not in doubled]
+            public_by = g.public_by
+            return ab, "double", [c for c in g.public if c not in doubled and p not in public_by[c]]
     raise TypeError(f"unknown ability effect {type(ab.effect).__name__}")
+
+
+def tile_names(rs: Ruleset, tiles: list[tuple[int, int]]) -> list[str]:
+    """The distinct names of these tiles, sorted (kept per ruleset: abilities name tiles on every use)."""
+    names = rs.derived.get("tile names")
+    if names is None:
+        names = rs.derived["tile names"] = {}
+    out = set()
+    for x in tiles:
+        name = names.get(x)
+        if name is None:
+            name = names[x] = rs.tile_name(*x)
+        out.add(name)
+    return sorted(out)
 
 
 def _rule_ids(g: Game) -> tuple[str, ...]:
@@ -85,14 +100,15 @@ def check_choices(g: Game, p: int, h: int, choices: dict[str, Any], index: int |
 
 
 def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
-    """Use the touched landmark's ability with the move's answer (or the playout's own answerer)."""
-    rs = g.rs
+    """Use the touched landmark's ability with the move's answer (or the playout's own answerer). A quiet
+    game (probes, playouts) keeps no events: only the points and the effect, no words are made."""
     name = g.t.landmark_name[lm]
     ab, key, opts = options(g, p, lm)
-    ids = tuple(dict.fromkeys(rule.ids + ab.ids))
     c = choices.get(name)
     if c is None and g.auto_choose is not None:
         c = g.auto_choose(g, p, lm, ab, key, opts)
+    quiet = g.quiet
+    ids = () if quiet else tuple(dict.fromkeys(rule.ids + ab.ids))
     who = g.players[p]
     if c is False:
         g.event(index, p, 0, "ability", ids, "{} first touches {}: declines {}", who, name, ab.name)
@@ -109,23 +125,24 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
         return
     match effect:
         case A.TakeAsideEffect():
-            tile = rs.parse_tile(answer)
+            tile = g.rs.parse_tile(answer)
             g.set_aside[p].remove(tile)
             g.hand[p].append(tile)
-            text = f"takes a set-aside {answer} into hand"
+            what: tuple[Any, ...] = ("takes a set-aside {} into hand", answer)
         case A.DrawKeepEffect(draw=n, rest=rest):
-            g.pending_draw[p] = (n, rs.parse_tile(answer), rest)
-            text = f"will draw {n} and keep {answer}"
+            g.pending_draw[p] = (n, g.rs.parse_tile(answer), rest)
+            what = ("will draw {} and keep {}", n, answer)
         case A.DrawCardEffect(deck=deck_name):
             # the deck's own `when empty` applies, as for a `draw` statement (one meaning per rule)
-            draw_card(g, p, deck_name, ids, index, f"using {ab.name} at {name}")
+            draw_card(g, p, deck_name, ids, index, "" if quiet else f"using {ab.name} at {name}")
             return
         case A.DoubleEffect(factor=factor):
             g.doubled[p][answer] = factor
-            text = f"puts a doubling marker (x{factor}) on {answer!r}"
+            what = ("puts a doubling marker (x{}) on {!r}", factor, answer)
         case _:
             raise TypeError(f"unknown ability effect {type(effect).__name__}")
-    g.event(index, p, 0, "ability", ids, "{} first touches {}: {}: {}", who, name, ab.name, text)
+    if not quiet:  # the event's words, made only when they are kept
+        g.event(index, p, 0, "ability", ids, "{} first touches {}: {}: " + what[0], who, name, ab.name, *what[1:])
 
 
 def draw_after_turn(g: Game, p: int) -> None:

@@ -22,9 +22,17 @@ from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.runtime.abilities import draw_after_turn
+from rebirth_dsl.runtime.abilities import draw_after_turn, use
 from rebirth_dsl.runtime.game import Game, static
-from rebirth_dsl.runtime.reactions import public_missions, react_one, score_area, touch
+from rebirth_dsl.runtime.reactions import (
+    public_missions,
+    public_moved,
+    public_read,
+    public_source,
+    react_one,
+    score_area,
+    touch,
+)
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Event
 
@@ -77,7 +85,8 @@ def generate(rs: Ruleset) -> Compiled:
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one,
-               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=_turns)
+               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=_turns,
+               PUBREAD=public_read, PUBMOVED=public_moved, USE=use)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
@@ -472,11 +481,15 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
                               "            held[p].append(dk.pop(0))",
                               "        elif not quiet:",
                               f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)"])
+            elif isinstance(r.action, A.AbilityAction):  # reactions.touch's dispatch decided here
+                block.append(f"        USE(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE)")
             else:
                 block.append(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
             guarded(f"TOUCH{ri}", block)
-        elif isinstance(r, PublicRule):  # the reference engine's handler, called without the dispatch
-            L(f"PUBLIC(g, p, {closure(f'RULE{ri}', r)}, None, h)")
+        elif isinstance(r, PublicRule):  # the usual case inline where the kind is known, else the handler
+            rule = closure(f"RULE{ri}", r)
+            src = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure)
+            out.extend(src or [f"PUBLIC(g, p, {rule}, None, h)"])
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
     # every landmark next to h is touched now (reactions.react)

@@ -5,20 +5,25 @@ statement's type in this one place."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 from typing import TYPE_CHECKING, Any
 
+from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.reads import REACH, VALUE
+from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids as join
 from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.runtime import abilities
 from rebirth_dsl.runtime.decks import draw_card
-from rebirth_dsl.runtime.state import EMPTY
+from rebirth_dsl.runtime.state import EMPTY, NEUTRAL
 
 if TYPE_CHECKING:
+    from rebirth_dsl.compile.ruleset import Ruleset
     from rebirth_dsl.runtime.game import Game
 
 
@@ -169,52 +174,37 @@ def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices:
 
 
 # ----- public missions (I-M1) -----------------------------------------------------------------------
+# A bounded card (compile/reads.py Threshold: `E >= N`, where only its holder's own tiles, landmarks taken and
+# areas won raise E, each by at most a known amount) is not read again until they may have raised E by what it
+# lacked at its last read, which is kept per seat and card (g.public_seen[4]) and brought down by the most each
+# change may raise it. A card whose E is a largest group (GROUP) is read when the tile's own group reaches N, the
+# only way its largest group grows.
 def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = -1) -> None:
     """After every placement (here on h): each player, the placer first, then clockwise, against every
     face-up card they have not fulfilled, re-reading a card for a player only when something its condition
-    reads (compile/reads.py) changed since the last check; the first check reads every card."""
+    reads (compile/reads.py) changed since the last check."""
     if not g.public:
         return
-    w = g.rs.derived.get("public reads") or _watch(g)  # built once per ruleset (_watch), looked up inline
+    w = g.rs.derived.get("public reads") or _watch(g.rs)  # built once per ruleset (_watch), looked up inline
     seen = g.public_seen
-    if seen and h >= 0:  # the usual case, first: this placement's tile is all that changed since the last check
-        so, sl, sw, live, _ = seen
-        owner = g.owner
-        q = owner[h]
-        if so[h] == EMPTY and q >= 0 and sl == g.lm_owner and sw[0] == len(g.area_first):
+    if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
+        so, sl, sw, live, lack = seen
+        q = g.owner[h]
+        if so[h] == EMPTY and q >= 0:
+            # Tiles are only ever added by a placement, and every placement, in either engine, runs this check
+            # among its reactions: the tile on h is the only one added since the last check.
             so[h] = q
-            if so == owner:
-                k = g.tkind[h]
-                anyone = w.anyone[k][h] | w.always
-                if anyone:
-                    dirty = [anyone & m for m in live]
-                    dirty[q] = (w.mine[k][h] | anyone) & live[q]
-                    _read_cards(g, p, r, index, dirty, w)
-                    return
-                d = w.mine[k][h] & live[q]  # most often: nothing, or a card or two of the placer's own
-                bounded = d & w.bounded
-                if bounded:  # cards this tile brings closer to their number, but not there yet: not read
-                    slack, base = seen[4], q * w.ncards
-                    while bounded:
-                        low = bounded & -bounded
-                        bounded ^= low
-                        i = base + low.bit_length() - 1
-                        up = w.grow[low][k][h]
-                        if up >= 0:
-                            left = slack[i] - up
-                        elif up == VALUE:
-                            left = slack[i] - g.tval[h]
-                        elif up == REACH:  # one more group of the size, if the tile's own now is one
-                            left = slack[i] - (g.gsize[g.find(h)] >= w.reach[low])
-                        else:  # GROUP: the largest group is now at least the tile's own
-                            left = min(slack[i], w.limit[low] - g.gsize[g.find(h)])
-                        slack[i] = left
-                        if left > 0:
-                            d ^= low
+            plain, bits, steps, anyone = w.at[g.tkind[h]][h]
+            lq = live[q]
+            d = plain & lq  # most often nothing, or a card or two of the placer's own
+            if bits & lq:
+                d |= _closer(g, h, steps, lq, lack, q * w.ncards)
+            if sl == g.lm_owner and sw[0] == len(g.area_first) and not anyone:  # and nothing else changed
                 if d:
                     _read_for(g, q, d, r, index, w)
-                return
-            so[h] = EMPTY  # more changed: compared in full below
+            else:
+                _after(g, w, h, q, d, anyone, r, index)
+            return
     _read_cards(g, p, r, index, _changed(g, w, h), w)
 
 
@@ -222,15 +212,156 @@ def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> N
     """The same check reading every unfulfilled card for every player: the reference the incremental check
     is tested against (tests/test_public_reads.py)."""
     if g.public:
-        _read_cards(g, p, r, index, None, _watch(g))
+        _read_cards(g, p, r, index, None, _watch(g.rs))
+
+
+def public_read(g: Game, q: int, d: int, r: PublicRule, index: int | None) -> None:
+    """Read for seat q the face-up cards of the bits d, and pay those fulfilled (for public_source)."""
+    _read_for(g, q, d, r, index, g.rs.derived["public reads"])  # made with the source
+
+
+def public_moved(g: Game, q: int, h: int, d: int, r: PublicRule, index: int | None) -> None:
+    """The check after q's tile on h, once the tile is taken (d: q's cards to read for it), when landmarks
+    changed hands or areas were won since the last check (for public_source)."""
+    _after(g, g.rs.derived["public reads"], h, q, d, 0, r, index)  # made with the source
+
+
+def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
+    """Read the cards after q's tile on h, the only one added since the last check and taken already (d: q's
+    cards to read for it; anyone: the cards it changes for every player), when landmarks next to h changed
+    hands or areas were won; when a landmark elsewhere changed hands too, compared in full."""
+    seen = g.public_seen
+    _, sl, sw, live, lack = seen
+    lm_owner, won = g.lm_owner, g.area_first
+    moved = []
+    for lm in g.lm_adj[h]:
+        was = sl[lm]
+        if was != lm_owner[lm]:
+            moved.append((lm, was))
+            sl[lm] = lm_owner[lm]
+    if sl != lm_owner or sw[0] > len(won):
+        for lm, was in moved:  # left as they were for the comparison
+            sl[lm] = was
+        # the full comparison takes the tile again, which is safe (what a bounded card lacks may be
+        # under-estimated, never over-estimated)
+        seen[0][h] = EMPTY
+        _read_cards(g, q, r, index, _changed(g, w, h), w)
+        return
+    others: dict[int, int] = {}  # seats other than q with cards to read
+    nc = w.ncards
+    anyone |= w.always
+    if moved:
+        anyone |= w.landmarks_anyone
+    for lm, was in moved:
+        if was >= 0 and w.lm_lost:  # a landmark lost never brings a bounded card closer
+            if was == q:
+                d |= w.lm_lost & live[q]
+            else:
+                others[was] = others.get(was, 0) | w.lm_lost & live[was]
+        x = lm_owner[lm]
+        if x >= 0:
+            lx = live[x]
+            e = w.lm_plain & lx
+            if w.lm_steps[lm]:
+                e |= _gained(w.lm_steps[lm], lx, lack, x * nc)
+            if x == q:
+                d |= e
+            else:
+                others[x] = others.get(x, 0) | e
+    if sw[0] < len(won):  # areas are only ever won, in order: the new winners are the last entries
+        for x in list(won.values())[sw[0]:]:
+            anyone |= w.won_anyone
+            if x >= 0:
+                lx = live[x]
+                e = (w.won_plain & lx) | _gained(w.won_steps, lx, lack, x * nc)
+                if x == q:
+                    d |= e
+                else:
+                    others[x] = others.get(x, 0) | e
+        sw[0] = len(won)
+    if not (others or anyone):
+        if d:
+            _read_for(g, q, d, r, index, w)
+        return
+    dirty = [anyone & lx for lx in live]
+    dirty[q] |= d
+    for x, e in others.items():
+        dirty[x] |= e
+    _read_cards(g, q, r, index, dirty, w)
+
+
+def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
+                  table: Callable[[str, tuple[int, ...]], str]) -> list[str] | None:
+    """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
+    known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
+    same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
+    own; landmarks and areas go to public_moved (PUBMOVED), cards to read to public_read (PUBREAD), anything
+    else to public_missions (PUBLIC). `rule` names the rule in the generated code, `table(name, values)` names
+    a per-hex tuple there. None: the caller emits the call. The source uses the loop's names g, p, v (the
+    tile's value), h, groot, gsize and lm_owner, and ps, lq, d, lack, base, i, left, x of its own."""
+    w = _watch(rs)
+    if not hexes:
+        return None
+    at = w.at[kid]
+
+    def at_hex(name: str, values: tuple[int, ...]) -> str | None:
+        """A per-hex table's value at h: a literal when it is the same on every possible hex, None when 0."""
+        seen = {values[h] for h in hexes}
+        if seen == {0}:
+            return None
+        return literal(seen.pop()) if len(seen) == 1 else f"{table(f'PUB{kid}{name}', values)}[h]"
+
+    anyone = at_hex("ANY", tuple(a[3] for a in at))
+    if anyone is not None and not anyone.endswith("[h]"):
+        return None  # a tile on any of these hexes changes cards for every player: the call reads them
+    plain = at_hex("PLAIN", tuple(a[0] for a in at))
+    tests = ["ps", f"ps[0][h] == {literal(EMPTY)}"]
+    body = ["ps[0][h] = p", "lq = ps[3][p]", f"d = {plain} & lq" if plain else "d = 0"]
+    if anyone is not None:
+        tests.append(f"not {anyone}")
+    cards: list[str] = []
+    for b, i in sorted({st[:2] for a in at for st in a[2]}):
+        grow = [next((st[2:] for st in a[2] if st[0] == b), (0, 0)) for a in at]  # per hex: (how much, N)
+        forms = {_FORMS.get(up, "by") for up, _ in (grow[h] for h in hexes)} - {None}
+        if not forms:
+            continue
+        if len(forms) > 1 or len({grow[h][1] for h in hexes if grow[h][0] < 0}) > 1:
+            return None  # growths of different forms over these hexes: the call takes them
+        form = forms.pop()
+        lower = [f"i = base + {literal(i)}", "left = lack[i] = lack[i] - {}", "if left <= 0:", f"    d |= {literal(b)}"]
+        if form == "by":  # a number of its own per hex
+            by = at_hex(f"UP{i}", tuple(max(up, 0) for up, _ in grow))
+            assert by is not None
+            block = [ln.format(by) for ln in lower] if not by.endswith("[h]") else \
+                [f"x = {by}", "if x:", *("    " + ln.format("x") for ln in lower)]
+        else:
+            n = literal(next(x for up, x in (grow[h] for h in hexes) if up < 0))
+            if form == "value":  # by the tile's value
+                block = [ln.format("v") for ln in lower]
+            elif form == "group":  # the largest group is now at least the tile's own
+                block = [f"if gsize[groot] >= {n}:", f"    d |= {literal(b)}"]
+            else:  # reach: one more group of the size if the tile's own now is one
+                block = [f"if gsize[groot] >= {n}:", *("    " + ln.format("1") for ln in lower)]
+            where = at_hex(f"IS{i}", tuple(int(_FORMS.get(up, "by") == form) for up, _ in grow))
+            if where is not None and where.endswith("[h]"):
+                block = [f"if {where}:", *("    " + ln for ln in block)]
+        cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
+    if cards:
+        body += ["lack = ps[4]", f"base = p * {literal(w.ncards)}", *cards]
+    body += ["if ps[1] == lm_owner and ps[2][0] == len(g.area_first):", "    if d:",
+             f"        PUBREAD(g, p, d, {rule}, None)", "else:", f"    PUBMOVED(g, p, h, d, {rule}, None)"]
+    return ["ps = g.public_seen", f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
+            f"    PUBLIC(g, p, {rule}, None, h)"]
+
+
+_FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
 
 
 def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
     """Read the face-up cards for each player in turn (the placer first, or in seat order); `dirty[q]`: the
     cards (bits of w.bit) to read for seat q, None for all."""
     n = g.n_players
-    for step in range(n):
-        q = (p + step) % n if r.placer_first else step
+    for q in [*range(p, n), *range(p)] if r.placer_first else range(n):
         d = -1 if dirty is None else dirty[q]
         if d:
             _read_for(g, q, d, r, index, w)
@@ -238,6 +369,13 @@ def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[i
 
 def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Watch) -> None:
     """Read for seat q the face-up cards of the bits d, in their face-up order, and pay those fulfilled."""
+    if d & w.held:  # a card that needs its reader to hold a landmark q does not hold is false: not read
+        lm_owner = g.lm_owner
+        for b, lm in w.holds:
+            if d & b and lm_owner[lm] != q:
+                d ^= b
+        if not d:
+            return
     public_by = g.public_by
     if not d & (d - 1) and d in w.name_of:  # one card, the usual case
         names: Any = (w.name_of[d],)
@@ -253,18 +391,19 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
             if q in done:
                 continue
             card = g.cards[name]
-            if card.measure is not None and seen:  # `E >= N`: keep how far E is from N (fast path above)
+            b = w.bit[name]
+            if card.measure is not None and seen:  # `E >= N`: keep what E lacks (the fields above)
                 short = card.threshold.limit - card.measure(ctx)  # type: ignore[union-attr]
                 if short > 0:
-                    seen[4][q * w.ncards + w.bit[name].bit_length() - 1] = short
+                    seen[4][q * w.ncards + b.bit_length() - 1] = short
                     continue
             elif not card.cond(ctx):
                 continue
             doubled = name in g.doubled[q]
             pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
             done.append(q)
-            if g.public_seen:
-                g.public_seen[3][q] &= ~w.bit[name]
+            if seen:
+                seen[3][q] &= ~b
             g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
                     g.players[q], name, _ordinal(len(done)), pts, " (doubled)" if doubled else "")
     finally:
@@ -279,33 +418,44 @@ class _Watch:
     bit: dict[str, int]
     name_of: dict[int, str]  # the card of each bit
     mine: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for its own holder
-    anyone: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for every player
+    anyone: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for every player, and
+    # those whose reads are unknown (read after every placement)
     # (the cards a seat can still fulfil are kept per game, in g.public_seen)
     landmarks_mine: int  # cards a landmark changing hands may change for the two holders
     landmarks_anyone: int
     won_mine: int  # cards an area won may change for its winner
     won_anyone: int
-    always: int  # cards whose reads are unknown: read after every placement
+    always: int  # cards whose reads are unknown
     ncards: int
     bounded: int  # cards with a threshold form (compile/reads.py Threshold)
-    grow: dict[int, tuple[tuple[int, ...], ...]]  # a bounded card's bit -> its Threshold.grow
-    limit: dict[int, int]  # a bounded card's bit -> its Threshold.limit
-    lm_grow: dict[int, tuple[int, ...]]  # a bounded card's bit -> its Threshold.lm_grow
-    won_grow: dict[int, int]  # a bounded card's bit -> its Threshold.won_grow
-    reach: dict[int, int]  # a bounded card's bit -> its Threshold.reach
+    # per [kind][hex], for a tile there: what it may change for its holder less the bounded cards (plain),
+    # the bounded cards it may bring closer to their number (their bits, and per card: bit, card index, how
+    # much, GROUP limit or REACH size), and `anyone` (with `always`)
+    at: tuple[tuple[tuple[int, int, tuple[tuple[int, int, int, int], ...], int], ...], ...]
+    lm_plain: int  # landmarks_mine less the bounded cards: read for the seat that takes a landmark
+    lm_lost: int  # those of them a landmark lost may turn true (not Reads.taken_only): read for the seat losing it
+    lm_steps: tuple[tuple[tuple[int, int, int], ...], ...]  # [landmark]: (bit, card index, how much) for its taker
+    won_plain: int
+    won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, how much) per area won, for its winner
+    held: int  # cards that need their reader to hold a landmark (Reads.holds)
+    holds: tuple[tuple[int, int], ...]  # (bit, landmark) of each
+    lack0: tuple[int, ...]  # per card, what a bounded one lacks where its reader has nothing (0: not bounded)
+    first: int  # the cards the first check reads: those not bounded, and those met where the reader has nothing
 
 
-def _watch(g: Game) -> _Watch:
+def _watch(rs: Ruleset) -> _Watch:
     """The ruleset's _Watch, built once and kept in its `derived` field."""
-    w = g.rs.derived.get("public reads")
+    w = rs.derived.get("public reads")
     if w is not None:
         return w
-    t, nk = g.t, len(g.rs.tile_kinds)
-    bit = {name: 1 << i for i, name in enumerate(g.cards)}
+    t, nk = rs.t, len(rs.tile_kinds)
+    cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as game.static has them: g.cards
+    bit = {name: 1 << i for i, name in enumerate(cards)}
     mine = [[0] * t.n for _ in range(nk)]
     anyone = [[0] * t.n for _ in range(nk)]
-    lm_m = lm_a = won_m = won_a = always = 0
-    for name, card in g.cards.items():
+    lm_m = lm_a = won_m = won_a = always = taken = 0
+    holds: list[tuple[int, int]] = []
+    for name, card in cards.items():
         b, rd = bit[name], card.reads
         if rd is None or rd.everything:
             always |= b
@@ -318,60 +468,158 @@ def _watch(g: Game) -> _Watch:
                     row[low.bit_length() - 1] |= b
                     hexes ^= low
         lm_m |= b if rd.landmarks_mine else 0
+        if rd.holds >= 0:
+            holds.append((b, rd.holds))
+        taken |= b if rd.taken_only else 0
         lm_a |= b if rd.landmarks_anyone else 0
         won_m |= b if rd.won_mine else 0
         won_a |= b if rd.won_anyone else 0
-    bounded = {bit[name]: card.threshold for name, card in g.cards.items()
-               if card.threshold is not None and card.measure is not None and not always & bit[name]}
-    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)), lm_m,
-               lm_a, won_m, won_a, always, len(bit), sum(bounded), {b: th.grow for b, th in bounded.items()},
-               {b: th.limit for b, th in bounded.items()}, {b: th.lm_grow for b, th in bounded.items()},
-               {b: th.won_grow for b, th in bounded.items()}, {b: th.reach for b, th in bounded.items()})
-    g.rs.derived["public reads"] = w
+    ths = {bit[name]: card.threshold for name, card in cards.items()
+           if card.threshold is not None and card.measure is not None and not always & bit[name]}
+    bounded = sum(ths)
+    lack0 = [0] * len(bit)
+    for b, th in ths.items():
+        lack0[b.bit_length() - 1] = th.limit - th.base
+    steps = [[tuple((b, b.bit_length() - 1, th.grow[k][h], th.limit if th.grow[k][h] == GROUP else th.reach)
+                    for b, th in ths.items() if mine[k][h] & b and th.grow[k][h])  # where the reads see a change
+              for h in range(t.n)] for k in range(nk)]
+    lm_steps = tuple(tuple((b, b.bit_length() - 1, th.lm_grow[lm]) for b, th in ths.items()
+                           if lm_m & b and lm < len(th.lm_grow) and th.lm_grow[lm] > 0)
+                     for lm in range(len(t.landmark_kind)))
+    won_steps = tuple((b, b.bit_length() - 1, th.won_grow) for b, th in ths.items() if won_m & b and th.won_grow > 0)
+    anyone = [[a | always for a in row] for row in anyone]
+    at = tuple(tuple((mine[k][h] & ~bounded, sum(st[0] for st in steps[k][h]), tuple(steps[k][h]), anyone[k][h])
+                     for h in range(t.n)) for k in range(nk))
+    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
+               lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken,
+               lm_steps, won_m & ~bounded, won_steps, sum(b for b, _ in holds), tuple(holds), tuple(lack0),
+               ~bounded | sum(b for b, th in ths.items() if th.limit <= th.base))
+    rs.derived["public reads"] = w
     return w
 
 
+def _closer(g: Game, h: int, steps: tuple[tuple[int, int, int, int], ...], lq: int, lack: list[int],
+            base: int) -> int:
+    """Of the bounded cards a tile on h may bring closer to their number (`steps`), the live ones of its
+    holder (bits lq, what they lack from lack[base]) it may have brought there; the others' lack brought down."""
+    d = 0
+    size = 0
+    for b, i, up, n in steps:
+        if lq & b:
+            i += base
+            if up > 0:
+                left = lack[i] = lack[i] - up
+            elif up == VALUE:
+                left = lack[i] = lack[i] - g.tval[h]
+            else:
+                if not size:  # the tile's group, found without compressing the union-find
+                    parent, x = g.parent, h
+                    while parent[x] != x:
+                        x = parent[x]
+                    size = g.gsize[x]
+                if up == GROUP:  # the largest group is now at least the tile's own
+                    if size >= n:
+                        d |= b
+                    continue
+                if size < n:  # REACH: one more group of the size only if the tile's own now is one
+                    continue
+                left = lack[i] = lack[i] - 1
+            if left <= 0:
+                d |= b
+    return d
+
+
+def _gained(steps: tuple[tuple[int, int, int], ...], lq: int, lack: list[int], base: int) -> int:
+    """The bounded cards (`steps`: bit, card index, how much) a landmark taken or an area won may have brought
+    to their number for a seat (live cards lq, what they lack from base); the others' lack brought down."""
+    d = 0
+    for b, i, up in steps:
+        if lq & b:
+            i += base
+            left = lack[i] = lack[i] - up
+            if left <= 0:
+                d |= b
+    return d
+
+
+def _winners(g: Game) -> list[int]:
+    """The winners of the areas won since the last check (areas are only ever won, in order: the last
+    entries), brought up to date."""
+    sw, won = g.public_seen[2], g.area_first
+    if sw[0] == len(won):
+        return []
+    out = list(won.values())[sw[0]:]
+    sw[0] = len(won)
+    return out
+
+
+def _dirty(g: Game, w: _Watch, tiles: list[int], moved: list[tuple[int, int]], winners: list[int]) -> list[int]:
+    """Per seat, the cards to read after the tiles on `tiles` were added, the landmarks `moved` (with their
+    holder before) changed hands and the areas were won by `winners`."""
+    _, _, _, live, lack = g.public_seen
+    owner, tkind = g.owner, g.tkind
+    dirty = [0] * g.n_players
+    anyone = 0
+    for x in tiles:
+        q = owner[x]
+        plain, bits, steps, also = w.at[tkind[x]][x]
+        lq = live[q]
+        dirty[q] |= plain & lq
+        if bits & lq:
+            dirty[q] |= _closer(g, x, steps, lq, lack, q * w.ncards)
+        anyone |= also
+    return _others(g, w, dirty, moved, winners, anyone)
+
+
+def _others(g: Game, w: _Watch, dirty: list[int], moved: list[tuple[int, int]], winners: list[int],
+            anyone: int) -> list[int]:
+    """`dirty` with the cards to read for the landmarks `moved` changing hands, the areas won by `winners`
+    and the cards every player reads (anyone, and those whose reads are unknown)."""
+    _, _, _, live, lack = g.public_seen
+    lm_owner = g.lm_owner
+    anyone |= w.always
+    for lm, was in moved:
+        anyone |= w.landmarks_anyone
+        if was >= 0:  # losing a landmark never raises a bounded card
+            dirty[was] |= w.lm_lost & live[was]
+        q = lm_owner[lm]
+        if q >= 0:
+            dirty[q] |= (w.lm_plain & live[q]) | _gained(w.lm_steps[lm], live[q], lack, q * w.ncards)
+    for q in winners:
+        anyone |= w.won_anyone
+        if q >= 0:
+            dirty[q] |= (w.won_plain & live[q]) | _gained(w.won_steps, live[q], lack, q * w.ncards)
+    if anyone:
+        for q, lq in enumerate(live):
+            dirty[q] |= anyone & lq
+    return dirty
+
+
 def _changed(g: Game, w: _Watch, h: int) -> list[int]:
-    """Per seat, the cards whose value may have changed since the last check (every card at the first),
-    found by comparing the position with what it was then (g.public_seen), which is brought up to date.
-    Comparing rather than being told makes it right whatever changed the position: the reference engine,
-    the generated one, a reaction after this one in the rules' order or between two placements."""
-    owner, lm_owner, won = g.owner, g.lm_owner, g.area_first
-    n = g.n_players
+    """Per seat, the cards whose value may have changed since the last check, found by comparing the
+    position with what it was then (g.public_seen), which is brought up to date. Comparing rather than being
+    told makes it right whatever changed the position: the reference engine, the generated one, a reaction
+    after this one in the rules' order or between two placements."""
+    owner, lm_owner = g.owner, g.lm_owner
     seen = g.public_seen
-    if not seen:  # per seat, the face-up cards not fulfilled yet: the only ones ever read
-        live = [0] * n  # or-ed, not summed: a card face up twice (a record may deal it so) is one bit
-        for c in g.public:
-            for q in range(n):
-                if q not in g.public_by[c]:
-                    live[q] |= w.bit[c]
-        # and per seat and card, how far a bounded card is known to be from its number (0: unknown)
-        g.public_seen = [list(owner), list(lm_owner), [len(won)], live, [0] * (n * w.ncards)]
-        return list(live)
-    so, sl, sw, live, slack = seen
-    mine = [0] * n
-    anyone = w.always
+    if not seen:
+        return _first(g, w)
+    so, sl, sw = seen[0], seen[1], seen[2]
     fresh: list[int] = []
-    gained: list[int] = []  # the landmarks that changed hands
-    wins = [0] * n  # per seat, the areas won
     if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
         so[h] = owner[h]
         fresh.append(h)
     if so != owner:  # anything else: tiles are only ever added, so only empty hexes may differ
-        for x, was in enumerate(so):
-            if was != owner[x]:
-                if was != EMPTY:
-                    return _reset(g)
-                fresh.append(x)
-        so[:] = owner
-    tkind = g.tkind
-    for x in fresh:
-        q = owner[x]
-        if q < 0:  # a tile of no seat (neutral): not what the tables describe
+        new = list(compress(range(len(so)), map(ne, so, owner)))
+        if any(so[x] != EMPTY for x in new):
             return _reset(g)
-        k = tkind[x]
-        mine[q] |= w.mine[k][x]
-        anyone |= w.anyone[k][x]
+        fresh += new
+        so[:] = owner
+    if any(owner[x] < 0 for x in fresh):  # a tile of no seat (neutral): not what the tables describe
+        return _reset(g)
+    if sw[0] > len(g.area_first):
+        return _reset(g)
+    moved: list[tuple[int, int]] = []
     if sl != lm_owner:
         # the landmarks next to the placed hex first (those a placement moves), then any other difference
         moved = [(lm, sl[lm]) for lm in (g.lm_adj[h] if h >= 0 else ()) if sl[lm] != lm_owner[lm]]
@@ -380,71 +628,51 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
         if sl != lm_owner:
             moved += [(lm, was) for lm, was in enumerate(sl) if was != lm_owner[lm]]
             sl[:] = lm_owner
-        for lm, was in moved:
-            for q in (was, lm_owner[lm]):
-                if q >= 0:
-                    mine[q] |= w.landmarks_mine
-            anyone |= w.landmarks_anyone
-            gained.append(lm)
-    if sw[0] != len(won):  # areas are only ever won, in order: the new winners are the last entries
-        if sw[0] > len(won):
-            return _reset(g)
-        for q in list(won.values())[sw[0]:]:
-            if q >= 0:
-                mine[q] |= w.won_mine
-                wins[q] += 1
-        anyone |= w.won_anyone
-        sw[0] = len(won)
-    dirty = [(m | anyone) & ok for m, ok in zip(mine, live, strict=True)]
-    for q in range(n):
-        bounded = dirty[q] & w.bounded
-        if bounded:  # what changed brings these closer to their number: read only those it may have closed
-            dirty[q] ^= _still_short(g, w, q, bounded, fresh, gained, wins[q], slack)
-    # every other card returned is read, which sets how far a bounded one is from its number afresh
-    return dirty
+    # every card returned is read, which sets what a bounded one lacks afresh
+    return _dirty(g, w, fresh, moved, _winners(g))
 
 
-def _still_short(g: Game, w: _Watch, q: int, bounded: int, fresh: list[int], gained: list[int], wins: int,
-                 slack: list[int]) -> int:
-    """Of the bounded cards `bounded`, those seat q cannot have fulfilled by the tiles `fresh`, the landmarks
-    `gained` changing hands and `wins` areas won since the last check (their distance is brought down by the
-    most these can raise them: a bounded card reads only q's own tiles, landmarks and areas)."""
-    owner, tkind, lm_owner = g.owner, g.tkind, g.lm_owner
-    mine = [x for x in fresh if owner[x] == q]
-    took = [lm for lm in gained if lm_owner[lm] == q]
-    base = q * w.ncards
-    short = 0
-    while bounded:
-        low = bounded & -bounded
-        bounded ^= low
-        i = base + low.bit_length() - 1
-        grow, left, most = w.grow[low], slack[i], 0
-        for x in mine:
-            up = grow[tkind[x]][x]
-            if up >= 0:
-                left -= up
-            elif up == VALUE:
-                left -= g.tval[x]
-            elif up == REACH:
-                left -= g.gsize[g.find(x)] >= w.reach[low]
-            else:  # GROUP: the largest group is now at least each new tile's own (every grown group has one)
-                most = max(most, g.gsize[g.find(x)])
-        if most:
-            left = min(left, w.limit[low] - most)
-        lm_grow = w.lm_grow[low]
-        for lm in took:
-            left -= lm_grow[lm]
-        left -= wins * w.won_grow[low]
-        slack[i] = left
-        if left > 0:
-            short |= low
-    return short
+def _first(g: Game, w: _Watch) -> list[int]:
+    """The first check of a game. Every game starts from a position where no player has a tile, a landmark or
+    an area (neutral tiles aside, S-U2) and only ever adds to it, so that position is taken as the last
+    check's: a bounded card lacks there its number less its measure's numbers (Threshold.base), and what
+    changed since is compared as after any other check. The cards that are not bounded, and those met there,
+    are read."""
+    live = _live(g, w)
+    n = g.n_players
+    # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
+    # not so, the comparison would see a tile taken away and read every card)
+    start = g.rs.derived.get(("public start", n))
+    if start is None:
+        start = g.rs.derived["public start", n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+    g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
+    dirty = _changed(g, w, -1)
+    if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
+        return dirty
+    return [d | (lq & w.first) for d, lq in zip(dirty, live, strict=True)]
+
+
+def _live(g: Game, w: _Watch) -> list[int]:
+    """Per seat, the face-up cards not fulfilled yet: the only ones ever read."""
+    bit = w.bit
+    every = 0
+    for c in g.public:  # or-ed, not summed: a card face up twice (a record may deal it so) is one bit
+        every |= bit[c]
+    live = [every] * g.n_players
+    for c, done in g.public_by.items():
+        for q in done:
+            live[q] &= ~bit[c]
+    return live
 
 
 def _reset(g: Game) -> list[int]:
-    """A change the comparison does not expect: forget the last check, read every card."""
-    g.public_seen = []
-    return _changed(g, _watch(g), -1)
+    """A change the comparison does not expect: the position now is taken as the last check's, and every
+    card is read."""
+    w = _watch(g.rs)
+    live = _live(g, w)
+    # what a bounded card lacks is not known: every card is read now, which sets it
+    g.public_seen = [list(g.owner), list(g.lm_owner), [len(g.area_first)], live, [0] * (g.n_players * w.ncards)]
+    return list(live)
 
 
 def _ordinal(n: int) -> str:
