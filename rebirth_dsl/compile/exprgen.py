@@ -1,5 +1,7 @@
 """Expressions compiled to Python source: one generated function per expression, same interface as the
-closures of closures.py (`f(ctx)`), and checked equal to them by a property test.
+closures of closures.py (`f(ctx)`), and checked equal to them by a property test. The same source is
+also made as a function of the game and the player directly (`f(g, me, placed, influence)`, see
+`compile_direct_source`), for callers that read many expressions over one position (end scoring).
 
 Safety: the source is made only of the generator's own identifiers, operators from a fixed table, and
 literals: ints, and tuples of ints or bools computed from the board. No name, string or number from a
@@ -9,11 +11,13 @@ rules or board file is ever spliced in as text; kinds, tags and landmarks are re
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import itemgetter
+from functools import reduce
+from operator import itemgetter, or_
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from rebirth_dsl.compile.emit import literal
-from rebirth_dsl.compile.prims import Ctx, Fn, best, fewest, most, selected_kinds
+from rebirth_dsl.compile.prims import Ctx, Fn, best_of, fewest_of, most_of, selected_kinds
 from rebirth_dsl.lang import ast as A
 
 if TYPE_CHECKING:
@@ -42,28 +46,39 @@ def _atleast(sizes: list[int], n: int) -> list[int]:
     return [x for x in sizes if x >= n]
 
 
-def _group_sizes(g: Any, p: int, kinds: frozenset[int]) -> list[int]:
+def _group_sizes(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
     """The sizes of a player's groups of these kinds, read off the union-find roots. A `groups` value is
     only ever counted, measured (`largest`) or filtered by size (`atleast`), so the generated code carries
     sizes where the closures carry hex lists: no group is built or sorted (tests/test_fast.py proves the
-    two give the same results)."""
-    memo = g.memo
-    key = ("sizes", p, kinds)
-    if memo is not None and key in memo:
-        return memo[key]
+    two give the same results). A group's root is one of its own tiles (a union only links tiles of one
+    owner and kind), so the roots are the player's tiles that are their own parent: one per group."""
     if p < 0:
         return []
-    parent, gsize, mine = g.parent, g.gsize, g.tiles_of[p]
-    roots = set()
-    for k in kinds & g.rs.group_kinds:
-        for h in mine[k]:
-            while parent[h] != h:  # the root, read without compressing: a function call per tile costs more
-                h = parent[h]
-            roots.add(h)
-    out = [gsize[r] for r in roots]
-    if memo is not None:
-        memo[key] = out
-    return out
+    group_kinds, parent, gsize, mine = g.rs.group_kinds, g.parent, g.gsize, g.tiles_of[p]
+    return [gsize[h] for k in kinds if k in group_kinds for h in mine[k] if parent[h] == h]
+
+
+def _groups_atleast(g: Any, p: int, kinds: tuple[int, ...], n: int) -> list[int]:
+    """`atleast(groups(p, kinds), n)`: _group_sizes filtered in the same pass."""
+    if p < 0:
+        return []
+    group_kinds, parent, gsize, mine = g.rs.group_kinds, g.parent, g.gsize, g.tiles_of[p]
+    return [gsize[h] for k in kinds if k in group_kinds for h in mine[k] if parent[h] == h and gsize[h] >= n]
+
+
+def _largest(g: Any, p: int, kinds: tuple[int, ...]) -> int:
+    """`largest(groups(p, kinds))` without finding a root: the largest size recorded on any of the tiles.
+    A union adds the joining root's size to the other root's, and only a root's size ever changes, so a
+    tile that stopped being a root keeps the size its group had then, never more than its root's now: the
+    largest of all the tiles' sizes is the largest root's."""
+    if p < 0:
+        return 0
+    group_kinds, mine = g.rs.group_kinds, g.tiles_of[p]
+    hexes: list[int] = []
+    for k in kinds:
+        if k in group_kinds:
+            hexes = [*hexes, *mine[k]] if hexes else mine[k]  # never extended in place: mine[k] is the game's
+    return max(map(g.gsize.__getitem__, hexes)) if hexes else 0  # max(..., default=0) parses a keyword: slower
 
 
 def _touched(g: Any, rings: tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...], p: int) -> list[int]:
@@ -89,21 +104,35 @@ def _won(g: Any, p: int) -> list[int]:
 
 
 class _Gen:
-    def __init__(self, t: Tables) -> None:
+    def __init__(self, t: Tables, placed: str = "ctx.placed", influence: str = "ctx.influence",
+                 group_kinds: frozenset[int] | None = None) -> None:
         self.t = t
+        # the ruleset's group kinds when the caller knows them (else the helpers read them in the game)
+        self.group_kinds = group_kinds
         self.consts: list[str] = []
+        self.named: dict[str, str] = {}  # a constant's definition -> its name: one name for one value
         self.n = 0
+        # where the context values are read: the Ctx's fields, or the direct function's parameters
+        self.placed = placed
+        self.influence = influence
+        # the tile kinds whose tiles carry a value (as compile/reads.py): every other tile is worth 0 to an
+        # attribute sum (ruleset.parse_tile refuses a value for them, the mix deals them as 0)
+        self.valued = frozenset(t.tile_kinds.index(s.kind) for s in t.rules.statements
+                                if isinstance(s, A.TileSpec) and (s.attribute or any(v for v, _ in s.counts)))
+
+    def define(self, prefix: str, value: str) -> str:
+        name = self.named.get(value)
+        if name is None:
+            name = self.named[value] = f"{prefix}{len(self.consts)}"
+            self.consts.append(f"{name} = {value}")
+        return name
 
     def const(self, value: Any) -> str:
-        name = f"C{len(self.consts)}"
-        self.consts.append(f"{name} = {literal(value)}")
-        return name
+        return self.define("C", literal(value))
 
     def derived(self, helper: str, const: str) -> str:
         """A value computed once from a constant by one of this module's helpers, named like a constant."""
-        name = f"D{len(self.consts)}"
-        self.consts.append(f"{name} = {helper}({const})")
-        return name
+        return self.define("D", f"{helper}({const})")
 
     def src(self, node: A.Expr, me: str) -> str:  # noqa: C901 - one case per node kind
         t = self.t
@@ -113,13 +142,13 @@ class _Gen:
             case A.Name(id="me"):
                 return me
             case A.Name(id="placed"):
-                return "ctx.placed"
+                return self.placed
             case A.Name(id="always"):
                 return "True"
             case A.Name(id="nobody"):
                 return "-1"
             case A.Name(id=name) if name == "influence" or name in t.attributes:
-                return "ctx.influence"
+                return self.influence
             case A.Landmark(kind=kind, name=lname, tag=tag):
                 lm = t.find_landmark(kind, lname, tag)
                 return literal(-1 if lm is None else int(lm))
@@ -129,7 +158,7 @@ class _Gen:
                 return self.chain(node, me)
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
-                    return f"sum(map(g.tval.__getitem__, {self.src(args[0], me)}))"
+                    return self.sums("g.tval", args[0], me, self.valued)
                 return getattr(self, "fn_" + fn)(args, me)
         raise ValueError("cannot generate this expression")
 
@@ -153,18 +182,94 @@ class _Gen:
         assert isinstance(a, A.Name)
         return self.const(tuple(bool(x) for x in self.t.hex_matches(a.id)))
 
-    def lambda_of(self, e: A.Expr) -> str:
+    def fresh(self, prefix: str) -> str:
+        """A new local name."""
         self.n += 1
-        var = f"q{self.n}"
-        return f"(lambda {var}: {self.src(e, var)})"
+        return f"{prefix}{self.n}"
+
+    @staticmethod
+    def reads(table: str, items: tuple[int, ...]) -> str:
+        """A tuple display of a game table's entries at fixed indices (a few: landmarks, a tag's hexes)."""
+        return "(" + "".join(f"{table}[{literal(i)}], " for i in items) + ")"
+
+    def per_player(self, e: A.Expr) -> str:
+        """`[e for each seat]`, `me` bound to each in turn: the values best compares, read in one
+        comprehension where a function per player would be called once per seat."""
+        if self.my_owned_count(e):  # the owners read once, each seat counted among them
+            assert isinstance(e, A.Call) and isinstance(e.args[0], A.Call)
+            return f"[*map({self.reads('g.lm_owner', self.landmarks(e.args[0].args[1]))}.count, range(g.n_players))]"
+        var = self.fresh("q")
+        return f"[{self.src(e, var)} for {var} in range(g.n_players)]"
+
+    @staticmethod
+    def my_owned_count(e: A.Expr) -> bool:
+        """`count(owned(me, KIND))`."""
+        return isinstance(e, A.Call) and e.fn == "count" and isinstance(e.args[0], A.Call) \
+            and e.args[0].fn == "owned" and isinstance(e.args[0].args[0], A.Name) and e.args[0].args[0].id == "me"
+
+    def against_all(self, e: A.Expr, me: str, op: str) -> str:
+        """`me`'s value of e `op` every other seat's, read as prims.most reads it: `me`'s first (bound by a
+        first `for` over a one-element tuple), then each other seat's in order, stopping at the first that
+        fails; no function is called per seat."""
+        mine, var = self.fresh("v"), self.fresh("q")
+        return (f"all({self.src(e, var)} {op} {mine} for {mine} in ({self.src(e, me)},) "
+                f"for {var} in range(g.n_players) if {var} != {me})")
+
+    @staticmethod
+    def my_tiles(node: A.Expr) -> bool:
+        """`tiles(me, ...)`: `me` is always a seat, so the player's lists are read with no test."""
+        return isinstance(node, A.Call) and node.fn == "tiles" and isinstance(node.args[0], A.Name) \
+            and node.args[0].id == "me"
+
+    def hex_list(self, node: A.Expr, me: str, only: frozenset[int] | None = None) -> str:
+        """Source for a hex list that is only read (iterated, counted): `tiles(me, ...)` is the player's list
+        of its one kind, or its lists unpacked into one in place (no call of _tiles); with `only`, the
+        player's tiles of other kinds are left out (the caller knows they add nothing)."""
+        if not self.my_tiles(node):
+            return self.src(node, me)
+        assert isinstance(node, A.Call)
+        lists = [f"g.tiles_of[{me}][{literal(k)}]" for k in self.kinds(node.args[1:]) if only is None or k in only]
+        return lists[0] if len(lists) == 1 else f"[{', '.join('*' + x for x in lists)}]"
+
+    def sums(self, table: str, hexes: A.Expr, me: str, only: frozenset[int] | None = None) -> str:
+        """The sum of a per-hex table over a hex list, read in C."""
+        return f"sum(map({table}.__getitem__, {self.hex_list(hexes, me, only)}))"
+
+    def all_my_tiles(self, node: A.Expr) -> bool:
+        """`tiles(me)` of every kind: exactly the hexes whose owner is `me` (a tile's hex joins its owner's
+        list when it is placed, and neither ever changes again)."""
+        return isinstance(node, A.Call) and self.my_tiles(node) and len(self.kinds(node.args[1:])) == len(self.t.tile_kinds)
+
+    def my_tiles_in(self, node: A.Call, me: str) -> str:
+        """`count(at(tiles(me...), X))` / `count(near(...))`: how many of the player's tiles lie in X.
+        Over every kind and an X of at most a sixteenth of the board, the owners of X's hexes are read in
+        one call and `me` counted among them; else the player's tiles are intersected with X's hexes (a
+        player's tiles are distinct hexes), each read once in C."""
+        flags = self.hex_flags(node)
+        where = tuple(h for h in range(self.t.n) if flags[h])
+        if self.all_my_tiles(node.args[0]) and len(where) <= self.t.n // 16:
+            return f"{self.reads('g.owner', where)}.count({me})"
+        return f"len({self.derived('frozenset', self.const(where))}.intersection({self.hex_list(node.args[0], me)}))"
 
     def fn_count(self, args: tuple[A.Expr, ...], me: str) -> str:
         a = args[0]
-        if isinstance(a, A.Call) and a.fn in ("at", "near"):  # counted, never built: a sum of the mask's bools
-            return f"sum(map({self.hex_filter(a)}.__getitem__, {self.src(a.args[0], me)}))"
+        if isinstance(a, A.Call) and a.fn in ("at", "near"):  # counted, never built
+            if self.my_tiles(a.args[0]):
+                return self.my_tiles_in(a, me)
+            return self.sums(self.table(tuple(self.hex_flags(a))), a.args[0], me)  # a sum of the mask's bools
         if isinstance(a, A.Call) and a.fn == "areas":  # counted: no need to sort them
-            area = self.const(tuple(int(x) for x in self.t.area_of))
-            return f"len({{{area}[h] for h in {self.src(a.args[0], me)}}} - {{-1}})"
+            area = self.table(tuple(int(x) for x in self.t.area_of))
+            # the set with -1 (no area) in it for sure, minus that one
+            return f"(len({{-1, *map({area}.__getitem__, {self.hex_list(a.args[0], me)})}}) - 1)"
+        if self.my_tiles(a):  # the lengths of the player's lists
+            assert isinstance(a, A.Call)
+            return "(" + " + ".join(f"len(g.tiles_of[{me}][{literal(k)}])" for k in self.kinds(a.args[1:])) + ")"
+        if isinstance(a, A.Call) and a.fn == "touched" and isinstance(a.args[0], A.Name) and a.args[0].id == "me":
+            return self.my_touches(a.args[1], me)
+        if isinstance(a, A.Call) and a.fn == "owned":  # the owners read and counted, no list
+            return f"{self.reads('g.lm_owner', self.landmarks(a.args[1]))}.count({self.src(a.args[0], me)})"
+        if isinstance(a, A.Call) and a.fn == "won":  # the first places counted, no list
+            return f"[*g.area_first.values()].count({self.src(a.args[0], me)})"
         return f"len({self.src(a, me)})"
 
     fn_size = fn_count
@@ -184,41 +289,76 @@ class _Gen:
         return f"g.group_of({self.src(args[0], me)})"
 
     def fn_groups(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_group_sizes(g, {self.src(args[0], me)}, frozenset({literal(self.kinds(args[1:]))}))"
+        return f"_group_sizes(g, {self.src(args[0], me)}, {literal(self.kinds(args[1:]))})"
 
     def fn_largest(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"max({self.src(args[0], me)}, default=0)"  # groups are sizes here
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn == "groups":
+            kinds = self.kinds(a.args[1:])
+            if self.group_kinds is not None and isinstance(a.args[0], A.Name) and a.args[0].id == "me":
+                kinds = tuple(k for k in kinds if k in self.group_kinds)
+                if len(kinds) == 1:  # _largest of one kind written in place (no call)
+                    hexes = f"g.tiles_of[{me}][{literal(kinds[0])}]"
+                    return f"(max(map(g.gsize.__getitem__, {hexes})) if {hexes} else 0)"
+                if not kinds:
+                    return "0"
+            return f"_largest(g, {self.src(a.args[0], me)}, {literal(kinds)})"
+        return f"max({self.src(a, me)}, default=0)"  # groups are sizes here
 
     def fn_atleast(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_atleast({self.src(args[0], me)}, {self.src(args[1], me)})"
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn == "groups":
+            return f"_groups_atleast(g, {self.src(a.args[0], me)}, {literal(self.kinds(a.args[1:]))}, {self.src(args[1], me)})"
+        return f"_atleast({self.src(a, me)}, {self.src(args[1], me)})"
 
     def fn_at(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"[h for h in {self.src(args[0], me)} if {self.mask(args[1])}[h]]"
+        return f"[h for h in {self.hex_list(args[0], me)} if {self.mask(args[1])}[h]]"
 
     def fn_near(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"[h for h in {self.src(args[0], me)} if {self.near_mask(args[1])}[h]]"
+        return f"[h for h in {self.hex_list(args[0], me)} if {self.near_mask(args[1])}[h]]"
 
-    def hex_filter(self, node: A.Call) -> str:
-        """The mask constant of an `at` or `near` call."""
-        return self.mask(node.args[1]) if node.fn == "at" else self.near_mask(node.args[1])
+    def hex_flags(self, node: A.Call) -> list[bool]:
+        """Per hex: does an `at` or `near` call keep it."""
+        if node.fn == "at":
+            assert isinstance(node.args[1], A.Name)
+            return self.t.hex_matches(node.args[1].id)
+        near = self.t.near_mask(node.args[1])
+        assert near is not None  # the checks allow only a landmark, kind or tag here
+        return near
+
+    def table(self, values: tuple[Any, ...]) -> str:
+        """A per-hex constant read through `map(T.__getitem__, ...)`: a list, whose __getitem__ is a direct
+        method, where a tuple's is a slot wrapper taking about twice as long per element (never mutated)."""
+        return self.derived("list", self.const(values))
 
     def near_mask(self, target: A.Expr) -> str:
         near = self.t.near_mask(target)
         assert near is not None  # the checks allow only a landmark, kind or tag here
         return self.const(tuple(near))
 
+    def my_touches(self, kind: A.Expr, me: str) -> str:
+        """`count(touched(me, kind))`: the landmarks of the kind next to a hex `me` owns, found from the
+        player's tiles next to any of them (read in C, usually few): the landmarks next to each as bits
+        (bit i: the kind's i-th landmark), or-ed together and counted."""
+        t = self.t
+        rings = [set(t.neighbours[t.landmark_hex[i]]) for i in self.landmarks(kind)]
+        bits = tuple(sum(1 << i for i, ring in enumerate(rings) if h in ring) for h in range(t.n))
+        where = self.derived("frozenset", self.const(tuple(h for h in range(t.n) if bits[h])))
+        every = A.Call("tiles", (A.Name("me"),))  # tiles(me): of every kind
+        return f"_reduce(_or, map({self.table(bits)}.__getitem__, {where}.intersection({self.hex_list(every, me)})), 0).bit_count()"
+
     def fn_touched(self, args: tuple[A.Expr, ...], me: str) -> str:
         t = self.t
-        assert isinstance(args[1], A.Name)
-        rings = tuple((i, tuple(t.neighbours[t.landmark_hex[i]])) for i, k in enumerate(t.landmark_kind)
-                      if k == args[1].id)
+        rings = tuple((i, tuple(t.neighbours[t.landmark_hex[i]])) for i in self.landmarks(args[1]))
         return f"_touched(g, {self.derived('_ring_getters', self.const(rings))}, {self.src(args[0], me)})"
 
+    def landmarks(self, kind: A.Expr) -> tuple[int, ...]:
+        """The landmarks of a kind."""
+        assert isinstance(kind, A.Name)
+        return tuple(i for i, k in enumerate(self.t.landmark_kind) if k == kind.id)
+
     def fn_owned(self, args: tuple[A.Expr, ...], me: str) -> str:
-        t = self.t
-        assert isinstance(args[1], A.Name)
-        lms = tuple(i for i, k in enumerate(t.landmark_kind) if k == args[1].id)
-        return f"_owned(g, {self.const(lms)}, {self.src(args[0], me)})"
+        return f"_owned(g, {self.const(self.landmarks(args[1]))}, {self.src(args[0], me)})"
 
     def fn_owner(self, args: tuple[A.Expr, ...], me: str) -> str:
         lm = self.src(args[0], me)
@@ -233,14 +373,39 @@ class _Gen:
     def fn_won(self, args: tuple[A.Expr, ...], me: str) -> str:
         return f"_won(g, {self.src(args[0], me)})"
 
+    # `me` is a seat wherever most/fewest can be read (check/types.py: they are bools, and a winner
+    # tie-break, the one place `me` is nobody, is a player), so a list of every seat's value is indexed by it
     def fn_most(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_most(g.n_players, {me}, {self.lambda_of(args[0])})"
+        if self.my_owned_count(args[0]):
+            return f"_most_of({self.per_player(args[0])}, {me})"
+        return self.against_all(args[0], me, "<=")
 
     def fn_fewest(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_fewest(g.n_players, {me}, {self.lambda_of(args[0])})"
+        if self.my_owned_count(args[0]):
+            return f"_fewest_of({self.per_player(args[0])}, {me})"
+        return self.against_all(args[0], me, ">=")
 
     def fn_best(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_best(g.n_players, {self.lambda_of(args[0])})"
+        return f"_best_of({self.per_player(args[0])})"
+
+
+# What the generated source may call: a few builtins and this module's helpers, nothing else.
+_BUILTINS = {"all": all, "len": len, "sum": sum, "max": max, "map": map, "range": range, "sorted": sorted,
+             "list": list, "frozenset": frozenset, "True": True, "False": False}
+_HELPERS = {"_most_of": most_of, "_fewest_of": fewest_of, "_best_of": best_of, "_tiles": _tiles,
+            "_atleast": _atleast, "_group_sizes": _group_sizes, "_groups_atleast": _groups_atleast,
+            "_largest": _largest, "_touched": _touched, "_ring_getters": _ring_getters, "_owned": _owned,
+            "_won": _won, "_reduce": reduce, "_or": or_}
+
+# the expression each generated `f(ctx)` was made from, for compile_direct_source (weak: a function
+# dropped with its ruleset takes its entry along)
+_EXPRS: WeakKeyDictionary[Callable[..., Any], A.Expr] = WeakKeyDictionary()
+
+
+def _run(source: str) -> Callable[..., Any]:
+    env: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_HELPERS}
+    exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
+    return env["f"]
 
 
 def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
@@ -248,12 +413,40 @@ def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
     gen = _Gen(t)
     body = gen.src(node, "me")
     source = "\n".join([*gen.consts, "def f(ctx):", "    g = ctx.g", "    me = ctx.me", f"    return {body}", ""])
-    env: dict[str, Any] = {"__builtins__": {"len": len, "sum": sum, "max": max, "map": map, "any": any,
-                                            "frozenset": frozenset, "sorted": sorted, "True": True, "False": False},
-                           "_most": most, "_fewest": fewest, "_best": best, "_tiles": _tiles, "_atleast": _atleast, "_group_sizes": _group_sizes,
-                           "_touched": _touched, "_ring_getters": _ring_getters, "_owned": _owned, "_won": _won}
-    exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
-    return env["f"], source
+    f = _run(source)
+    _EXPRS[f] = node
+    return f, source
 
 
-__all__ = ["compile_expr_source", "Ctx"]
+def compile_direct_source(node: A.Expr, t: Tables, group_kinds: frozenset[int] | None = None
+                          ) -> tuple[Callable[..., Any], str]:
+    """The same expression as a function `f(g, me, placed=-1, influence=0)` of the values a Ctx would carry,
+    and its source: no context object is made or read (the same body, reading its parameters). With the
+    ruleset's `group_kinds` (which compile_expr_source cannot know: it may run before the group statement
+    is compiled), group sizes are read in place."""
+    gen = _Gen(t, "placed", "influence", group_kinds)
+    body = gen.src(node, "me")
+    source = "\n".join([*gen.consts, "def f(g, me, placed=-1, influence=0):", f"    return {body}", ""])
+    return _run(source), source
+
+
+def expr_of(fn: Callable[..., Any]) -> A.Expr | None:
+    """The expression a function made by compile_expr_source computes; None for any other function."""
+    try:
+        return _EXPRS.get(fn)
+    except TypeError:  # not weakly referable: not one of ours
+        return None
+
+
+def value_source(node: A.Expr, t: Tables, influence: str) -> str | None:
+    """Source for an expression that is a number or the influence, with the influence read from a local
+    name: what a caller can write in its own code instead of calling a function; None for anything else."""
+    match node:
+        case A.Num(value=v):
+            return literal(int(v))
+        case A.Name(id=name) if name == "influence" or name in t.attributes:
+            return influence
+    return None
+
+
+__all__ = ["compile_direct_source", "compile_expr_source", "expr_of", "value_source", "Ctx"]

@@ -56,6 +56,25 @@ def best(n: int, f: Callable[[int], Any]) -> int:
     return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
 
 
+# The same comparisons over the players' values read beforehand into one list (the generated source of
+# exprgen.py reads them in one comprehension). Values of one expression are all ints or all bools, so the
+# largest is at most mine exactly when no other is above it.
+def most_of(vals: list[Any], me: int) -> bool:
+    """`me` has at least as much as every other player, given every player's value."""
+    return max(vals) <= vals[me]
+
+
+def fewest_of(vals: list[Any], me: int) -> bool:
+    """`me` has at most as much as every other player, given every player's value."""
+    return min(vals) >= vals[me]
+
+
+def best_of(vals: list[Any]) -> int:
+    """The one player with strictly the most, above 0, given every player's value; else -1 (nobody)."""
+    top = max(vals)
+    return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
+
+
 def selected_kinds(t: Tables, args: tuple[A.Expr, ...]) -> tuple[int, ...]:
     """Tile kind ids named by selector arguments (kinds or classes); none named means every kind."""
     if not args:

@@ -10,11 +10,12 @@ checked to be one, and expressions the generator does not recognise are called a
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import chain, count, cycle, repeat, zip_longest
+from itertools import chain, compress, count, cycle, repeat, zip_longest
 from math import floor
 from typing import Any
 
@@ -506,47 +507,90 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
 
 def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
     """endgame._end_events for quiet games (S-E1..S-E3): the same events in the same order, without text;
-    the loops over areas and landmarks of a kind become loops over precomputed tuples, and each player's
-    context is made once (expressions only read it)."""
+    the loops over areas and landmarks of a kind become loops over precomputed tuples, and each expression
+    runs as its direct function (exprgen.compile_direct_source: the game and the player, no context object
+    made per call), or is written in place when it is a number or the influence."""
+    from rebirth_dsl.compile.exprgen import compile_direct_source, expr_of, value_source
+
     t = rs.t
-    out = ["def end_quiet(g):", "    out = []", "    append = out.append", "    n = g.n_players", "    g.memo = {}",
-           "    try:", "        ctxs = [Ctx(g, q) for q in range(n)]"]
-    L = out.append
+    closures = []  # expressions the closures of closures.py run (not generated): they may memoise groups
+
+    def direct(fn: Any) -> Any:
+        """fn as f(g, me, placed, influence)."""
+        node = expr_of(fn)
+        if node is not None:
+            try:
+                return compile_direct_source(node, t, rs.group_kinds)[0]
+            except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
+                pass  # as compiler._generated: what Python cannot compile runs through its f(ctx)
+        closures.append(fn)
+        return lambda g, me, placed=-1, influence=0: fn(Ctx(g, me, placed, influence))
+
+    def value(name: str, fn: Any, me: str, influence: str) -> str:
+        """Source for fn's value for player `me` with this influence."""
+        node = expr_of(fn)
+        inline = None if node is None else value_source(node, t, influence)
+        return inline if inline is not None else f"{closure(name, direct(fn))}(g, {me}, -1, {influence})"
+
+    # An end event made as the dataclass's __init__ makes it, storing its fields in order: calling the
+    # class costs about as much again as the stores themselves (most of a quiet end scoring's events).
+    # Only while Event is that plain dataclass; otherwise the class is called.
+    fields = ("index", "player", "points", "category", "ids", "text")
+    plain = (dataclasses.is_dataclass(Event) and not hasattr(Event, "__post_init__") and "__slots__" in vars(Event)
+             and tuple(f.name for f in dataclasses.fields(Event)) == fields)
+
+    def event(ind: str, player: str, points: str, cat: str, ids: str) -> None:
+        """Append the end event of `player` scoring `points` (source), category `cat`, rule ids `ids` (source)."""
+        if not plain:
+            L(f"{ind}append(EV(None, {player}, {points}, {literal(cat)}, {ids}, ''))")
+            return
+        L(f"{ind}e = {closure('NEW', object.__new__)}(EV)")
+        for field, val in zip(fields, ("None", player, points, literal(cat), ids, "''"), strict=True):
+            L(f"{ind}e.{field} = {val}")
+        L(f"{ind}append(e)")
+
+    body: list[str] = []
+    L = body.append
     if rs.end_incomplete:
-        L("        area_done = g.area_done")
-        L("        area_free = g.area_free")
-        L("        area_inf = g.area_inf")
+        L("area_done = g.area_done")
+        L("area_free = g.area_free")
+        L("area_inf = g.area_inf")
     for i, (kind, fn, cat, ids) in enumerate(rs.end_incomplete):
-        areas = const(f"INC{i}", tuple(a for a in range(len(t.area_hexes)) if t.area_kind[a] == kind))
-        L(f"        for a in {areas}:")
-        L("            if area_done[a] or area_free[a] == 0:")
-        L("                continue")
-        L("            inf = area_inf[a]")
-        L("            for q in range(n):")
-        L("                x = inf[q]")
-        L("                if x > 0:")
-        L(f"                    append(EV(None, q, {closure(f'INCFN{i}', fn)}(Ctx(g, q, -1, x)), "
-          f"{literal(cat)}, {literal(tuple(ids))}, ''))")
+        areas = tuple(a for a in range(len(t.area_hexes)) if t.area_kind[a] == kind)
+        if areas == tuple(range(len(t.area_hexes))):  # every area: those with a free hex picked in C
+            L(f"for a in {closure('COMPRESS', compress)}({const(f'INC{i}', areas)}, area_free):")
+            L("    if area_done[a]:")
+        else:
+            L(f"for a in {const(f'INC{i}', areas)}:")
+            L("    if area_free[a] == 0 or area_done[a]:")
+        L("        continue")
+        L("    for q, x in enumerate(area_inf[a]):  # one influence per seat")
+        L("        if x > 0:")
+        event("            ", "q", value(f"INCFN{i}", fn, "q", "x"), cat, literal(tuple(ids)))
     if rs.end_owned:
-        L("        lm_owner = g.lm_owner")
+        L("lm_owner = g.lm_owner")
     for i, (kind, fn, cat, ids) in enumerate(rs.end_owned):
-        lms = const(f"OWNED{i}", tuple(lm for lm, k in enumerate(t.landmark_kind) if k == kind))
-        L(f"        for lm in {lms}:")
-        L("            o = lm_owner[lm]")
-        L("            if o >= 0:")
-        L(f"                append(EV(None, o, {closure(f'OWNFN{i}', fn)}(ctxs[o]), {literal(cat)}, "
-          f"{literal(tuple(ids))}, ''))")
+        lms = tuple(lm for lm, k in enumerate(t.landmark_kind) if k == kind)
+        L(f"for o in ({''.join(f'lm_owner[{literal(lm)}], ' for lm in lms)}):  # their owners, in order")
+        L("    if o >= 0:")
+        event("        ", "o", value(f"OWNFN{i}", fn, "o", "0"), cat, literal(tuple(ids)))
     if rs.end_held is not None:
         cat, ids = rs.end_held
-        L("        cards = g.cards")
-        L("        for q, names in enumerate(g.held):")
-        L("            ctx = ctxs[q]")
-        L("            for name in names:")
-        L("                card = cards[name]")
-        L(f"                append(EV(None, q, card.points if card.cond(ctx) else 0, {literal(cat)}, "
-          f"card.ids or {literal(tuple(ids))}, ''))")
-    out.extend(["    finally:", "        g.memo = None", "    return out"])
-    return out
+        # by card name, as Static.cards (the last definition of a name wins): the condition as a direct
+        # function, the points, and the rule ids the event cites
+        cards = {c.name: c for deck in rs.decks.values() for c in deck}
+        table = {name: (direct(c.cond), c.points, c.ids or tuple(ids)) for name, c in cards.items()}
+        L(f"cards = {closure('CARDS', table)}")
+        L("for q, names in enumerate(g.held):")
+        L("    for name in names:")
+        L("        cond, pts, ids = cards[name]")
+        event("        ", "q", "pts if cond(g, q) else 0", cat, "ids")
+    out = ["def end_quiet(g):", "    out = []", "    append = out.append"]
+    if closures:  # the position is fixed while scoring: groups() may be memoised (as endgame.end_events)
+        out += ["    g.memo = {}", "    try:", *("        " + ln for ln in body), "    finally:", "        g.memo = None"]
+    else:
+        out += ["    " + ln for ln in body]
+    return [*out, "    return out"]
 
 
 def _pay_table(r: AreaRule, t: Any) -> dict[tuple[int, int], tuple[int, ...]] | None:
