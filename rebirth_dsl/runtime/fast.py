@@ -10,11 +10,10 @@ checked to be one, and expressions the generator does not recognise are called a
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from dataclasses import dataclass
-from itertools import compress, count
+from itertools import count
 from math import floor
 from typing import Any
 
@@ -463,6 +462,9 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
     the loops over areas and landmarks of a kind become loops over precomputed tuples, and each expression
     runs as its direct function (exprgen.compile_direct_source: the game and the player, no context object
     made per call), or is written in place when it is a number or the influence."""
+    import dataclasses
+    from itertools import compress
+
     from rebirth_dsl.compile.exprgen import compile_direct_source, expr_of, value_source
 
     t = rs.t
