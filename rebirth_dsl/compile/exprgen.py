@@ -94,6 +94,11 @@ def _ring_getters(rings: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[tuple
     return tuple((i, itemgetter(*ring) if len(ring) > 1 else itemgetter(*ring, *ring)) for i, ring in rings if ring)
 
 
+def _reader(values: tuple[Any, ...]) -> Callable[[int], Any]:
+    """A constant table's __getitem__, of a list copy (see _Gen.table)."""
+    return list(values).__getitem__
+
+
 def _owned(g: Any, lms: tuple[int, ...], p: int) -> list[int]:
     lm_owner = g.lm_owner
     return [i for i in lms if lm_owner[i] == p]
@@ -158,7 +163,7 @@ class _Gen:
                 return self.chain(node, me)
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
-                    return self.sums("g.tval", args[0], me, self.valued)
+                    return self.sums("g.tval.__getitem__", args[0], me, self.valued)
                 return getattr(self, "fn_" + fn)(args, me)
         raise ValueError("cannot generate this expression")
 
@@ -231,9 +236,9 @@ class _Gen:
         lists = [f"g.tiles_of[{me}][{literal(k)}]" for k in self.kinds(node.args[1:]) if only is None or k in only]
         return lists[0] if len(lists) == 1 else f"[{', '.join('*' + x for x in lists)}]"
 
-    def sums(self, table: str, hexes: A.Expr, me: str, only: frozenset[int] | None = None) -> str:
-        """The sum of a per-hex table over a hex list, read in C."""
-        return f"sum(map({table}.__getitem__, {self.hex_list(hexes, me, only)}))"
+    def sums(self, read: str, hexes: A.Expr, me: str, only: frozenset[int] | None = None) -> str:
+        """The sum of a per-hex table (`read`: its __getitem__) over a hex list, read in C."""
+        return f"sum(map({read}, {self.hex_list(hexes, me, only)}))"
 
     def all_my_tiles(self, node: A.Expr) -> bool:
         """`tiles(me)` of every kind: exactly the hexes whose owner is `me` (a tile's hex joins its owner's
@@ -260,7 +265,7 @@ class _Gen:
         if isinstance(a, A.Call) and a.fn == "areas":  # counted: no need to sort them
             area = self.table(tuple(int(x) for x in self.t.area_of))
             # the set with -1 (no area) in it for sure, minus that one
-            return f"(len({{-1, *map({area}.__getitem__, {self.hex_list(a.args[0], me)})}}) - 1)"
+            return f"(len({{-1, *map({area}, {self.hex_list(a.args[0], me)})}}) - 1)"
         if self.my_tiles(a):  # the lengths of the player's lists
             assert isinstance(a, A.Call)
             return "(" + " + ".join(f"len(g.tiles_of[{me}][{literal(k)}])" for k in self.kinds(a.args[1:])) + ")"
@@ -327,9 +332,9 @@ class _Gen:
         return near
 
     def table(self, values: tuple[Any, ...]) -> str:
-        """A per-hex constant read through `map(T.__getitem__, ...)`: a list, whose __getitem__ is a direct
+        """The reader (`__getitem__`) of a per-hex constant, for `map`: made once, and a list's, a direct
         method, where a tuple's is a slot wrapper taking about twice as long per element (never mutated)."""
-        return self.derived("list", self.const(values))
+        return self.derived("_reader", self.const(values))
 
     def near_mask(self, target: A.Expr) -> str:
         near = self.t.near_mask(target)
@@ -345,7 +350,7 @@ class _Gen:
         bits = tuple(sum(1 << i for i, ring in enumerate(rings) if h in ring) for h in range(t.n))
         where = self.derived("frozenset", self.const(tuple(h for h in range(t.n) if bits[h])))
         every = A.Call("tiles", (A.Name("me"),))  # tiles(me): of every kind
-        return f"_reduce(_or, map({self.table(bits)}.__getitem__, {where}.intersection({self.hex_list(every, me)})), 0).bit_count()"
+        return f"_reduce(_or, map({self.table(bits)}, {where}.intersection({self.hex_list(every, me)})), 0).bit_count()"
 
     def fn_touched(self, args: tuple[A.Expr, ...], me: str) -> str:
         t = self.t
@@ -395,7 +400,7 @@ _BUILTINS = {"all": all, "len": len, "sum": sum, "max": max, "map": map, "range"
 _HELPERS = {"_most_of": most_of, "_fewest_of": fewest_of, "_best_of": best_of, "_tiles": _tiles,
             "_atleast": _atleast, "_group_sizes": _group_sizes, "_groups_atleast": _groups_atleast,
             "_largest": _largest, "_touched": _touched, "_ring_getters": _ring_getters, "_owned": _owned,
-            "_won": _won, "_reduce": reduce, "_or": or_}
+            "_won": _won, "_reader": _reader, "_reduce": reduce, "_or": or_}
 
 # the expression each generated `f(ctx)` was made from, for compile_direct_source (weak: a function
 # dropped with its ruleset takes its entry along)

@@ -20,6 +20,7 @@ from math import floor
 from typing import Any
 
 from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.exprgen import compile_direct_source, expr_of, value_source
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
@@ -510,7 +511,6 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
     the loops over areas and landmarks of a kind become loops over precomputed tuples, and each expression
     runs as its direct function (exprgen.compile_direct_source: the game and the player, no context object
     made per call), or is written in place when it is a number or the influence."""
-    from rebirth_dsl.compile.exprgen import compile_direct_source, expr_of, value_source
 
     t = rs.t
     closures = []  # expressions the closures of closures.py run (not generated): they may memoise groups
