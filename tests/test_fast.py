@@ -6,6 +6,7 @@ on every expression the compiler generates (cards, end-of-game scoring, winner t
 from __future__ import annotations
 
 import dataclasses
+import random
 from functools import cache
 
 import pytest
@@ -26,7 +27,7 @@ from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime import placement, reactions
 from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game, blank
-from rebirth_dsl.runtime.setup import deal, seat_rng
+from rebirth_dsl.runtime.setup import _shuffle, deal, seat_rng
 from rebirth_dsl.runtime.state import State, copy_state, derive_fresh
 
 # every bundled ruleset, variants included, each on its own default board
@@ -129,6 +130,20 @@ def test_new_games_are_fresh_copies_of_the_blank(name: str) -> None:
         xs, ys, bs = ({id(c) for f in dataclasses.fields(State) if not f.metadata.get("shared")
                        for c in _containers(getattr(s, f.name), [])} for s in (x, y, b))
         assert xs and not xs & ys and not xs & bs
+
+
+def test_the_written_out_shuffle_is_fisher_yates() -> None:
+    """The deal's shuffle, written out per list length (setup._shuffler), swaps item i with item
+    int(random() * (i + 1)) for i from the end down, as the loop it replaces did: the same lists from the
+    same generator, which is left in the same state."""
+    for m in range(40):
+        mine, ref = random.Random(m), random.Random(m)
+        items, expected = list(range(m)), list(range(m))
+        _shuffle(items, mine.random)
+        for i in range(m - 1, 0, -1):
+            j = int(ref.random() * (i + 1))
+            expected[i], expected[j] = expected[j], expected[i]
+        assert items == expected and mine.random() == ref.random()
 
 
 def _probe_equal(g: Game) -> int:

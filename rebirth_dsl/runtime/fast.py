@@ -375,16 +375,35 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
         ind = "    " if in_area is None else ""
         L(f"{ind}area_free[a] -= 1")
         L(f"{ind}area_inf[a][p] += v")
+    # A placement first counts itself next to each landmark of a majority (placement.occupy), and the
+    # majority reaction later compares the counts. Where every reaction before it is one written out here
+    # that reads neither counts nor holders (a fixed or group-size trigger, an area paying numbers), the
+    # count and the comparison are made in one loop over the landmarks, at the reaction's place.
+    count_lines: dict[int, list[str]] = {}
+    fused: set[int] = set()
+    plain = True
+    counted: set[int] = set()  # the landmarks of the majorities so far: one sharing them no longer fuses
     for ri, r in enumerate(rs.reactions):
-        if isinstance(r, MajorityRule) and loop_over(maj_tables[ri]):
-            block = [f"for lm in {maj_tables[ri]}[h]:", "    c = lm_count[lm]"]
+        if isinstance(r, MajorityRule):
+            plain = plain and not counted & set(r.landmarks)
+            counted |= set(r.landmarks)
+            lines = []
             for mi, kinds in enumerate(r.metrics):
                 test = kind_in(kinds)
                 if test == "True":
-                    block.append(f"    c[{mi}][p] += 1")
+                    lines.append(f"c[{mi}][p] += 1")
                 elif test != "False":
-                    block.extend([f"    if {test}:", f"        c[{mi}][p] += 1"])
-            guarded(maj_tables[ri], block)
+                    lines.extend([f"if {test}:", f"    c[{mi}][p] += 1"])
+            count_lines[ri] = lines
+            if plain:
+                fused.add(ri)
+        elif not (isinstance(r, ScoreTrigger) and _trigger_expr(r, rs) is not None
+                  or isinstance(r, AreaRule) and _pay_table(r, t) is not None):
+            plain = False
+    for ri, r in enumerate(rs.reactions):
+        if isinstance(r, MajorityRule) and ri not in fused and loop_over(maj_tables[ri]):
+            guarded(maj_tables[ri], [f"for lm in {maj_tables[ri]}[h]:", "    c = lm_count[lm]",
+                                     *("    " + ln for ln in count_lines[ri])])
     L("sc = scores[p]")
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, ScoreTrigger):
@@ -461,8 +480,13 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
         elif isinstance(r, MajorityRule):
             if not loop_over(maj_tables[ri]):
                 continue
-            block = [f"for lm in {maj_tables[ri]}[h]:", "    o = lm_owner[lm]", "    if o == p:", "        continue",
-                     "    if o < 0:", "        lm_owner[lm] = p", "        continue", "    c = lm_count[lm]"]
+            if ri in fused:
+                block = [f"for lm in {maj_tables[ri]}[h]:", "    c = lm_count[lm]",
+                         *("    " + ln for ln in count_lines[ri]), "    o = lm_owner[lm]", "    if o == p:",
+                         "        continue", "    if o < 0:", "        lm_owner[lm] = p", "        continue"]
+            else:
+                block = [f"for lm in {maj_tables[ri]}[h]:", "    o = lm_owner[lm]", "    if o == p:", "        continue",
+                         "    if o < 0:", "        lm_owner[lm] = p", "        continue", "    c = lm_count[lm]"]
             ind = "    "
             for mi in range(len(r.metrics)):
                 block.extend([f"{ind}x = c[{mi}][p]", f"{ind}y = c[{mi}][o]", f"{ind}if x > y:",

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import _random
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import floor
 from typing import Any
 
+from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.ruleset import Ruleset
 
 
@@ -49,18 +51,30 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
 
 def _shuffle(items: list, rnd: Any) -> None:
     """Fisher-Yates from float draws: the same distribution as random.shuffle in a quarter of its time."""
-    m = len(items)
-    steps = _STEPS.get(m)
-    if steps is None:  # (i, i + 1) for i = m-1 .. 1, made once per length
-        # the count as a float: a float times a float is the interpreter's quick case, and the product is
-        # the one a float times the int would give (the int converts exactly)
-        steps = _STEPS[m] = tuple((i, float(i + 1)) for i in range(m - 1, 0, -1))
-    for i, k in steps:
-        j = floor(rnd() * k)  # int() of a float >= 0, without int()'s slower call
-        items[i], items[j] = items[j], items[i]
+    shuffle = _SHUFFLES.get(len(items))
+    if shuffle is None:
+        shuffle = _SHUFFLES[len(items)] = _shuffler(len(items))
+    shuffle(items, rnd)
 
 
-_STEPS: dict[int, tuple[tuple[int, float], ...]] = {}
+def _shuffler(m: int) -> Callable[[list, Any], None]:
+    """Fisher-Yates for lists of m items, written out step by step: for i = m-1 .. 1, j = int(rnd() * (i+1))
+    and items i and j swap. Without the loop there is nothing to iterate or unpack per step; the counts
+    are floats (a float times a float is the interpreter's quick case, and the product is the one with
+    the int: it converts exactly), passed as defaults so they are locals. Source: our own names and ints."""
+    counts = range(m, 1, -1)
+    lines = [f"def shuffle(a, rnd, floor=floor{''.join(f', k{k}=k{k}' for k in counts)}):"]
+    for k in counts:
+        i = literal(k - 1)
+        lines.append(f"    j = floor(rnd() * k{literal(k)})")  # floor: int() of a float >= 0, a quicker call
+        lines.append(f"    a[{i}], a[j] = a[j], a[{i}]")
+    lines.append("    return")
+    env: dict[str, Any] = {"__builtins__": {}, "floor": floor, **{f"k{k}": float(k) for k in counts}}
+    exec(compile("\n".join(lines), f"<shuffle of {m}>", "exec"), env)  # noqa: S102 - our own names and ints
+    return env["shuffle"]
+
+
+_SHUFFLES: dict[int, Callable[[list, Any], None]] = {}
 
 
 def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:
