@@ -2,6 +2,11 @@
 
     python tools/bench_against.py 266f776 [--players 2 3 4] [--rounds 7] [--seconds 1.5] [--rules scotland]
     python tools/bench_against.py 266f776 --callgrind [--games 300]
+    python tools/bench_against.py . --base-rules scotland --rules ireland [--callgrind]
+
+The second form compares two rulesets of this tree: REV "." is this tree itself (nothing extracted), and
+--base-rules is what the base side plays (default: the same as --rules). The ratio printed is then, for
+example, Ireland's rate as a fraction of Scotland's.
 
 `git archive REV` is extracted into a temporary folder. Each measurement is a fresh Python process with
 PYTHONPATH set to its own tree (the kept copy or this one) and the same code: random games of N players of
@@ -98,40 +103,44 @@ def instructions(tree: Path, rules: str, n: int, games: int, tmp: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Print the median games/s (or instructions per game) of both trees and their ratio."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("rev", help="the commit of the kept copy, e.g. 266f776")
+    ap.add_argument("rev", help="the commit of the kept copy, e.g. 266f776, or . for this tree")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds per player count")
     ap.add_argument("--seconds", type=float, default=1.5, help="timed play per process")
     ap.add_argument("--rules", default="scotland", help="a bundled ruleset present in both trees (same-named board)")
+    ap.add_argument("--base-rules", help="the ruleset the base side plays (default: --rules)")
     ap.add_argument("--callgrind", action="store_true", help="instructions per game instead of games/s")
     ap.add_argument("--games", type=int, default=300, help="games per callgrind run")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-against-") as tmp_:
         tmp = Path(tmp_)
-        old = extract(args.rev, tmp)
-        sides = {args.rev: old, "this tree": ROOT}
-        for tree in sides.values():  # byte-compiles the fresh copy first, so no measured run pays for that
-            run(tree, args.rules, args.players[0], "games", 1)
-        print(f"random {args.rules} games with end scoring and the winner, Python {sys.version.split()[0]}")
+        base_rules = args.base_rules or args.rules
+        base = args.rev if not args.base_rules else base_rules if args.rev == "." else f"{args.rev} {base_rules}"
+        this = "this tree" if not args.base_rules else args.rules if args.rev == "." else f"this tree {args.rules}"
+        # label -> (tree, rules); the base label always comes first
+        sides = {base: (ROOT if args.rev == "." else extract(args.rev, tmp), base_rules), this: (ROOT, args.rules)}
+        for tree, rules in sides.values():  # byte-compiles the fresh copy first, so no measured run pays for that
+            run(tree, rules, args.players[0], "games", 1)
+        print(f"random games with end scoring and the winner, Python {sys.version.split()[0]}")
         for n in args.players:
             if args.callgrind:
                 per = {}
-                for label, tree in sides.items():
+                for label, (tree, rules) in sides.items():
                     few = args.games // 5  # the base run plays some games too: any lazy work is in both
-                    full = instructions(tree, args.rules, n, args.games, tmp)
-                    base = instructions(tree, args.rules, n, few, tmp)
-                    per[label] = (full - base) / (args.games - few)
-                print(f"  {n} players: {args.rev} {per[args.rev] / 1e6:.3f}M instr/game, "
-                      f"this tree {per['this tree'] / 1e6:.3f}M, ratio {per[args.rev] / per['this tree']:.2f}x "
+                    full = instructions(tree, rules, n, args.games, tmp)
+                    start = instructions(tree, rules, n, few, tmp)
+                    per[label] = (full - start) / (args.games - few)
+                print(f"  {n} players: {base} {per[base] / 1e6:.3f}M instr/game, "
+                      f"{this} {per[this] / 1e6:.3f}M, ratio {per[base] / per[this]:.2f}x "
                       f"(callgrind, {args.games - few} games)")
                 continue
             rates: dict[str, list[float]] = {label: [] for label in sides}
             for i in range(args.rounds):
                 order = list(sides.items()) if i % 2 == 0 else list(reversed(sides.items()))
-                for label, tree in order:
-                    rates[label].append(float(run(tree, args.rules, n, "time", args.seconds)))
-            a, b = statistics.median(rates[args.rev]), statistics.median(rates["this tree"])
-            print(f"  {n} players: {args.rev} {a:8,.0f} games/s, this tree {b:8,.0f} games/s, ratio {b / a:.2f}x "
+                for label, (tree, rules) in order:
+                    rates[label].append(float(run(tree, rules, n, "time", args.seconds)))
+            a, b = statistics.median(rates[base]), statistics.median(rates[this])
+            print(f"  {n} players: {base} {a:8,.0f} games/s, {this} {b:8,.0f} games/s, ratio {b / a:.2f}x "
                   f"(median of {args.rounds} interleaved rounds of {args.seconds:g} s)")
     return 0
 
