@@ -58,14 +58,6 @@ def _group_sizes(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
     return [gsize[h] for k in kinds if k in group_kinds for h in mine[k] if parent[h] == h]
 
 
-def _groups_atleast(g: Any, p: int, kinds: tuple[int, ...], n: int) -> list[int]:
-    """`atleast(groups(p, kinds), n)`: _group_sizes filtered in the same pass."""
-    if p < 0:
-        return []
-    group_kinds, parent, gsize, mine = g.rs.group_kinds, g.parent, g.gsize, g.tiles_of[p]
-    return [gsize[h] for k in kinds if k in group_kinds for h in mine[k] if parent[h] == h and gsize[h] >= n]
-
-
 def _largest(g: Any, p: int, kinds: tuple[int, ...]) -> int:
     """`largest(groups(p, kinds))` without finding a root: the largest size recorded on any of the tiles.
     A union adds the joining root's size to the other root's, and only a root's size ever changes, so a
@@ -311,10 +303,7 @@ class _Gen:
         return f"max({self.src(a, me)}, default=0)"  # groups are sizes here
 
     def fn_atleast(self, args: tuple[A.Expr, ...], me: str) -> str:
-        a = args[0]
-        if isinstance(a, A.Call) and a.fn == "groups":
-            return f"_groups_atleast(g, {self.src(a.args[0], me)}, {literal(self.kinds(a.args[1:]))}, {self.src(args[1], me)})"
-        return f"_atleast({self.src(a, me)}, {self.src(args[1], me)})"
+        return f"_atleast({self.src(args[0], me)}, {self.src(args[1], me)})"
 
     def fn_at(self, args: tuple[A.Expr, ...], me: str) -> str:
         return f"[h for h in {self.hex_list(args[0], me)} if {self.mask(args[1])}[h]]"
@@ -398,7 +387,7 @@ class _Gen:
 _BUILTINS = {"all": all, "len": len, "sum": sum, "max": max, "map": map, "range": range, "sorted": sorted,
              "list": list, "frozenset": frozenset, "True": True, "False": False}
 _HELPERS = {"_most_of": most_of, "_fewest_of": fewest_of, "_best_of": best_of, "_tiles": _tiles,
-            "_atleast": _atleast, "_group_sizes": _group_sizes, "_groups_atleast": _groups_atleast,
+            "_atleast": _atleast, "_group_sizes": _group_sizes,
             "_largest": _largest, "_touched": _touched, "_ring_getters": _ring_getters, "_owned": _owned,
             "_won": _won, "_reader": _reader, "_reduce": reduce, "_or": or_}
 
