@@ -17,7 +17,7 @@ from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
+from rebirth_dsl.play.agents import GreedyAgent, RandomAgent, decide
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.search import MonteCarloAgent
 from rebirth_dsl.play.tally import finish
@@ -27,7 +27,7 @@ from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime import placement, reactions
 from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game, blank
-from rebirth_dsl.runtime.setup import _shuffle, deal, seat_rng
+from rebirth_dsl.runtime.setup import _shuffle, deal, seat_rng, seeded
 from rebirth_dsl.runtime.state import State, copy_state, derive_fresh
 
 # every bundled ruleset, variants included, each on its own default board
@@ -132,6 +132,16 @@ def test_new_games_are_fresh_copies_of_the_blank(name: str) -> None:
         assert xs and not xs & ys and not xs & bs
 
 
+@given(seed=st.integers(-(2**70), 2**70))
+def test_seeded_generators_are_random_random(seed: int) -> None:
+    """setup.seeded (the C seeding without Random.__init__'s frames) gives the generator
+    random.Random(seed) gives, in the same state, for any int seed (negative and beyond 64 bits too)."""
+    mine, ref = seeded(seed), random.Random(seed)
+    assert type(mine) is random.Random and mine.getstate() == ref.getstate()
+    assert [mine.random() for _ in range(3)] == [ref.random() for _ in range(3)]
+    assert mine.gauss(0, 1) == ref.gauss(0, 1) and mine.gauss(0, 1) == ref.gauss(0, 1)
+
+
 def test_the_written_out_shuffle_is_fisher_yates() -> None:
     """The deal's shuffle, written out per list length (setup._shuffler), swaps item i with item
     int(random() * (i + 1)) for i from the end down, as the loop it replaces did: the same lists from the
@@ -205,7 +215,7 @@ def compiled_expressions(rs) -> list[tuple[str, A.Expr]]:
 
 
 @pytest.mark.parametrize("name", RULESETS)
-@settings(max_examples=10)
+@settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10**9), n=st.integers(2, 4), cut=st.floats(0.2, 1.0))
 def test_generated_expressions_equal_the_closures(name: str, seed: int, n: int, cut: float) -> None:
     """Every generated expression (cards, end scoring with its influence, tie-breaks) gives what the
@@ -214,13 +224,25 @@ def test_generated_expressions_equal_the_closures(name: str, seed: int, n: int, 
     n = max(rs.players[0], min(n, rs.players[1]))
     exprs = compiled_expressions(rs)
     assert any(w.startswith("card") for w, _ in exprs) and any(w == "EndIncomplete" for w, _ in exprs)
-    g, moves = random_game(rs, DEFAULT_NAMES[:n], seed, record=True)
+    g = _position(rs, n, seed, cut)  # the first `cut` of the game's moves: 1.0 is the finished game
     for what, e in exprs:
         closure, generated = compile_expr(e, rs.t), compile_expr_source(e, rs.t)[0]
         for q in range(n):
             for inf in (0, 1, 3):
                 ctx = Ctx(g, q, -1, inf)
                 assert closure(ctx) == generated(ctx), what
+
+
+def _position(rs, n: int, seed: int, cut: float) -> Game:
+    """The reference engine's position after the first `cut` of a game random agents play."""
+    moves = len(random_game(rs, DEFAULT_NAMES[:n], seed, record=True)[1])
+    g = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, seed))
+    rngs = [seat_rng(seed, i) for i in range(n)]
+    for i in range(int(cut * moves)):
+        p = g.turn
+        tile, h, choices = decide(RandomAgent(), g, p, rngs[p])
+        g.play(p, tile, h, i, choices)
+    return g
 
 
 # Every shape compile/exprgen.py writes in its own way (most/fewest/best without a function per seat, counts
@@ -258,21 +280,6 @@ SHAPES = [
     "count(tiles(me))", "size(tiles(me, food, energy))", 'count(tiles(owner(castle "Stirling"), settlement))',
     'owner(castle "Stirling") == me',
 ]
-
-
-def _position(rs, n: int, seed: int, cut: float) -> Game:
-    """The reference engine's position after the first `cut` of a game random agents play."""
-    from rebirth_dsl.play.agents import decide
-    from rebirth_dsl.runtime.setup import deal, seat_rng
-
-    moves = len(random_game(rs, DEFAULT_NAMES[:n], seed, record=True)[1])
-    g = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, seed))
-    rngs = [seat_rng(seed, i) for i in range(n)]
-    for i in range(int(cut * moves)):
-        p = g.turn
-        tile, h, choices = decide(RandomAgent(), g, p, rngs[p])
-        g.play(p, tile, h, i, choices)
-    return g
 
 
 @pytest.mark.parametrize("name", ["scotland", "ireland"])
