@@ -40,7 +40,8 @@ from rebirth_dsl.play.tally import GameExtra, Tally
 from rebirth_dsl.records.record import load_record, load_ruleset, replay
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime.fast import random_game
-from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.game import Game, static
+from rebirth_dsl.runtime.setup import deal
 
 ROOT = Path(__file__).resolve().parents[1]
 COVERAGE = ROOT / "tests" / "native" / "coverage.rules"
@@ -233,6 +234,78 @@ def test_playouts_from_a_position_replay_identically(name: str, board: str | Non
         apply(rs, ref, moves)
         assert outcome(rs, ref)[0] == totals[0]
         assert native.random_playouts(pos, 4, seed) == native.random_playouts(pos, 4, seed)
+
+
+U64 = (1 << 64) - 1
+
+
+class NativeDraws:
+    """The native engine's random numbers written out in Python (ctext.py: xoshiro256** seeded through
+    splitmix64, rb_below), so a test can hand the reference engine the draws a native playout made."""
+
+    def __init__(self, seed: int) -> None:
+        self.q = []
+        for _ in range(4):
+            seed = (seed + 0x9E3779B97F4A7C15) & U64
+            z = ((seed ^ (seed >> 30)) * 0xBF58476D1CE4E5B9) & U64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & U64
+            self.q.append(z ^ (z >> 31))
+
+    @staticmethod
+    def _rotl(x: int, k: int) -> int:
+        return ((x << k) | (x >> (64 - k))) & U64
+
+    def next(self) -> int:
+        """rb_next: the next 64 bits."""
+        q = self.q
+        r = self._rotl(q[1] * 5 & U64, 7) * 9 & U64
+        t = q[1] << 17 & U64
+        q[2] ^= q[0]
+        q[3] ^= q[1]
+        q[1] ^= q[2]
+        q[0] ^= q[3]
+        q[2] ^= t
+        q[3] = self._rotl(q[3], 45)
+        return r
+
+    def below(self, n: int) -> int:
+        """rb_below: a uniform index below n from the high 32 bits."""
+        return ((self.next() >> 32) * n) >> 32
+
+
+@needs_native
+@pytest.mark.usefixtures("own_cache")
+def test_native_hands_keep_the_reference_order(tmp_path: Path) -> None:
+    """Hands of three tiles, so a hand often holds equal tiles with another between them. A native playout
+    from the deal (no reshuffle) draws, each move, the index of the tile to play in the seat's hand, then one
+    number for the hex of a placement (none for a pass); handing the same draws to the reference engine
+    replaying its moves, the index drawn into the reference hand is the tile the native engine played, move
+    after move: the native hand keeps Game.play's order (the first tile equal to the one played leaves it),
+    not only the same tiles. Somewhere the tile played was not the first of its kind in the hand, where
+    taking it by position would have left another order."""
+    rs = fresh(_variant(tmp_path, "setup { hand 3 }"), ROOT / "boards" / "scotland.json")
+    assert rs.hand == 3 and not static(rs).ability_rules  # no ability answer draws a number
+    eng = engine(rs)
+    elsewhere = 0
+    for n in range(rs.players[0], rs.players[1] + 1):
+        names = DEFAULT_NAMES[:n]
+        for seed in range(8):
+            pos = Game(rs, names, deal(rs, n, seed))
+            moves: list[dict] = []
+            eng.playouts(pos, 1, seed, redeal=False, record=moves)
+            draws = NativeDraws(seed)
+            for i, m in enumerate(moves):
+                p, tile = names.index(m["player"]), rs.parse_tile(m["tile"])
+                hand = pos.hand[p]
+                ti = draws.below(len(hand)) if len(hand) > 1 else 0
+                assert hand[ti] == tile, (n, seed, i, hand, tile)
+                elsewhere += hand.index(tile) != ti
+                h = rs.t.index[tuple(m["hex"])] if m["hex"] is not None else None
+                if h is not None:
+                    draws.next()  # pick_hex's one draw
+                pos.play(p, tile, h, i)
+            assert pos.is_over()
+    assert elsewhere > 0
 
 
 @needs_native

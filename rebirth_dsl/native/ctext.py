@@ -359,6 +359,10 @@ static void play_out(S *s) {
         if (!nh) return;
         int ti = nh > 1 ? rb_below(s, nh) : 0;
         int code = s->hand[p][ti];
+        /* the first tile equal to it is the one to leave the hand, as Game.play takes it (an equal tile may
+           come before the one picked): the order left is the reference engine's, so the same draws pick the
+           same tiles. Found now, while the move only appends to the hand (an ability's tile) */
+        for (int j = 0; j < ti; j++) if (s->hand[p][j] == code) { ti = j; break; }
         int k = code >> VBITS, h = pick_hex(s, k);
         if (s->rec_moves && s->nmoves < MAXMOVES) {
             i32 *m = s->rec_moves + 3 * s->nmoves;
