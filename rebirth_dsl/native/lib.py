@@ -180,15 +180,21 @@ class NativeEngine:
         lmo = ffi.new("int32_t[]", max(s["NL"], 1))
         if self.lib.rb_record(seed & U64, n, setup, moves, ans, counts, totals, bd, win, lmo) != 0:
             raise RuntimeError("native engine error")
-        nmoves, nans = counts[0], counts[1]
-        if nmoves > s["MAXMOVES"] or nans > s["MAXANS"]:
-            raise RuntimeError("native record overflow")
+        nmoves, nans = self._recorded(counts)
         nc = s["NC"]
         b = ffi.unpack(bd, n * nc)
         return NativeGame(seed, self._setup(ffi.unpack(setup, s["SETUPMAX"]), n),
                           self._moves(names, ffi.unpack(moves, 3 * nmoves), ffi.unpack(ans, 3 * nans)),
                           ffi.unpack(totals, n), [b[q * nc:(q + 1) * nc] for q in range(n)],
                           _seats(win[0], n), ffi.unpack(lmo, s["NL"]))
+
+    def _recorded(self, counts: Any) -> tuple[int, int]:
+        """The moves and answers the engine recorded, refused when more than its buffers hold (it stops
+        writing there, but counts on: a position with more tiles in play than a game deals)."""
+        nmoves, nans = counts[0], counts[1]
+        if nmoves > self.sizes["MAXMOVES"] or nans > self.sizes["MAXANS"]:
+            raise RuntimeError("native record overflow")
+        return nmoves, nans
 
     def tile(self, code: int) -> tuple[int, int]:
         """A tile code back to (kind id, value)."""
@@ -298,8 +304,8 @@ class NativeEngine:
         if rc != 0:
             raise RuntimeError(f"native engine error {rc} (a position it cannot read)")
         if record is not None and count:
-            record.extend(self._moves(list(g.players), ffi.unpack(moves, 3 * counts[0]),
-                                      ffi.unpack(ans, 3 * counts[1])))
+            nmoves, nans = self._recorded(counts)
+            record.extend(self._moves(list(g.players), ffi.unpack(moves, 3 * nmoves), ffi.unpack(ans, 3 * nans)))
         t = ffi.unpack(totals, count * n)
         return [t[i * n:(i + 1) * n] for i in range(count)]
 
