@@ -33,16 +33,22 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     env_dir = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
     pip = env_dir / "bin" / "pip"
-    done = subprocess.run([str(pip), "install", "-q", str(wheel)], capture_output=True, text=True)
+    # without the caller's PYTHONPATH: a checkout on it would look to pip like rebirth-dsl already installed
+    done = subprocess.run([str(pip), "install", "-q", str(wheel)], capture_output=True, text=True, env=clean_env())
     assert done.returncode == 0, done.stderr[-2000:]
     work = base / "elsewhere"
     work.mkdir()
     return env_dir / "bin", work
 
 
+def clean_env() -> dict[str, str]:
+    """This process's environment less what points Python at a checkout or another environment."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+
 def run(bin_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """A command of the installed environment, run in `cwd`, with no trace of the checkout on its paths."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = clean_env()
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     env["REBIRTH_CACHE"] = str(cwd / ".cache")
     return subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
