@@ -32,6 +32,7 @@ from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.native import build as nbuild
+from rebirth_dsl.native import lib as nlib
 from rebirth_dsl.native.cgen import generate
 from rebirth_dsl.native.lib import load
 from rebirth_dsl.play.loop import DEFAULT_NAMES
@@ -511,3 +512,117 @@ def test_with_the_cache_off_libraries_are_built_per_process(tmp_path: Path, monk
     built = nbuild.build(TINY + "/* off */\n")
     assert built.compiled and built.path.parent.name.startswith("rebirth-native-")
     assert os.stat(built.path.parent).st_mode & 0o777 == 0o700
+
+
+# ----- positions past the engine's fixed sizes: played as the reference engine plays them, or refused -------
+def _replays(rs, eng, pos: Game, seed: int) -> list[dict]:
+    """One native playout from `pos` (no reshuffle), recorded and replayed on a copy of the reference
+    position: the same end, the same scores (a tile or card the native engine lost would leave the reference
+    game unfinished or scored otherwise). The playout's moves."""
+    moves: list[dict] = []
+    totals = eng.playouts(pos, 1, seed, redeal=False, record=moves)
+    ref = pos.clone()
+    apply(rs, ref, moves)
+    assert outcome(rs, ref)[0] == totals[0]
+    return moves
+
+
+def _answers(moves: list[dict], key: str) -> int:
+    """How many ability answers of this kind (take, keep, double) the moves carry."""
+    return sum(1 for m in moves for c in (m.get("choices") or {}).values() if isinstance(c, dict) and key in c)
+
+
+def _refused(pos: Game, eng, match: str) -> None:
+    """The native engine refuses the position by name; `auto` plays it on the Python engine instead."""
+    with pytest.raises(nlib.NativeRefused, match=match):
+        eng.playouts(pos, 1, 0)
+    with pytest.raises(nlib.NativeRefused, match=match):
+        native.random_playouts(pos, 1, 0, backend="native")
+    assert native.random_playouts(pos, 3, 5) == native.random_playouts(pos, 3, 5, backend="python")
+
+
+@needs_native
+def test_a_hand_that_could_outgrow_the_engine_is_refused_not_cut() -> None:
+    """A hand's array holds HMAX tiles, and a hand grows only by the set-aside tiles an ability takes into it
+    (each turn's draw replaces the tile played). A full hand with tiles still set aside (a take-aside tower
+    would drop a tile the reference engine keeps) is refused; at the bound, hand plus set-aside exactly
+    HMAX, every take is kept and the playouts replay on the reference engine."""
+    rs = ruleset("ireland", None)
+    eng = engine(rs)
+    hmax = eng.plan.sizes["HMAX"]
+    names = DEFAULT_NAMES[:3]
+    takes = 0
+    for seed in range(6):
+        pos = Game(rs, names, deal(rs, 3, seed))
+        assert all(len(a) > 0 for a in pos.set_aside)
+        for p in range(3):
+            while len(pos.hand[p]) < hmax - len(pos.set_aside[p]):
+                pos.hand[p].append(pos.supply[p].pop())
+        takes += _answers(_replays(rs, eng, pos, seed), "take")
+        pos.hand[0].append(pos.supply[0].pop())
+        _refused(pos, eng, "hand")
+    assert takes > 0
+
+
+@needs_native
+def test_held_cards_that_could_outgrow_the_engine_are_refused_not_cut() -> None:
+    """A seat's held cards grow only by draws from the decks, so a seat whose held cards and the decks'
+    cards together pass HELDMAX could draw a card the engine has no room for (it would stay on the deck) and
+    is refused; at the bound every draw is kept and the playouts replay on the reference engine."""
+    rs = ruleset("ireland", None)
+    eng = engine(rs)
+    cap = eng.plan.sizes["HELDMAX"]
+    names = DEFAULT_NAMES[:3]
+    (deck_name, cards), = rs.decks.items()
+    draws = 0
+    for seed in range(6):
+        pos = Game(rs, names, deal(rs, 3, seed))
+        deck = pos.decks[deck_name]
+        assert deck
+        for p in range(3):  # every seat at the bound: its held cards plus the deck's are HELDMAX
+            pos.held[p] = [c.name for c in cards][: cap - len(deck)]
+        before = [len(h) for h in pos.held]
+        moves = _replays(rs, eng, pos, seed)
+        ref = pos.clone()
+        apply(rs, ref, moves)
+        draws += sum(len(h) for h in ref.held) - sum(before)
+        pos.held[1].append(cards[0].name)
+        _refused(pos, eng, "cards")
+    assert draws > 0
+
+
+@needs_native
+def test_a_playout_longer_than_a_game_is_recorded_whole() -> None:
+    """Every move spends one of its seat's tiles, so a position holding more tiles than a game deals (full
+    supplies and set-aside piles at every seat) plays more moves than any dealt game: the record holds all
+    of them, and it replays on the reference engine."""
+    rs = ruleset("ireland", None)
+    eng = engine(rs)
+    sz = eng.plan.sizes
+    n = rs.players[1]
+    names = DEFAULT_NAMES[:n]
+    longest = 0
+    for seed in range(2):
+        pos = Game(rs, names, deal(rs, n, seed))
+        for p in range(n):
+            mix = pos.hand[p] + pos.supply[p] + pos.set_aside[p]
+            pos.supply[p] = (mix * 2)[: sz["TMAX"]]
+            pos.set_aside[p] = mix[: sz["HMAX"] - len(pos.hand[p])]
+        longest = max(longest, len(_replays(rs, eng, pos, seed)))
+    assert longest > n * sz["TMAX"]  # more moves than a game deals tiles
+
+
+@needs_native
+def test_what_the_engine_cannot_represent_is_refused() -> None:
+    """A tile value past the engine's VBITS bits (it would be read as a tile of another kind) and a seat
+    listed twice among a face-up card's fulfillers are refused, not read as something else."""
+    rs = ruleset("ireland", None)
+    eng = engine(rs)
+    names = DEFAULT_NAMES[:3]
+    pos = Game(rs, names, deal(rs, 3, 1))
+    kind = pos.hand[0][0][0]
+    pos.hand[0][0] = (kind, 1 << eng.plan.sizes["VBITS"])
+    _refused(pos, eng, "value")
+    pos = Game(rs, names, deal(rs, 3, 1))
+    pos.public_by[pos.public[0]] = [1, 1]
+    _refused(pos, eng, "twice")

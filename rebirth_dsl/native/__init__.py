@@ -129,14 +129,23 @@ def random_playouts(game: Game, count: int, seed: int, redeal: bool = True, back
     game's position, which must be between turns. With `redeal` each playout first reshuffles every supply
     and the rest of every deck (the future a player cannot know), as the Monte Carlo agent does. Ability
     questions are answered at random. `backend`: "auto" (native when it can run, else Python), "native" or
-    "python". The same arguments give the same scores for a given backend."""
+    "python". The same arguments give the same scores for a given backend. A position the native engine
+    cannot play exactly (lib.NativeRefused: a hand or held cards that could outgrow its arrays, a tile it
+    cannot encode) is played on the Python engine on "auto", as a ruleset it cannot express is, and raises
+    NativeRefused on "native"."""
     if backend not in ("auto", "native", "python"):
         raise ValueError(f"backend {backend!r}: auto, native or python")
     if backend != "python" and not game.scenario and not game.pending_draw:
         eng = engine(game.rs, notice=backend == "native")
         if eng is not None:
-            return eng.playouts(game, count, seed, redeal)
-        if backend == "native":
+            from rebirth_dsl.native.lib import NativeRefused
+
+            try:
+                return eng.playouts(game, count, seed, redeal)
+            except NativeRefused:
+                if backend == "native":
+                    raise
+        elif backend == "native":
             raise RuntimeError(f"no native engine for {game.rs.title}")
     return python_playouts(game, count, seed, redeal)
 

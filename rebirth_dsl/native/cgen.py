@@ -213,6 +213,9 @@ class _Gen:
         pub = rs.public.count if rs.public is not None else 0
         self.free_kinds = list(static(rs).free)
         metrics = max([len(m.metrics) for m in rs.majorities] or [1])
+        # a seat's hand and set-aside tiles together, as a loaded position may hold them (a dealt game holds at
+        # most hand + set-aside; two spare): the hand array, which no playout can outgrow (ctext.py load)
+        hmax = rs.hand + rs.set_aside + 2
         sizes = {
             "FORMAT": FORMAT, "VBITS": VBITS, "NH": t.n, "W": self.words, "NK": self.nk, "NP": np_,
             "NL": len(t.landmark_hex), "NLX": max(len(t.landmark_hex), 1), "NA": len(t.area_hexes),
@@ -220,8 +223,12 @@ class _Gen:
             "NFK": len(self.free_kinds), "NFKX": max(len(self.free_kinds), 1), "NM": metrics,
             "NCARD": len(self.cards), "NCARDX": max(len(self.cards), 1), "ND": len(decks),
             "NDX": max(len(decks), 1), "DMAX": max(decks or [1]), "TMAX": tmax, "TMAXX": tmax,
-            "HMAX": rs.hand + rs.set_aside + 2, "HELDMAX": max(sum(decks), 1), "PUBMAX": max(pub, 1),
-            "MAXMOVES": np_ * tmax + 1, "MAXANS": np_ * max(len(t.landmark_hex), 1) + 1,
+            # HELDMAX: every deck's cards, the most a seat's held cards and the decks' cards together may be in a
+            # loaded position (a draw moves a card from one to the other): the held array, never outgrown
+            "HMAX": hmax, "HELDMAX": max(sum(decks), 1), "PUBMAX": max(pub, 1),
+            # every move spends one of its seat's tiles: a loaded position holds at most HMAX in hand and
+            # set-aside and TMAX in supply per seat; an ability answer is a first touch, once a seat and landmark
+            "MAXMOVES": np_ * (hmax + tmax) + 1, "MAXANS": np_ * max(len(t.landmark_hex), 1) + 1,
             "SETUPMAX": np_ * (2 * tmax + 2) + max(len(decks), 1) * (max(decks or [1]) + 1),
             "HAND": rs.hand, "SET_ASIDE": rs.set_aside, "GROUPMASK": _mask(rs.group_kinds, self.nk),
             "REST_BOTTOM": REST["bottom"], "REST_TOP": REST["top"],
@@ -342,6 +349,7 @@ class _Gen:
                  f"    int d = {c_int(d)};",
                  "    if (d >= 0 && s->dtop[d] < s->dlen[d]) {",
                  "        if (s->nheld[p] < HELDMAX) s->held[p][s->nheld[p]++] = s->deck[d][s->dtop[d]++];",
+                 "        else s->lost = 1;",
                  "        return;",
                  "    }"]
         if empty is not None and empty.fn is not None:

@@ -66,9 +66,13 @@ typedef struct {
     /* what the lab reads besides the scores (play/tally.py): fallback placements, landmarks taken from a
        holder or unheld, per majority statement, and the order of each public card's fulfillers */
     i32 fallbacks[NP], changes[NMAJX][NP], claims[NMAJX][NP], pub_order[NCARDX][NP];
-    /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer) */
+    /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
+       both counts go on past the buffers, so a record that did not fit is refused, never cut (lib.py) */
     i32 *rec_moves, *rec_ans;
     i32 nmoves, nans;
+    /* a tile or card found no room in its array: the game is refused (-4), never scored without it. load()
+       admits only positions whose hands and held cards cannot outgrow their arrays, so it stays 0 */
+    i32 lost;
 } S;
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
@@ -276,12 +280,16 @@ static void pub_pay(S *s, int c, int q, int cat) {
 static inline int free_at(const S *s, int fk, int r) { return s->freel[FOFF[fk] + r]; }
 
 static void answer(S *s, int lm, int code) {
-    if (s->rec_ans && s->nans < MAXANS) {
-        i32 *a = s->rec_ans + 3 * s->nans++;
+    if (!s->rec_ans) return;
+    if (s->nans < MAXANS) {
+        i32 *a = s->rec_ans + 3 * s->nans;
         a[0] = s->nmoves - 1; a[1] = lm; a[2] = code;
     }
+    s->nans++;
 }
-static void hand_add(S *s, int p, int code) { if (s->nhand[p] < HMAX) s->hand[p][s->nhand[p]++] = code; }
+static void hand_add(S *s, int p, int code) {
+    if (s->nhand[p] < HMAX) s->hand[p][s->nhand[p]++] = code; else s->lost = 1;
+}
 
 /* ability questions answered at random, as fast._answer_per_seat: the distinct tiles, uniformly */
 static int distinct_pick(S *s, const i32 *tiles, int n) {
@@ -494,6 +502,12 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     for (int p = 0; p < n; p++) { TAKE_IN(c, 0, TMAX); s->naside[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->aside[p][j], 0, (NK << VBITS) - 1); }
     for (int d = 0; d < ND; d++) { TAKE_IN(c, 0, DMAX); s->dlen[d] = c; for (int j = 0; j < c; j++) TAKE_IN(s->deck[d][j], 0, NCARD - 1); }
     for (int p = 0; p < n; p++) { TAKE_IN(c, 0, HELDMAX); s->nheld[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->held[p][j], 0, NCARD - 1); }
+    /* what a playout can add to: a hand only the set-aside tiles an ability takes into it (the draw after a
+       turn replaces the tile played), held cards only the decks' cards; so these sums never grow, and a
+       position within them never needs more room than its arrays (hand_add, the draw functions) */
+    int deck_cards = 0;
+    for (int d = 0; d < ND; d++) deck_cards += s->dlen[d];
+    for (int p = 0; p < n; p++) if (s->nhand[p] + s->naside[p] > HMAX || s->nheld[p] + deck_cards > HELDMAX) return -2;
     for (int p = 0; p < n; p++) TAKE_IN(s->passed[p], 0, 1 << 30);
     TAKE_IN(c, 0, PUBMAX); s->npub = c; for (int j = 0; j < c; j++) TAKE_IN(s->pub[j], 0, NCARD - 1);
     TAKE_IN(c, 0, NCARD);
@@ -501,11 +515,15 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
         int card, m;
         TAKE_IN(card, 0, NCARD - 1); TAKE_IN(m, 0, n);
         s->pub_cnt[card] = m;
-        for (int r = 0; r < m; r++) { TAKE_IN(x, 0, n - 1); s->pub_done[card][x] = 1; }
+        for (int r = 0; r < m; r++) { TAKE_IN(x, 0, n - 1); if (s->pub_done[card][x]) return -2; s->pub_done[card][x] = 1; }
     }
     for (int p = 0; p < n; p++) {
         TAKE_IN(c, 0, NCARD); s->ndbl[p] = c;
-        for (int j = 0; j < c; j++) { int card; TAKE_IN(card, 0, NCARD - 1); s->dbl_on[p][card] = 1; TAKE(s->dbl_f[p][card]); }
+        for (int j = 0; j < c; j++) {
+            int card; TAKE_IN(card, 0, NCARD - 1);
+            if (s->dbl_on[p][card]) return -2;  /* one marker a card: ndbl counts cards */
+            s->dbl_on[p][card] = 1; TAKE(s->dbl_f[p][card]);
+        }
     }
     if (i != nflat) return -2;
     rebuild(s);
@@ -563,6 +581,7 @@ EXPORT int rb_games(uint64_t seed0, int count, int n, int64_t *totals, int64_t *
     for (int g = 0; g < count; g++) {
         new_game(s, n, seed0 + (u64)g, 0);
         play_out(s);
+        if (s->lost) { free(s); return -4; }
         total_moves += s->nmoves;
         outputs(s, totals ? totals + (i64)g * n : 0, breakdown ? breakdown + (i64)g * n * NC : 0,
                 winners ? winners + g : 0, lm_owner ? lm_owner + (i64)g * NL : 0);
@@ -580,6 +599,7 @@ EXPORT int rb_record(uint64_t seed, int n, int32_t *setup, int32_t *moves, int32
     new_game(s, n, seed, setup);
     s->rec_moves = moves; s->rec_ans = answers;
     play_out(s);
+    if (s->lost) { free(s); return -4; }
     counts[0] = s->nmoves; counts[1] = s->nans;
     outputs(s, totals, breakdown, winners, lm_owner);
     free(s);
@@ -599,6 +619,7 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
         }
         if (g == 0 && moves) { s->rec_moves = moves; s->rec_ans = answers; }
         play_out(s);
+        if (s->lost) { rc = -4; break; }
         if (g == 0 && counts) { counts[0] = s->nmoves; counts[1] = s->nans; }
         outputs(s, totals + (i64)g * s->n, 0, 0, 0);
     }

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rebirth_dsl.compile.ruleset import Ruleset
+from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.native.build import Built, build
 from rebirth_dsl.native.cgen import VBITS, Plan
 from rebirth_dsl.native.ctext import CDEF
@@ -48,6 +49,17 @@ class NativeGame:
     lm_owner: list[int]
 
 
+class NativeRefused(RebirthError):
+    """A position the native engine cannot play exactly as the reference engine would: something in it could
+    outgrow the engine's fixed sizes or cannot be written in its integers. Callers on `auto` play it on the
+    Python engine instead (rebirth_dsl.native.random_playouts)."""
+
+
+def _refuse(why: str) -> NativeRefused:
+    """The refusal of a position, saying why."""
+    return NativeRefused.single(f"the native engine cannot play this position: {why}")
+
+
 def _seats(mask: int, n: int) -> list[int]:
     """The seats of a bit mask, in order."""
     return [q for q in range(n) if mask >> q & 1]
@@ -72,6 +84,9 @@ class NativeEngine:
         self.sizes = want
         self.load_seconds = 0.0  # generate, build or verify, and load (set by `load`)
         self.card_defs = static(rs).cards
+        # what flatten writes tiles and cards as, each checked once (a playout call converts a whole position)
+        self._codes = _TileCodes(want["NK"])
+        self._card_ids = _CardIds({name: i for i, name in enumerate(plan.card_names)})
 
     # ----- many games ----------------------------------------------------------------------------
     def games(self, n: int, first_seed: int, count: int) -> Batch:
@@ -242,13 +257,41 @@ class NativeEngine:
         return out
 
     # ----- playouts from a position -----------------------------------------------------------------
+    def fits(self, g: Game) -> None:
+        """Raise NativeRefused, saying why, when the position could outgrow the engine's arrays in a playout.
+        A hand grows only by the set-aside tiles an ability takes into it (the draw after a turn replaces the
+        tile played) and held cards only by draws from the decks, so hand plus set-aside and held plus the
+        decks' cards bound them to the end (ctext.py load checks the same, for its own memory's sake)."""
+        s, who = self.plan.sizes, g.players
+        decks = {name: len(g.decks.get(name, [])) for name in self.plan.deck_names}
+        for name, k in decks.items():
+            if k > s["DMAX"]:
+                raise _refuse(f"the {name!r} deck holds {k} cards, more than the rules' longest deck ({s['DMAX']})")
+        if len(g.public) > s["PUBMAX"]:
+            raise _refuse(f"{len(g.public)} face-up cards, more than the rules lay out ({s['PUBMAX']})")
+        for p in range(g.n_players):
+            k = len(g.hand[p]) + len(g.set_aside[p])
+            if k > s["HMAX"]:
+                raise _refuse(f"{who[p]}'s hand and set-aside tiles ({k}) could pass the {s['HMAX']} a hand holds")
+            for pile, k in (("supply", len(g.supply[p])), ("set-aside pile", len(g.set_aside[p]))):
+                if k > s["TMAX"]:
+                    raise _refuse(f"{who[p]}'s {pile} holds {k} tiles, more than the tile mix ({s['TMAX']})")
+            k = len(g.held[p]) + sum(decks.values())
+            if k > s["HELDMAX"]:
+                raise _refuse(f"{who[p]}'s held cards and the decks' cards ({k}) could pass the {s['HELDMAX']} "
+                              "cards a seat holds")
+        for name, seats in g.public_by.items():
+            if len(set(seats)) != len(seats):
+                raise _refuse(f"a seat is listed twice among the fulfillers of {name!r}")
+
     def flatten(self, g: Game) -> tuple[list[int], list[int]]:
-        """A Game between turns as the integers `rb_playouts` reads (ints, and the int64 scores)."""
+        """A Game between turns as the integers `rb_playouts` reads (ints, and the int64 scores); NativeRefused
+        when it does not fit the engine (`fits`, and a tile or card it cannot write)."""
         if g.scenario or g.pending_draw:
             raise ValueError("native playouts start from a game between turns (not a scenario)")
+        self.fits(g)
         plan, t, n = self.plan, g.t, g.n_players
-        card = {name: i for i, name in enumerate(plan.card_names)}
-        code = self._code
+        card, code = self._card_ids, self._codes
         flat = [n, g.turn, g.move_index]
         for h in range(t.n):
             flat += [g.owner[h], g.tkind[h], g.tval[h]]
@@ -260,7 +303,7 @@ class NativeEngine:
         for holder in (g.hand, g.supply, g.set_aside):
             for p in range(n):
                 flat.append(len(holder[p]))
-                flat += [code(x) for x in holder[p]]
+                flat += [code[x] for x in holder[p]]
         for name in plan.deck_names:
             deck = g.decks.get(name, [])
             flat.append(len(deck))
@@ -283,10 +326,6 @@ class NativeEngine:
             scores += [g.scores[p].get(c, 0) for c in plan.categories] + [g.track[p]]
         return flat, scores
 
-    def _code(self, tile: tuple[int, int]) -> int:
-        """A (kind id, value) tile as the engine's code."""
-        return tile[0] << VBITS | tile[1]
-
     def playouts(self, g: Game, count: int, seed: int, redeal: bool = True,
                  record: list[dict[str, Any]] | None = None) -> list[list[int]]:
         """Final scores of `count` uniformly random playouts from the position; with `redeal`, each first
@@ -299,15 +338,45 @@ class NativeEngine:
         moves = ffi.new("int32_t[]", 3 * s["MAXMOVES"]) if record is not None else ffi.NULL
         ans = ffi.new("int32_t[]", 3 * s["MAXANS"]) if record is not None else ffi.NULL
         counts = ffi.new("int32_t[]", 2)
-        rc = self.lib.rb_playouts(ffi.new("int32_t[]", flat), len(flat), ffi.new("int64_t[]", scores),
-                                  seed & U64, count, int(redeal), totals, moves, ans, counts)
+        try:
+            cflat, cscores = ffi.new("int32_t[]", flat), ffi.new("int64_t[]", scores)
+        except OverflowError as e:
+            raise _refuse(f"a number past its 32- or 64-bit integers ({e})") from None
+        rc = self.lib.rb_playouts(cflat, len(flat), cscores, seed & U64, count, int(redeal), totals, moves, ans, counts)
+        if rc == -2:  # what `fits` does not name: a board or a count outside the engine's ranges
+            raise _refuse("it does not read it (a board, count or marker outside its ranges)")
+        if rc == -4:
+            raise _refuse("a playout needed more room than its arrays")
         if rc != 0:
-            raise RuntimeError(f"native engine error {rc} (a position it cannot read)")
+            raise RuntimeError(f"native engine error {rc}")
         if record is not None and count:
             nmoves, nans = self._recorded(counts)
             record.extend(self._moves(list(g.players), ffi.unpack(moves, 3 * nmoves), ffi.unpack(ans, 3 * nans)))
         t = ffi.unpack(totals, count * n)
         return [t[i * n:(i + 1) * n] for i in range(count)]
+
+
+class _TileCodes(dict[tuple[int, int], int]):
+    """(kind id, value) tiles to the engine's codes kind << VBITS | value, each tile checked once: a value
+    past VBITS bits would read as a tile of another kind, so it is refused."""
+
+    def __init__(self, nk: int) -> None:
+        super().__init__()
+        self.nk = nk
+
+    def __missing__(self, tile: tuple[int, int]) -> int:
+        k, v = tile
+        if not (0 <= v < 1 << VBITS and 0 <= k < self.nk):
+            raise _refuse(f"the tile (kind {k}, value {v}) has no code (values below 2^{VBITS})")
+        self[tile] = code = k << VBITS | v
+        return code
+
+
+class _CardIds(dict[str, int]):
+    """Card names to the engine's ids; a name the rules do not have is refused, not a KeyError."""
+
+    def __missing__(self, name: str) -> int:
+        raise _refuse(f"{name!r} is not one of the rules' cards")
 
 
 def load(rs: Ruleset, plan: Plan) -> NativeEngine:
