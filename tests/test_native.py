@@ -613,6 +613,41 @@ def test_a_playout_longer_than_a_game_is_recorded_whole() -> None:
 
 
 @needs_native
+def test_a_record_whose_deck_is_longer_than_the_engines_plays_on_the_python_engine(tmp_path: Path) -> None:
+    """A record may list a deck's cards itself, more of them than the rules' deck holds; its positions do not
+    fit the native engine: `auto` (random_playouts, forecasts, the search agents) plays them on the Python
+    engine, `native` says why it cannot."""
+    import random
+
+    from rebirth_dsl.play.forecast import forecast
+    from rebirth_dsl.play.ismcts import ISMCTSAgent
+    from rebirth_dsl.play.search import MonteCarloAgent
+
+    rs = ruleset("ireland", None)
+    eng = engine(rs)
+    names = DEFAULT_NAMES[:3]
+    rules, board = rules_and_board("ireland", None)
+    rec = native.record_of(rs, rules, board, tmp_path, names, eng.play(names, 3))
+    (deck_name, deck), = rec["setup"]["decks"].items()
+    rec["setup"]["decks"][deck_name] = deck + deck[-1:] * eng.plan.sizes["DMAX"]
+    rec["moves"] = rec["moves"][:12]
+    path = tmp_path / "long-deck.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    r = replay(load_record(path, allow_paths=True))
+    assert r.error is None
+    pos = r.game
+    _refused(pos, eng, "deck")
+    assert forecast(pos, playouts=4, backend="auto") == forecast(pos, playouts=4, backend="python")
+    with pytest.raises(RebirthError, match="deck"):
+        forecast(pos, playouts=4, backend="native")
+    p = pos.turn
+    for agent in (MonteCarloAgent(budget=4, backend="auto"), ISMCTSAgent(budget=6, backend="auto")):
+        tile = agent.choose_tile(pos, p, random.Random(1))
+        hexes, _ = pos.legal_hexes(tile[0])
+        assert agent.choose(pos, p, tile, sorted(hexes), random.Random(2)) in hexes
+
+
+@needs_native
 def test_what_the_engine_cannot_represent_is_refused() -> None:
     """A tile value past the engine's VBITS bits (it would be read as a tile of another kind) and a seat
     listed twice among a face-up card's fulfillers are refused, not read as something else."""

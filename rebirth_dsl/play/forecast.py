@@ -126,6 +126,15 @@ def _native_engine(game: Game, agents: list[Agent] | None, backend: str) -> Any:
     eng = engine(game.rs, notice=backend == "native")
     if eng is None and backend == "native":
         raise RebirthError.single(f"--backend native: no native engine for {game.rs.title} (see the notice above)")
+    if eng is not None:
+        from rebirth_dsl.native.lib import NativeRefused
+
+        try:  # once: a re-deal keeps every pile's length, and a position that fits still fits after any move
+            eng.flatten(game)
+        except NativeRefused:
+            if backend == "native":
+                raise
+            return None  # auto: the position the native engine cannot play runs on the Python engine
     return eng
 
 

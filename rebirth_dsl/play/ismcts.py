@@ -397,8 +397,9 @@ class ISMCTSAgent:
         else:  # k playouts from the determinisation as it stands: no second re-deal (see the docstring)
             from rebirth_dsl.native import random_playouts
 
+            # the agent's own backend when native (auto: a position the native engine refuses plays on Python)
             finals = random_playouts(g, k, rng.getrandbits(62), redeal=False,
-                                     backend="native" if self._native else "python")
+                                     backend=self.backend if self._native else "python")
             rew = [sum(col) / k for col in zip(*(rewards(g, self.scale, f) for f in finals), strict=True)]
         for nd in path:
             nd.visits += 1

@@ -61,7 +61,8 @@ class MonteCarloAgent:
                 g = game.fork()
                 fast.place(g, p, tile[0], tile[1], h)
                 _after_move(g, p, tile)
-                for final in random_playouts(g, per, rng.getrandbits(62), redeal=True, backend="native"):
+                # the agent's own backend: on auto a position the native engine refuses plays on Python
+                for final in random_playouts(g, per, rng.getrandbits(62), redeal=True, backend=self.backend):
                     total += final[p] - max(s for q, s in enumerate(final) if q != p)
                 if total / per > best_val:
                     best, best_val = h, total / per
