@@ -235,6 +235,8 @@ class _Gen:
             "PUB_DECK": self.deck_id.get(rs.public.deck, -1) if rs.public is not None else -1,
             "PUB_COUNT": pub, "NMAJ": len(rs.majorities), "NMAJX": max(len(rs.majorities), 1),
             "NCW": max(1, (len(self.cards) + 63) // 64),
+            # the landmarks next to one hex: what one placement can touch first (place's `first`)
+            "NFIRST": max([len(a) for a in static(rs).lm_adj] + [1]),
         }
         sizes["EXTRA"] = (1 + 2 * np_ + 2 * sizes["NMAJX"] * np_ + np_ * (1 + 2 * sizes["HELDMAX"])
                           + 1 + sizes["PUBMAX"] * (2 + 2 * np_))
@@ -373,8 +375,8 @@ class _Gen:
         L: list[str] = ["static void place(S *s, int p, int k, int v, int h) {", "    occupy(s, h, p, k, v);",
                         "    (void)v;",
                         *(["    pub_tile(s, p, k, h);"] if self.incremental else []),
-                        "    int first[8], nfirst = 0;",
-                        "    for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1] && nfirst < 8; i++)",
+                        "    int first[NFIRST], nfirst = 0;",
+                        "    for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1]; i++)",
                         "        if (!s->touched[p][LMADJ[i]]) first[nfirst++] = LMADJ[i];",
                         "    (void)first;"]
         for ri, (r, s) in enumerate(zip(rs.reactions, ast["reactions"], strict=True)):
