@@ -603,7 +603,7 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     owner, lm_owner = g.owner, g.lm_owner
     seen = g.public_seen
     if not seen:
-        return _first(g, w)
+        return _first(g, w, h)
     so, sl, sw = seen[0], seen[1], seen[2]
     fresh: list[int] = []
     if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
@@ -632,12 +632,12 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     return _dirty(g, w, fresh, moved, _winners(g))
 
 
-def _first(g: Game, w: _Watch) -> list[int]:
+def _first(g: Game, w: _Watch, h: int) -> list[int]:
     """The first check of a game. Every game starts from a position where no player has a tile, a landmark or
     an area (neutral tiles aside, S-U2) and only ever adds to it, so that position is taken as the last
     check's: a bounded card lacks there its number less its measure's numbers (Threshold.base), and what
     changed since is compared as after any other check. The cards that are not bounded, and those met there,
-    are read."""
+    are read. The tile on h (when h >= 0) is the one whose placement set off this check."""
     live = _live(g, w)
     n = g.n_players
     # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
@@ -646,7 +646,7 @@ def _first(g: Game, w: _Watch) -> list[int]:
     if start is None:
         start = g.rs.derived["public start", n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
     g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
-    dirty = _changed(g, w, -1)
+    dirty = _changed(g, w, h)  # h: taken as the first check after any other (no scan of the board for it)
     if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
         return dirty
     return [d | (lq & w.first) for d, lq in zip(dirty, live, strict=True)]
