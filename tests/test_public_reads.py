@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from test_fast import snapshot  # tests/ is on sys.path (no __init__.py)
 
 from rebirth_dsl.board.model import load_board
+from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.reads import REACH, reads_of, threshold_of
@@ -84,6 +85,23 @@ def fast_both_ways(rs: Any, n: int, seed: int) -> tuple[Game, Game]:
     return g1, g2
 
 
+def readers_equal_closures(rs: Any, g: Game) -> None:
+    """Each card as both checks read it (the _Watch's readers: the condition, and the measure and number of
+    a threshold, as functions of the game and the reader) gives what the closure interpreter gives for its
+    written condition and threshold, for every seat, on this position: the two checks above share them."""
+    w = reactions._watch(rs)
+    written = {c.name: c.condition for s in rs.t.rules.statements if isinstance(s, A.DeckBlock) for c in s.cards}
+    assert set(w.readers) == set(written) == set(g.cards)
+    for name, card in g.cards.items():
+        _, measure, limit, cond = w.readers[name]
+        th = threshold_of(written[name], rs.t)
+        assert (measure is None, th) == (card.measure is None, card.threshold), name
+        for q in range(g.n_players):
+            assert cond(g, q) == compile_expr(written[name], rs.t)(Ctx(g, q)), name
+            if th is not None:
+                assert (measure(g, q), limit) == (compile_expr(th.measure, rs.t)(Ctx(g, q)), th.limit), name
+
+
 @pytest.mark.parametrize("name", PUBLIC)
 @settings(max_examples=12)
 @given(seed=st.integers(0, 10**9), n=st.integers(2, 4))
@@ -95,6 +113,7 @@ def test_incremental_check_equals_reading_every_card(name: str, seed: int, n: in
     assert events(g1) == events(g2)
     f1, f2 = fast_both_ways(rs, n, seed)
     assert snapshot(f1) == snapshot(f2)
+    readers_equal_closures(rs, g1)
 
 
 @pytest.mark.parametrize("name", PUBLIC)
@@ -192,6 +211,7 @@ def test_generated_cards_incremental_equals_full(tmp_path: Path, conds: list[str
     assert events(g1) == events(g2)
     f1, f2 = fast_both_ways(rs, n, seed)
     assert snapshot(f1) == snapshot(f2)
+    readers_equal_closures(rs, g1)
 
 
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -204,6 +224,7 @@ def test_generated_thresholds_incremental_equals_full(tmp_path: Path, conds: lis
     assert events(g1) == events(g2)
     f1, f2 = fast_both_ways(rs, n, seed)
     assert snapshot(f1) == snapshot(f2)
+    readers_equal_closures(rs, g1)
 
 
 def test_reads_of_the_ireland_cards() -> None:

@@ -20,7 +20,7 @@ from math import floor
 from typing import Any
 
 from rebirth_dsl.compile.emit import literal
-from rebirth_dsl.compile.exprgen import compile_direct_source, expr_of, value_source
+from rebirth_dsl.compile.exprgen import direct_function, expr_of, value_source
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
@@ -28,8 +28,6 @@ from rebirth_dsl.runtime.abilities import draw_after_turn, use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
     public_missions,
-    public_moved,
-    public_read,
     public_source,
     react_one,
     score_area,
@@ -88,7 +86,7 @@ def generate(rs: Ruleset) -> Compiled:
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one,
                PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=_turns,
-               PUBREAD=public_read, PUBMOVED=public_moved, USE=use)
+               USE=use)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
@@ -541,14 +539,10 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
 
     def direct(fn: Any) -> Any:
         """fn as f(g, me, placed, influence)."""
-        node = expr_of(fn)
-        if node is not None:
-            try:
-                return compile_direct_source(node, t, rs.group_kinds)[0]
-            except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
-                pass  # as compiler._generated: what Python cannot compile runs through its f(ctx)
-        closures.append(fn)
-        return lambda g, me, placed=-1, influence=0: fn(Ctx(g, me, placed, influence))
+        f, generated = direct_function(fn, t, rs.group_kinds)
+        if not generated:
+            closures.append(fn)
+        return f
 
     def value(name: str, fn: Any, me: str, influence: str) -> str:
         """Source for fn's value for player `me` with this influence."""

@@ -12,6 +12,7 @@ from operator import ne
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.exprgen import direct_function
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
@@ -215,17 +216,6 @@ def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> N
         _read_cards(g, p, r, index, None, _watch(g.rs))
 
 
-def public_read(g: Game, q: int, d: int, r: PublicRule, index: int | None) -> None:
-    """Read for seat q the face-up cards of the bits d, and pay those fulfilled (for public_source)."""
-    _read_for(g, q, d, r, index, g.rs.derived["public reads"])  # made with the source
-
-
-def public_moved(g: Game, q: int, h: int, d: int, r: PublicRule, index: int | None) -> None:
-    """The check after q's tile on h, once the tile is taken (d: q's cards to read for it), when landmarks
-    changed hands or areas were won since the last check (for public_source)."""
-    _after(g, g.rs.derived["public reads"], h, q, d, 0, r, index)  # made with the source
-
-
 def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
     """Read the cards after q's tile on h, the only one added since the last check and taken already (d: q's
     cards to read for it; anyone: the cards it changes for every player), when landmarks next to h changed
@@ -291,13 +281,14 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
 
 
 def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
-                  table: Callable[[str, tuple[int, ...]], str]) -> list[str] | None:
+                  bind: Callable[[str, Any], str]) -> list[str] | None:
     """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
     same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
-    own; landmarks and areas go to public_moved (PUBMOVED), cards to read to public_read (PUBREAD), anything
-    else to public_missions (PUBLIC). `rule` names the rule in the generated code, `table(name, values)` names
-    a per-hex tuple there. None: the caller emits the call. The source uses the loop's names g, p, v (the
+    own; landmarks and areas go to _after (PUBMOVED), cards to read to _read_for (PUBREAD), with the ruleset's
+    _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
+    `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
+    None: the caller emits the call. The source uses the loop's names g, p, v (the
     tile's value), h, groot, gsize and lm_owner, and ps, lq, d, lack, base, i, left, x of its own."""
     w = _watch(rs)
     if not hexes:
@@ -309,7 +300,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
         seen = {values[h] for h in hexes}
         if seen == {0}:
             return None
-        return literal(seen.pop()) if len(seen) == 1 else f"{table(f'PUB{kid}{name}', values)}[h]"
+        return literal(seen.pop()) if len(seen) == 1 else f"{bind(f'PUB{kid}{name}', values)}[h]"
 
     anyone = at_hex("ANY", tuple(a[3] for a in at))
     if anyone is not None and not anyone.endswith("[h]"):
@@ -348,8 +339,9 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
         cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
     if cards:
         body += ["lack = ps[4]", f"base = p * {literal(w.ncards)}", *cards]
+    read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), bind("PUBW", w)
     body += ["if ps[1] == lm_owner and ps[2][0] == len(g.area_first):", "    if d:",
-             f"        PUBREAD(g, p, d, {rule}, None)", "else:", f"    PUBMOVED(g, p, h, d, {rule}, None)"]
+             f"        {read}(g, p, d, {rule}, None, {watch})", "else:", f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)"]
     return ["ps = g.public_seen", f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
             f"    PUBLIC(g, p, {rule}, None, h)"]
 
@@ -383,22 +375,23 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
         bit = w.bit
         names = [name for name in g.public if d & bit[name]]
     seen = g.public_seen
+    readers = w.readers
     g.memo = {}  # the position is fixed while the cards are read
     try:
-        ctx = Ctx(g, q)
         for name in names:
             done = public_by[name]
             if q in done:
                 continue
+            i, measure, limit, cond = readers[name]
+            if measure is not None and seen:  # `E >= N`: keep what E lacks (the fields above)
+                short = limit - measure(g, q)
+                if short > 0:
+                    seen[4][q * w.ncards + i] = short
+                    continue
+            elif not cond(g, q):
+                continue
             card = g.cards[name]
             b = w.bit[name]
-            if card.measure is not None and seen:  # `E >= N`: keep what E lacks (the fields above)
-                short = card.threshold.limit - card.measure(ctx)  # type: ignore[union-attr]
-                if short > 0:
-                    seen[4][q * w.ncards + b.bit_length() - 1] = short
-                    continue
-            elif not card.cond(ctx):
-                continue
             doubled = name in g.doubled[q]
             pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
             done.append(q)
@@ -441,6 +434,9 @@ class _Watch:
     holds: tuple[tuple[int, int], ...]  # (bit, landmark) of each
     lack0: tuple[int, ...]  # per card, what a bounded one lacks where its reader has nothing (0: not bounded)
     first: int  # the cards the first check reads: those not bounded, and those met where the reader has nothing
+    # per card name: its index (its bit's position), and its measure (None: not a threshold), number and
+    # condition as functions of the game and the reader (exprgen.direct_function: no context object made)
+    readers: dict[str, tuple[int, Callable[..., Any] | None, int, Callable[..., Any]]]
 
 
 def _watch(rs: Ruleset) -> _Watch:
@@ -493,7 +489,11 @@ def _watch(rs: Ruleset) -> _Watch:
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
                lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken,
                lm_steps, won_m & ~bounded, won_steps, sum(b for b, _ in holds), tuple(holds), tuple(lack0),
-               ~bounded | sum(b for b, th in ths.items() if th.limit <= th.base))
+               ~bounded | sum(b for b, th in ths.items() if th.limit <= th.base),
+               {name: (bit[name].bit_length() - 1,
+                       None if card.measure is None else direct_function(card.measure, t, rs.group_kinds)[0],
+                       0 if card.threshold is None else card.threshold.limit,
+                       direct_function(card.cond, t, rs.group_kinds)[0]) for name, card in cards.items()})
     rs.derived["public reads"] = w
     return w
 
