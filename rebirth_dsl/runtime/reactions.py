@@ -235,7 +235,9 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
         # the full comparison takes the tile again, which is safe (what a bounded card lacks may be
         # under-estimated, never over-estimated)
         seen[0][h] = EMPTY
-        _read_cards(g, q, r, index, _changed(g, w, h), w)
+        dirty = _changed(g, w, h)
+        dirty[q] |= d  # those already found (public_source may have taken landmarks next to h: seen above)
+        _read_cards(g, q, r, index, dirty, w)
         return
     others: dict[int, int] = {}  # seats other than q with cards to read
     nc = w.ncards
@@ -288,8 +290,8 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     own; landmarks and areas go to _after (PUBMOVED), cards to read to _read_for (PUBREAD), with the ruleset's
     _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
     `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
-    None: the caller emits the call. The source uses the loop's names g, p, v (the
-    tile's value), h, groot, gsize and lm_owner, and ps, lq, d, lack, base, i, left, x of its own."""
+    None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
+    gsize and lm_owner, and ps, lq, d, lack, base, i, left, x, sl, lm of its own."""
     w = _watch(rs)
     if not hexes:
         return None
@@ -337,16 +339,48 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
             if where is not None and where.endswith("[h]"):
                 block = [f"if {where}:", *("    " + ln for ln in block)]
         cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
-    if cards:
-        body += ["lack = ps[4]", f"base = p * {literal(w.ncards)}", *cards]
+    taken = _taken_source(w, bind)
+    if cards or any("lack[i]" in ln for ln in taken):
+        body += ["lack = ps[4]", f"base = p * {literal(w.ncards)}"]
+    body += cards
     read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), bind("PUBW", w)
-    body += ["if ps[1] == lm_owner and ps[2][0] == len(g.area_first):", "    if d:",
-             f"        {read}(g, p, d, {rule}, None, {watch})", "else:", f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)"]
+    # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
+    # taking a landmark often makes such a card worth reading for nothing
+    held = [ln for b, lm in w.holds for ln in (f"if d & {literal(b)} and lm_owner[{literal(lm)}] != p:",
+                                                f"    d ^= {literal(b)}")]
+    call = f"{read}(g, p, d, {rule}, None, {watch})"
+    read_d = ["if d:", *("    " + ln for ln in held), *(["    if d:", f"        {call}"] if held else [f"    {call}"])]
+    if taken:
+        body += ["sl = ps[1]", "if sl != lm_owner:", *("    " + ln for ln in taken), "if sl == lm_owner and "
+                 "ps[2][0] == len(g.area_first):"]
+    else:
+        body += ["if ps[1] == lm_owner and ps[2][0] == len(g.area_first):"]
+    body += [*("    " + ln for ln in read_d), "else:", f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)"]
     return ["ps = g.public_seen", f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
             f"    PUBLIC(g, p, {rule}, None, h)"]
 
 
 _FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
+
+
+def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
+    """_after's work for the landmarks next to h the placer p has taken since the last check, as source for
+    public_source (run where the last check's holders `sl` differ from `lm_owner`): each is marked seen, and
+    the cards it may change for its taker are added to d, bounded ones brought closer by what each landmark
+    raises them (a table per card over the landmarks). Whatever else changed (a landmark elsewhere or taken
+    by another, an area won) is left for _after, called when `sl` still differs. None of this when a
+    landmark changing hands may change cards for others (lost, or read by every player): _after does it all."""
+    if w.lm_lost or w.landmarks_anyone or w.always or not (w.lm_plain or any(w.lm_steps)):
+        return []
+    block = ["if lm_owner[lm] == p and sl[lm] != p:", "    sl[lm] = p"]
+    if w.lm_plain:
+        block.append(f"    d |= {literal(w.lm_plain)} & lq")
+    for b, i in sorted({st[:2] for steps in w.lm_steps for st in steps}):
+        ups = tuple(next((up for b_, _, up in steps if b_ == b), 0) for steps in w.lm_steps)
+        block += [f"    if lq & {literal(b)}:", f"        x = {bind(f'PUBLMUP{i}', ups)}[lm]", "        if x:",
+                  f"            i = base + {literal(i)}", "            left = lack[i] = lack[i] - x",
+                  "            if left <= 0:", f"                d |= {literal(b)}"]
+    return ["for lm in g.lm_adj[h]:", *("    " + ln for ln in block)]
 
 
 def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
