@@ -27,6 +27,7 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.abilities import draw_after_turn, use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
+    PUBLIC_LOCALS,
     public_missions,
     public_source,
     react_one,
@@ -149,6 +150,8 @@ def generate(rs: Ruleset) -> Compiled:
     free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
     for kk, var in free_var.items():
         R(f"    {var} = free[{literal(kk)}]")
+    if any(isinstance(r, PublicRule) for r in rs.reactions):  # read by the placements public_source writes
+        emit(PUBLIC_LOCALS, "    ")
     R("    rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
     R("    rec = moves is not None")
     R("    if g.auto_choose is None:")

@@ -291,7 +291,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
     `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
     None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
-    gsize and lm_owner, and ps, lq, d, lack, base, i, left, x, sl, lm of its own."""
+    gsize and lm_owner, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm of its own."""
     w = _watch(rs)
     if not hexes:
         return None
@@ -308,8 +308,8 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     if anyone is not None and not anyone.endswith("[h]"):
         return None  # a tile on any of these hexes changes cards for every player: the call reads them
     plain = at_hex("PLAIN", tuple(a[0] for a in at))
-    tests = ["ps", f"ps[0][h] == {literal(EMPTY)}"]
-    body = ["ps[0][h] = p", "lq = ps[3][p]", f"d = {plain} & lq" if plain else "d = 0"]
+    tests = ["ps", f"so[h] == {literal(EMPTY)}"]
+    body = ["so[h] = p", "lq = live[p]", f"d = {plain} & lq" if plain else "d = 0"]
     if anyone is not None:
         tests.append(f"not {anyone}")
     cards: list[str] = []
@@ -341,7 +341,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
         cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
     taken = _taken_source(w, bind)
     if cards or any("lack[i]" in ln for ln in taken):
-        body += ["lack = ps[4]", f"base = p * {literal(w.ncards)}"]
+        body.append(f"base = p * {literal(w.ncards)}")
     body += cards
     read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), bind("PUBW", w)
     # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
@@ -351,13 +351,18 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     call = f"{read}(g, p, d, {rule}, None, {watch})"
     read_d = ["if d:", *("    " + ln for ln in held), *(["    if d:", f"        {call}"] if held else [f"    {call}"])]
     if taken:
-        body += ["sl = ps[1]", "if sl != lm_owner:", *("    " + ln for ln in taken), "if sl == lm_owner and "
-                 "ps[2][0] == len(g.area_first):"]
-    else:
-        body += ["if ps[1] == lm_owner and ps[2][0] == len(g.area_first):"]
-    body += [*("    " + ln for ln in read_d), "else:", f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)"]
-    return ["ps = g.public_seen", f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
-            f"    PUBLIC(g, p, {rule}, None, h)"]
+        body += ["if sl != lm_owner:", *("    " + ln for ln in taken)]
+    body += ["if sl == lm_owner and sw[0] == len(won):", *("    " + ln for ln in read_d), "else:",
+             f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)", *("    " + ln for ln in PUBLIC_LOCALS)]
+    return [f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
+            f"    PUBLIC(g, p, {rule}, None, h)", *("    " + ln for ln in PUBLIC_LOCALS)]
+
+
+# The check's lists (g.public_seen) as locals of the generated loop, bound before it and again after each call
+# that may make them anew (public_missions, _after: a first check, or one that starts again); the other calls
+# (_read_for) only change them in place. Read by public_source's source.
+PUBLIC_LOCALS = ["ps = g.public_seen", "so, sl, sw, live, lack = ps or (None, None, None, None, None)",
+                 "won = g.area_first"]
 
 
 _FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
