@@ -436,8 +436,11 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
             done.append(q)
             if seen:
                 seen[3][q] &= ~b
-            g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
-                    g.players[q], name, _ordinal(len(done)), pts, " (doubled)" if doubled else "")
+            if g.quiet:  # the points alone: the event's ids and words are made only where they are kept
+                g.event(index, q, pts, r.category, (), "")
+            else:
+                g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
+                        g.players[q], name, _ordinal(len(done)), pts, " (doubled)" if doubled else "")
     finally:
         g.memo = None
 
