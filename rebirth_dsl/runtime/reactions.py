@@ -339,8 +339,8 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
             if where is not None and where.endswith("[h]"):
                 block = [f"if {where}:", *("    " + ln for ln in block)]
         cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
-    taken = _taken_source(w, bind)
-    if cards or any("lack[i]" in ln for ln in taken):
+    taken, won = _taken_source(w, bind), _won_source(w)
+    if cards or any("lack[i]" in ln for ln in taken + won):
         body.append(f"base = p * {literal(w.ncards)}")
     body += cards
     read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), bind("PUBW", w)
@@ -352,7 +352,11 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     read_d = ["if d:", *("    " + ln for ln in held), *(["    if d:", f"        {call}"] if held else [f"    {call}"])]
     if taken:
         body += ["if sl != lm_owner:", *("    " + ln for ln in taken)]
-    body += ["if sl == lm_owner and sw[0] == len(won):", *("    " + ln for ln in read_d), "else:",
+    body += ["if sl == lm_owner and sw[0] == len(won):", *("    " + ln for ln in read_d)]
+    if won:
+        body += [f"elif sl == lm_owner and sw[0] + 1 == len(won) and {bind('PUBLAST', _last_won)}(won) == p:",
+                 *("    " + ln for ln in won + read_d)]
+    body += ["else:",
              f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)", *("    " + ln for ln in PUBLIC_LOCALS)]
     return [f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
             f"    PUBLIC(g, p, {rule}, None, h)", *("    " + ln for ln in PUBLIC_LOCALS)]
@@ -386,6 +390,26 @@ def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
                   f"            i = base + {literal(i)}", "            left = lack[i] = lack[i] - x",
                   "            if left <= 0:", f"                d |= {literal(b)}"]
     return ["for lm in g.lm_adj[h]:", *("    " + ln for ln in block)]
+
+
+def _won_source(w: _Watch) -> list[str]:
+    """_after's work for one area won since the last check, by the placer p, as source for public_source (run
+    where nothing else changed): marked seen, and the cards it may change for its winner added to d, bounded
+    ones brought closer. None of this when an area won may change cards for every player."""
+    if w.won_anyone or w.always:
+        return []
+    out = ["sw[0] += 1"]
+    if w.won_plain:
+        out.append(f"d |= {literal(w.won_plain)} & lq")
+    for b, i, up in w.won_steps:
+        out += [f"if lq & {literal(b)}:", f"    i = base + {literal(i)}", f"    left = lack[i] = lack[i] - {literal(up)}",
+                "    if left <= 0:", f"        d |= {literal(b)}"]
+    return out
+
+
+def _last_won(won: dict[int, int]) -> int:
+    """The winner of the area won last (areas are only ever won, in order: the last entry)."""
+    return next(reversed(won.values()))
 
 
 def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
