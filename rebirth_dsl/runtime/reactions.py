@@ -354,7 +354,9 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
         body += ["if sl != lm_owner:", *("    " + ln for ln in taken)]
     body += ["if sl == lm_owner and sw[0] == len(won):", *("    " + ln for ln in read_d)]
     if won:
-        body += [f"elif sl == lm_owner and sw[0] + 1 == len(won) and {bind('PUBLAST', _last_won)}(won) == p:",
+        # the winner of the area won last (areas are only ever won, in order: the dict's last entry)
+        last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
+        body += [f"elif sl == lm_owner and sw[0] + 1 == len(won) and {last} == p:",
                  *("    " + ln for ln in won + read_d)]
     body += ["else:",
              f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)", *("    " + ln for ln in PUBLIC_LOCALS)]
@@ -405,11 +407,6 @@ def _won_source(w: _Watch) -> list[str]:
         out += [f"if lq & {literal(b)}:", f"    i = base + {literal(i)}", f"    left = lack[i] = lack[i] - {literal(up)}",
                 "    if left <= 0:", f"        d |= {literal(b)}"]
     return out
-
-
-def _last_won(won: dict[int, int]) -> int:
-    """The winner of the area won last (areas are only ever won, in order: the last entry)."""
-    return next(reversed(won.values()))
 
 
 def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
