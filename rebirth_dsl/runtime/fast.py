@@ -176,7 +176,7 @@ def generate(rs: Ruleset) -> Compiled:
         R("        return")
         R("    for mi in COUNT(g.move_index):")
         # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
-        R("        ti = FLOOR(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
+        R("        ti = FLOOR(rnd[p]() * nh) if (nh := len(hp)) > 1 else 0  # the hand's length read once")
         R("        k, v = tile = hp[ti]")
     # Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
     # there the placement body is emitted specialised to both (see _place_body), ending the move's

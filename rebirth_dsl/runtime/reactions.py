@@ -291,7 +291,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
     `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
     None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
-    gsize and lm_owner, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm of its own."""
+    gsize and lm_owner, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same of its own."""
     w = _watch(rs)
     if not hexes:
         return None
@@ -350,13 +350,16 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
                                                 f"    d ^= {literal(b)}")]
     call = f"{read}(g, p, d, {rule}, None, {watch})"
     read_d = ["if d:", *("    " + ln for ln in held), *(["    if d:", f"        {call}"] if held else [f"    {call}"])]
-    if taken:
-        body += ["if sl != lm_owner:", *("    " + ln for ln in taken)]
-    body += ["if sl == lm_owner and sw[0] == len(won):", *("    " + ln for ln in read_d)]
+    if taken:  # the holders compared once where nothing changed (`same`), again only after taking some
+        body += ["if sl != lm_owner:", *("    " + ln for ln in taken), "    same = sl == lm_owner", "else:",
+                 "    same = True"]
+    else:
+        body.append("same = sl == lm_owner")
+    body += ["if same and sw[0] == len(won):", *("    " + ln for ln in read_d)]
     if won:
         # the winner of the area won last (areas are only ever won, in order: the dict's last entry)
         last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
-        body += [f"elif sl == lm_owner and sw[0] + 1 == len(won) and {last} == p:",
+        body += [f"elif same and sw[0] + 1 == len(won) and {last} == p:",
                  *("    " + ln for ln in won + read_d)]
     body += ["else:",
              f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)", *("    " + ln for ln in PUBLIC_LOCALS)]
