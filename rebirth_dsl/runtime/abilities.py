@@ -106,7 +106,7 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
     game (probes, playouts) keeps no events: only the points and the effect, no words are made."""
     name = g.t.landmark_name[lm]
     ab, key, opts = options(g, p, lm)
-    c = choices.get(name)
+    c = choices.get(name) if choices else None
     if c is None and g.auto_choose is not None:
         c = g.auto_choose(g, p, lm, ab, key, opts)
     quiet = g.quiet
@@ -160,15 +160,17 @@ def draw_after_turn(g: Game, p: int) -> None:
             hand.append(supply.pop())
         return
     n, keep, rest = pend
-    drawn = [supply.pop() for _ in range(min(n, len(supply)))]
-    if not drawn:
+    k = min(n, len(supply))
+    if not k:
         return
+    drawn = supply[-k:]  # the top k (the end of the list), drawn from the top down
+    del supply[-k:]
+    drawn.reverse()
     kept = keep if keep in drawn else drawn[0]
     drawn.remove(kept)
     hand.append(kept)
-    if rest == "bottom":  # in the order drawn; the supply's top is the end of its list, its bottom index 0
-        for tile in drawn:
-            supply.insert(0, tile)
+    if rest == "bottom":  # each in the order drawn put under the supply (its bottom is index 0): the last lowest
+        supply[:0] = drawn[::-1]
     elif rest == "top":  # back on top, the first drawn to be drawn first again
         supply.extend(reversed(drawn))
     # "box": out of the game
