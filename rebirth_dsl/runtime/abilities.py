@@ -115,13 +115,16 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
         if not quiet:  # nothing scored: a quiet game keeps nothing of it
             g.event(index, p, 0, "ability", ids, "{} first touches {}: declines {}", g.players[p], name, ab.name)
         return
-    answer = c[key] if isinstance(c, dict) else None
     effect = ab.effect
-    if isinstance(effect, A.ScoreEffect):
-        assert ab.fn is not None
+    if ab.fn is not None:  # points to score (a ScoreEffect: the only effect compiled with a function)
         pts = ab.fn(Ctx(g, p))
-        g.event(index, p, pts, effect.category, ids, "{} first touches {}: {} = {}", g.players[p], name, ab.name, pts)
+        if quiet:  # the points alone
+            g.event(index, p, pts, effect.category, ids, "")
+        else:
+            g.event(index, p, pts, effect.category, ids, "{} first touches {}: {} = {}", g.players[p], name, ab.name,
+                    pts)
         return
+    answer = c[key] if isinstance(c, dict) else None
     if opts == [] or (opts and answer is None):
         if not quiet:
             g.event(index, p, 0, "ability", ids, "{} first touches {}: {} has nothing to act on", g.players[p], name,
