@@ -291,7 +291,8 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
     `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
     None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
-    gsize and lm_owner, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same of its own."""
+    gsize, lm_owner and touched_by, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same of its
+    own."""
     w = _watch(rs)
     if not hexes:
         return None
@@ -327,6 +328,12 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
             assert by is not None
             block = [ln.format(by) for ln in lower] if not by.endswith("[h]") else \
                 [f"x = {by}", "if x:", *("    " + ln.format("x") for ln in lower)]
+            near = _touches(rs, w, b, tuple(max(up, 0) for up, _ in grow))
+            if near is not None and by.endswith("[h]"):
+                # the landmarks it counts that the tile is next to and the placer had not touched (the game marks
+                # them touched after every reaction): what the count grows by, where the table has at most that
+                block = [f"x = {by}", "if x:", f"    x = len({bind(f'PUBNEAR{i}', near)}[h].difference(touched_by[p]))",
+                         "    if x:", *("        " + ln.format("x") for ln in lower)]
         else:
             n = literal(next(x for up, x in (grow[h] for h in hexes) if up < 0))
             if form == "value":  # by the tile's value
@@ -375,6 +382,30 @@ PUBLIC_LOCALS = ["ps = g.public_seen", "so, sl, sw, live, lack = ps or (None, No
 
 
 _FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
+
+
+def _touches(rs: Ruleset, w: _Watch, b: int, up: tuple[int, ...]) -> tuple[frozenset[int], ...] | None:
+    """For the card of bit b when its threshold's measure is `count(touched(me, K))` (or size) and `up` (what a
+    tile may add to it, per hex) is the number of K landmarks around each hex: those landmarks, per hex (a tile
+    next to one its holder has touched already adds nothing for it). None for any other card."""
+    t = rs.t
+    cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as _watch has them
+    card = next((c for name, c in cards.items() if w.bit[name] == b), None)
+    if card is None or card.threshold is None:
+        return None
+    match card.threshold.measure:
+        case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(A.Name(id="me"), A.Name(id=kind))),)):
+            pass
+        case _:
+            return None
+    near: list[set[int]] = [set() for _ in range(t.n)]
+    for lm, k in enumerate(t.landmark_kind):
+        if k == kind:
+            for m in t.neighbours[t.landmark_hex[lm]]:
+                near[m].add(lm)
+    if any(len(s) != u for s, u in zip(near, up, strict=True)):
+        return None  # not the growth this knows
+    return tuple(map(frozenset, near))
 
 
 def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
