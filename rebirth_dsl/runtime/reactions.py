@@ -463,8 +463,9 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
         if not d:
             return
     public_by = g.public_by
-    if not d & (d - 1) and d in w.name_of:  # one card, the usual case
-        names: Any = (w.name_of[d],)
+    one = w.name_of.get(d)  # one card, the usual case (only a single bit names a card)
+    if one is not None:
+        names: Any = (one,)
     else:
         bit = w.bit
         names = [name for name in g.public if d & bit[name]]
@@ -712,8 +713,9 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
             return _reset(g)
         fresh += new
         so[:] = owner
-    if any(owner[x] < 0 for x in fresh):  # a tile of no seat (neutral): not what the tables describe
-        return _reset(g)
+    for x in fresh:
+        if owner[x] < 0:  # a tile of no seat (neutral): not what the tables describe
+            return _reset(g)
     if sw[0] > len(g.area_first):
         return _reset(g)
     moved: list[tuple[int, int]] = []
