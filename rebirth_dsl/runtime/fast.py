@@ -515,7 +515,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
             guarded(f"TOUCH{ri}", block)
         elif isinstance(r, PublicRule):  # the usual case inline where the kind is known, else the handler
             rule = closure(f"RULE{ri}", r)
-            src = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure)
+            src = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure, r.placer_first)
             out.extend(src or [f"PUBLIC(g, p, {rule}, None, h)"])
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")

@@ -282,8 +282,8 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
     _read_cards(g, q, r, index, dirty, w)
 
 
-def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
-                  bind: Callable[[str, Any], str]) -> list[str] | None:
+def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind: Callable[[str, Any], str],
+                  placer_first: bool = True) -> list[str] | None:
     """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
     same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
@@ -291,8 +291,8 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
     _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
     `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
     None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
-    gsize, lm_owner and touched_by, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same of its
-    own."""
+    gsize, lm_owner and touched_by, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same, xw, lx,
+    dx of its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
     w = _watch(rs)
     if not hexes:
         return None
@@ -346,17 +346,23 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
             if where is not None and where.endswith("[h]"):
                 block = [f"if {where}:", *("    " + ln for ln in block)]
         cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
-    taken, won = _taken_source(w, bind), _won_source(w)
+    taken, won = _taken_source(w, bind), _won_source(w, "lq", "d", "base")
     if cards or any("lack[i]" in ln for ln in taken + won):
         body.append(f"base = p * {literal(w.ncards)}")
     body += cards
     read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), bind("PUBW", w)
     # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
     # taking a landmark often makes such a card worth reading for nothing
-    held = [ln for b, lm in w.holds for ln in (f"if d & {literal(b)} and lm_owner[{literal(lm)}] != p:",
-                                                f"    d ^= {literal(b)}")]
-    call = f"{read}(g, p, d, {rule}, None, {watch})"
-    read_d = ["if d:", *("    " + ln for ln in held), *(["    if d:", f"        {call}"] if held else [f"    {call}"])]
+
+    def reading(seat: str, dv: str) -> list[str]:
+        """Read for `seat` the cards of the bits `dv` (a local name), when there are some."""
+        held = [ln for b, lm in w.holds for ln in (f"if {dv} & {literal(b)} and lm_owner[{literal(lm)}] != {seat}:",
+                                                    f"    {dv} ^= {literal(b)}")]
+        call = f"{read}(g, {seat}, {dv}, {rule}, None, {watch})"
+        return [f"if {dv}:", *("    " + ln for ln in held), *([f"    if {dv}:", f"        {call}"] if held
+                                                               else [f"    {call}"])]
+
+    read_d = reading("p", "d")
     if taken:  # the holders compared once where nothing changed (`same`), again only after taking some
         body += ["if sl != lm_owner:", *("    " + ln for ln in taken), "    same = sl == lm_owner", "else:",
                  "    same = True"]
@@ -364,10 +370,18 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
         body.append("same = sl == lm_owner")
     body += ["if same and sw[0] == len(won):", *("    " + ln for ln in read_d)]
     if won:
-        # the winner of the area won last (areas are only ever won, in order: the dict's last entry)
+        # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
+        # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
         last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
-        body += [f"elif same and sw[0] + 1 == len(won) and {last} == p:",
-                 *("    " + ln for ln in won + read_d)]
+        other = ["lx = live[xw]", "dx = 0", *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}"),
+                 *reading("xw", "dx")]
+        if placer_first:
+            body += ["elif same and sw[0] + 1 == len(won):", "    sw[0] += 1", f"    xw = {last}", "    if xw == p:",
+                     *("        " + ln for ln in won + read_d), "    else:", *("        " + ln for ln in read_d),
+                     "        if xw >= 0:", *("            " + ln for ln in other)]
+        else:  # in seat order: only the placer's own area here (another seat may read before the placer)
+            body += [f"elif same and sw[0] + 1 == len(won) and {last} == p:", "    sw[0] += 1",
+                     *("    " + ln for ln in won + read_d)]
     body += ["else:",
              f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)", *("    " + ln for ln in PUBLIC_LOCALS)]
     return [f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
@@ -428,19 +442,20 @@ def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
     return ["for lm in g.lm_adj[h]:", *("    " + ln for ln in block)]
 
 
-def _won_source(w: _Watch) -> list[str]:
-    """_after's work for one area won since the last check, by the placer p, as source for public_source (run
-    where nothing else changed): marked seen, and the cards it may change for its winner added to d, bounded
-    ones brought closer. None of this when an area won may change cards for every player."""
+def _won_source(w: _Watch, live: str, dv: str, base: str) -> list[str]:
+    """_after's work for one area won since the last check, as source for public_source (run where nothing else
+    changed, once it is marked seen): the cards it may change for its winner (live cards `live`, what they lack
+    from `base`) added to `dv`, bounded ones brought closer. None of this (an empty list) when an area won may
+    change cards for every player; ["pass"] when it changes none."""
     if w.won_anyone or w.always:
         return []
-    out = ["sw[0] += 1"]
+    out = []
     if w.won_plain:
-        out.append(f"d |= {literal(w.won_plain)} & lq")
+        out.append(f"{dv} |= {literal(w.won_plain)} & {live}")
     for b, i, up in w.won_steps:
-        out += [f"if lq & {literal(b)}:", f"    i = base + {literal(i)}", f"    left = lack[i] = lack[i] - {literal(up)}",
-                "    if left <= 0:", f"        d |= {literal(b)}"]
-    return out
+        out += [f"if {live} & {literal(b)}:", f"    i = {base} + {literal(i)}",
+                f"    left = lack[i] = lack[i] - {literal(up)}", "    if left <= 0:", f"        {dv} |= {literal(b)}"]
+    return out or ["pass"]
 
 
 def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
