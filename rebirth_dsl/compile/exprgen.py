@@ -424,6 +424,20 @@ def compile_direct_source(node: A.Expr, t: Tables, group_kinds: frozenset[int] |
     return _run(source), source
 
 
+def direct_function(fn: Fn, t: Tables, group_kinds: frozenset[int] | None = None
+                    ) -> tuple[Callable[..., Any], bool]:
+    """fn (a function of a Ctx) as `f(g, me, placed=-1, influence=0)`, and whether that was generated
+    (compile_direct_source of the expression fn was made from); otherwise fn itself runs, on a Ctx made per
+    call (a closure of closures.py, or source Python cannot compile, as compiler._generated)."""
+    node = expr_of(fn)
+    if node is not None:
+        try:
+            return compile_direct_source(node, t, group_kinds)[0], True
+        except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
+            pass
+    return (lambda g, me, placed=-1, influence=0: fn(Ctx(g, me, placed, influence))), False
+
+
 def expr_of(fn: Callable[..., Any]) -> A.Expr | None:
     """The expression a function made by compile_expr_source computes; None for any other function."""
     try:
@@ -443,4 +457,4 @@ def value_source(node: A.Expr, t: Tables, influence: str) -> str | None:
     return None
 
 
-__all__ = ["compile_direct_source", "compile_expr_source", "expr_of", "value_source", "Ctx"]
+__all__ = ["compile_direct_source", "compile_expr_source", "direct_function", "expr_of", "value_source", "Ctx"]

@@ -52,17 +52,19 @@ def options(g: Game, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
 
 
 def tile_names(rs: Ruleset, tiles: list[tuple[int, int]]) -> list[str]:
-    """The distinct names of these tiles, sorted (kept per ruleset: abilities name tiles on every use)."""
-    names = rs.derived.get("tile names")
-    if names is None:
-        names = rs.derived["tile names"] = {}
-    out = set()
-    for x in tiles:
-        name = names.get(x)
-        if name is None:
-            name = names[x] = rs.tile_name(*x)
-        out.add(name)
-    return sorted(out)
+    """The distinct names of these tiles, sorted (kept per ruleset and set of tiles: abilities name tiles on
+    every use, and the few tiles of a supply's top or a set-aside repeat from game to game)."""
+    known = rs.derived.get("tile names")
+    if known is None or len(known) > _KEPT_NAMES:  # (re)started when full: the sets in use come back quickly
+        known = rs.derived["tile names"] = {}
+    key = frozenset(tiles)
+    out = known.get(key)
+    if out is None:
+        out = known[key] = tuple(sorted({rs.tile_name(*x) for x in key}))
+    return list(out)  # a list of its own: the caller may change it
+
+
+_KEPT_NAMES = 4096  # sets of tiles named per ruleset before starting again
 
 
 def _rule_ids(g: Game) -> tuple[str, ...]:
@@ -104,24 +106,29 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
     game (probes, playouts) keeps no events: only the points and the effect, no words are made."""
     name = g.t.landmark_name[lm]
     ab, key, opts = options(g, p, lm)
-    c = choices.get(name)
+    c = choices.get(name) if choices else None
     if c is None and g.auto_choose is not None:
         c = g.auto_choose(g, p, lm, ab, key, opts)
     quiet = g.quiet
     ids = () if quiet else tuple(dict.fromkeys(rule.ids + ab.ids))
-    who = g.players[p]
     if c is False:
-        g.event(index, p, 0, "ability", ids, "{} first touches {}: declines {}", who, name, ab.name)
+        if not quiet:  # nothing scored: a quiet game keeps nothing of it
+            g.event(index, p, 0, "ability", ids, "{} first touches {}: declines {}", g.players[p], name, ab.name)
+        return
+    effect = ab.effect
+    if ab.fn is not None:  # points to score (a ScoreEffect: the only effect compiled with a function)
+        pts = ab.fn(Ctx(g, p))
+        if quiet:  # the points alone
+            g.event(index, p, pts, effect.category, ids, "")
+        else:
+            g.event(index, p, pts, effect.category, ids, "{} first touches {}: {} = {}", g.players[p], name, ab.name,
+                    pts)
         return
     answer = c[key] if isinstance(c, dict) else None
-    effect = ab.effect
-    if isinstance(effect, A.ScoreEffect):
-        assert ab.fn is not None
-        pts = ab.fn(Ctx(g, p))
-        g.event(index, p, pts, effect.category, ids, "{} first touches {}: {} = {}", who, name, ab.name, pts)
-        return
     if opts == [] or (opts and answer is None):
-        g.event(index, p, 0, "ability", ids, "{} first touches {}: {} has nothing to act on", who, name, ab.name)
+        if not quiet:
+            g.event(index, p, 0, "ability", ids, "{} first touches {}: {} has nothing to act on", g.players[p], name,
+                    ab.name)
         return
     match effect:
         case A.TakeAsideEffect():
@@ -142,7 +149,8 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
         case _:
             raise TypeError(f"unknown ability effect {type(effect).__name__}")
     if not quiet:  # the event's words, made only when they are kept
-        g.event(index, p, 0, "ability", ids, "{} first touches {}: {}: " + what[0], who, name, ab.name, *what[1:])
+        g.event(index, p, 0, "ability", ids, "{} first touches {}: {}: " + what[0], g.players[p], name, ab.name,
+                *what[1:])
 
 
 def draw_after_turn(g: Game, p: int) -> None:
@@ -155,15 +163,17 @@ def draw_after_turn(g: Game, p: int) -> None:
             hand.append(supply.pop())
         return
     n, keep, rest = pend
-    drawn = [supply.pop() for _ in range(min(n, len(supply)))]
-    if not drawn:
+    k = min(n, len(supply))
+    if not k:
         return
+    drawn = supply[-k:]  # the top k (the end of the list), drawn from the top down
+    del supply[-k:]
+    drawn.reverse()
     kept = keep if keep in drawn else drawn[0]
     drawn.remove(kept)
     hand.append(kept)
-    if rest == "bottom":  # in the order drawn; the supply's top is the end of its list, its bottom index 0
-        for tile in drawn:
-            supply.insert(0, tile)
+    if rest == "bottom":  # each in the order drawn put under the supply (its bottom is index 0): the last lowest
+        supply[:0] = drawn[::-1]
     elif rest == "top":  # back on top, the first drawn to be drawn first again
         supply.extend(reversed(drawn))
     # "box": out of the game

@@ -16,12 +16,14 @@ def draw_card(g: Game, p: int, deck_name: str, ids: tuple[str, ...], index: int 
     deck = g.decks.get(deck_name, [])
     if deck:
         g.held[p].append(deck.pop(0))
-        g.event(index, p, 0, "draw", ids, "{} draws a card, {}", g.players[p], why)
+        if not g.quiet:  # nothing scored: a quiet game keeps nothing of it
+            g.event(index, p, 0, "draw", ids, "{} draws a card, {}", g.players[p], why)
         return
     empty = g.rs.empty_decks.get(deck_name)
     if empty is None or empty.fn is None:  # `when empty: draw nothing`
-        g.event(index, p, 0, "draw", join(ids, empty.ids if empty else ()), "{}: the {} deck is empty, {} draws nothing",
-                why, deck_name, g.players[p])
+        if not g.quiet:
+            g.event(index, p, 0, "draw", join(ids, empty.ids if empty else ()),
+                    "{}: the {} deck is empty, {} draws nothing", why, deck_name, g.players[p])
         return
     pts = empty.fn(Ctx(g, p))
     g.event(index, p, pts, empty.category, join(ids, empty.ids), "{}: the {} deck is empty, {} scores {} = {}", why,

@@ -20,16 +20,15 @@ from math import floor
 from typing import Any
 
 from rebirth_dsl.compile.emit import literal
-from rebirth_dsl.compile.exprgen import compile_direct_source, expr_of, value_source
+from rebirth_dsl.compile.exprgen import direct_function, expr_of, value_source
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime.abilities import draw_after_turn, use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
+    PUBLIC_LOCALS,
     public_missions,
-    public_moved,
-    public_read,
     public_source,
     react_one,
     score_area,
@@ -88,7 +87,7 @@ def generate(rs: Ruleset) -> Compiled:
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one,
                PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=_turns,
-               PUBREAD=public_read, PUBMOVED=public_moved, USE=use)
+               USE=use)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
@@ -151,6 +150,8 @@ def generate(rs: Ruleset) -> Compiled:
     free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
     for kk, var in free_var.items():
         R(f"    {var} = free[{literal(kk)}]")
+    if any(isinstance(r, PublicRule) for r in rs.reactions):  # read by the placements public_source writes
+        emit(PUBLIC_LOCALS, "    ")
     R("    rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
     R("    rec = moves is not None")
     R("    if g.auto_choose is None:")
@@ -175,7 +176,7 @@ def generate(rs: Ruleset) -> Compiled:
         R("        return")
         R("    for mi in COUNT(g.move_index):")
         # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
-        R("        ti = FLOOR(rnd[p]() * len(hp)) if len(hp) > 1 else 0")
+        R("        ti = FLOOR(rnd[p]() * nh) if (nh := len(hp)) > 1 else 0  # the hand's length read once")
         R("        k, v = tile = hp[ti]")
     # Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
     # there the placement body is emitted specialised to both (see _place_body), ending the move's
@@ -514,7 +515,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
             guarded(f"TOUCH{ri}", block)
         elif isinstance(r, PublicRule):  # the usual case inline where the kind is known, else the handler
             rule = closure(f"RULE{ri}", r)
-            src = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure)
+            src = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure, r.placer_first)
             out.extend(src or [f"PUBLIC(g, p, {rule}, None, h)"])
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
@@ -541,14 +542,10 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
 
     def direct(fn: Any) -> Any:
         """fn as f(g, me, placed, influence)."""
-        node = expr_of(fn)
-        if node is not None:
-            try:
-                return compile_direct_source(node, t, rs.group_kinds)[0]
-            except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
-                pass  # as compiler._generated: what Python cannot compile runs through its f(ctx)
-        closures.append(fn)
-        return lambda g, me, placed=-1, influence=0: fn(Ctx(g, me, placed, influence))
+        f, generated = direct_function(fn, t, rs.group_kinds)
+        if not generated:
+            closures.append(fn)
+        return f
 
     def value(name: str, fn: Any, me: str, influence: str) -> str:
         """Source for fn's value for player `me` with this influence."""

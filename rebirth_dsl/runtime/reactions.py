@@ -12,6 +12,7 @@ from operator import ne
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.exprgen import direct_function
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
@@ -215,17 +216,6 @@ def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> N
         _read_cards(g, p, r, index, None, _watch(g.rs))
 
 
-def public_read(g: Game, q: int, d: int, r: PublicRule, index: int | None) -> None:
-    """Read for seat q the face-up cards of the bits d, and pay those fulfilled (for public_source)."""
-    _read_for(g, q, d, r, index, g.rs.derived["public reads"])  # made with the source
-
-
-def public_moved(g: Game, q: int, h: int, d: int, r: PublicRule, index: int | None) -> None:
-    """The check after q's tile on h, once the tile is taken (d: q's cards to read for it), when landmarks
-    changed hands or areas were won since the last check (for public_source)."""
-    _after(g, g.rs.derived["public reads"], h, q, d, 0, r, index)  # made with the source
-
-
 def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
     """Read the cards after q's tile on h, the only one added since the last check and taken already (d: q's
     cards to read for it; anyone: the cards it changes for every player), when landmarks next to h changed
@@ -245,7 +235,9 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
         # the full comparison takes the tile again, which is safe (what a bounded card lacks may be
         # under-estimated, never over-estimated)
         seen[0][h] = EMPTY
-        _read_cards(g, q, r, index, _changed(g, w, h), w)
+        dirty = _changed(g, w, h)
+        dirty[q] |= d  # those already found (public_source may have taken landmarks next to h: seen above)
+        _read_cards(g, q, r, index, dirty, w)
         return
     others: dict[int, int] = {}  # seats other than q with cards to read
     nc = w.ncards
@@ -290,15 +282,17 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
     _read_cards(g, q, r, index, dirty, w)
 
 
-def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
-                  table: Callable[[str, tuple[int, ...]], str]) -> list[str] | None:
+def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind: Callable[[str, Any], str],
+                  placer_first: bool = True) -> list[str] | None:
     """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
     same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
-    own; landmarks and areas go to public_moved (PUBMOVED), cards to read to public_read (PUBREAD), anything
-    else to public_missions (PUBLIC). `rule` names the rule in the generated code, `table(name, values)` names
-    a per-hex tuple there. None: the caller emits the call. The source uses the loop's names g, p, v (the
-    tile's value), h, groot, gsize and lm_owner, and ps, lq, d, lack, base, i, left, x of its own."""
+    own; landmarks and areas go to _after (PUBMOVED), cards to read to _read_for (PUBREAD), with the ruleset's
+    _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
+    `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
+    None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
+    gsize, lm_owner and touched_by, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same, xw, lx,
+    dx of its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
     w = _watch(rs)
     if not hexes:
         return None
@@ -309,14 +303,14 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
         seen = {values[h] for h in hexes}
         if seen == {0}:
             return None
-        return literal(seen.pop()) if len(seen) == 1 else f"{table(f'PUB{kid}{name}', values)}[h]"
+        return literal(seen.pop()) if len(seen) == 1 else f"{bind(f'PUB{kid}{name}', values)}[h]"
 
     anyone = at_hex("ANY", tuple(a[3] for a in at))
     if anyone is not None and not anyone.endswith("[h]"):
         return None  # a tile on any of these hexes changes cards for every player: the call reads them
     plain = at_hex("PLAIN", tuple(a[0] for a in at))
-    tests = ["ps", f"ps[0][h] == {literal(EMPTY)}"]
-    body = ["ps[0][h] = p", "lq = ps[3][p]", f"d = {plain} & lq" if plain else "d = 0"]
+    tests = ["ps", f"so[h] == {literal(EMPTY)}"]
+    body = ["so[h] = p", "lq = live[p]", f"d = {plain} & lq" if plain else "d = 0"]
     if anyone is not None:
         tests.append(f"not {anyone}")
     cards: list[str] = []
@@ -334,6 +328,12 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
             assert by is not None
             block = [ln.format(by) for ln in lower] if not by.endswith("[h]") else \
                 [f"x = {by}", "if x:", *("    " + ln.format("x") for ln in lower)]
+            near = _touches(rs, w, b, tuple(max(up, 0) for up, _ in grow))
+            if near is not None and by.endswith("[h]"):
+                # the landmarks it counts that the tile is next to and the placer had not touched (the game marks
+                # them touched after every reaction): what the count grows by, where the table has at most that
+                block = [f"x = {by}", "if x:", f"    x = len({bind(f'PUBNEAR{i}', near)}[h].difference(touched_by[p]))",
+                         "    if x:", *("        " + ln.format("x") for ln in lower)]
         else:
             n = literal(next(x for up, x in (grow[h] for h in hexes) if up < 0))
             if form == "value":  # by the tile's value
@@ -346,15 +346,116 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...],
             if where is not None and where.endswith("[h]"):
                 block = [f"if {where}:", *("    " + ln for ln in block)]
         cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
-    if cards:
-        body += ["lack = ps[4]", f"base = p * {literal(w.ncards)}", *cards]
-    body += ["if ps[1] == lm_owner and ps[2][0] == len(g.area_first):", "    if d:",
-             f"        PUBREAD(g, p, d, {rule}, None)", "else:", f"    PUBMOVED(g, p, h, d, {rule}, None)"]
-    return ["ps = g.public_seen", f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
-            f"    PUBLIC(g, p, {rule}, None, h)"]
+    taken, won = _taken_source(w, bind), _won_source(w, "lq", "d", "base")
+    if cards or any("lack[i]" in ln for ln in taken + won):
+        body.append(f"base = p * {literal(w.ncards)}")
+    body += cards
+    read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), bind("PUBW", w)
+    # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
+    # taking a landmark often makes such a card worth reading for nothing
+
+    def reading(seat: str, dv: str) -> list[str]:
+        """Read for `seat` the cards of the bits `dv` (a local name), when there are some."""
+        held = [ln for b, lm in w.holds for ln in (f"if {dv} & {literal(b)} and lm_owner[{literal(lm)}] != {seat}:",
+                                                    f"    {dv} ^= {literal(b)}")]
+        call = f"{read}(g, {seat}, {dv}, {rule}, None, {watch})"
+        return [f"if {dv}:", *("    " + ln for ln in held), *([f"    if {dv}:", f"        {call}"] if held
+                                                               else [f"    {call}"])]
+
+    read_d = reading("p", "d")
+    if taken:  # the holders compared once where nothing changed (`same`), again only after taking some
+        body += ["if sl != lm_owner:", *("    " + ln for ln in taken), "    same = sl == lm_owner", "else:",
+                 "    same = True"]
+    else:
+        body.append("same = sl == lm_owner")
+    body += ["if same and sw[0] == len(won):", *("    " + ln for ln in read_d)]
+    if won:
+        # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
+        # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
+        last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
+        other = ["lx = live[xw]", "dx = 0", *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}"),
+                 *reading("xw", "dx")]
+        if placer_first:
+            body += ["elif same and sw[0] + 1 == len(won):", "    sw[0] += 1", f"    xw = {last}", "    if xw == p:",
+                     *("        " + ln for ln in won + read_d), "    else:", *("        " + ln for ln in read_d),
+                     "        if xw >= 0:", *("            " + ln for ln in other)]
+        else:  # in seat order: only the placer's own area here (another seat may read before the placer)
+            body += [f"elif same and sw[0] + 1 == len(won) and {last} == p:", "    sw[0] += 1",
+                     *("    " + ln for ln in won + read_d)]
+    body += ["else:",
+             f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)", *("    " + ln for ln in PUBLIC_LOCALS)]
+    return [f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
+            f"    PUBLIC(g, p, {rule}, None, h)", *("    " + ln for ln in PUBLIC_LOCALS)]
+
+
+# The check's lists (g.public_seen) as locals of the generated loop, bound before it and again after each call
+# that may make them anew (public_missions, _after: a first check, or one that starts again); the other calls
+# (_read_for) only change them in place. Read by public_source's source.
+PUBLIC_LOCALS = ["ps = g.public_seen", "so, sl, sw, live, lack = ps or (None, None, None, None, None)",
+                 "won = g.area_first"]
 
 
 _FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
+
+
+def _touches(rs: Ruleset, w: _Watch, b: int, up: tuple[int, ...]) -> tuple[frozenset[int], ...] | None:
+    """For the card of bit b when its threshold's measure is `count(touched(me, K))` (or size) and `up` (what a
+    tile may add to it, per hex) is the number of K landmarks around each hex: those landmarks, per hex (a tile
+    next to one its holder has touched already adds nothing for it). None for any other card."""
+    t = rs.t
+    cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as _watch has them
+    card = next((c for name, c in cards.items() if w.bit[name] == b), None)
+    if card is None or card.threshold is None:
+        return None
+    match card.threshold.measure:
+        case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(A.Name(id="me"), A.Name(id=kind))),)):
+            pass
+        case _:
+            return None
+    near: list[set[int]] = [set() for _ in range(t.n)]
+    for lm, k in enumerate(t.landmark_kind):
+        if k == kind:
+            for m in t.neighbours[t.landmark_hex[lm]]:
+                near[m].add(lm)
+    if any(len(s) != u for s, u in zip(near, up, strict=True)):
+        return None  # not the growth this knows
+    return tuple(map(frozenset, near))
+
+
+def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
+    """_after's work for the landmarks next to h the placer p has taken since the last check, as source for
+    public_source (run where the last check's holders `sl` differ from `lm_owner`): each is marked seen, and
+    the cards it may change for its taker are added to d, bounded ones brought closer by what each landmark
+    raises them (a table per card over the landmarks). Whatever else changed (a landmark elsewhere or taken
+    by another, an area won) is left for _after, called when `sl` still differs. None of this when a
+    landmark changing hands may change cards for others (lost, or read by every player): _after does it all."""
+    if w.lm_lost or w.landmarks_anyone or w.always or not (w.lm_plain or any(w.lm_steps)):
+        return []
+    block = ["if lm_owner[lm] == p and sl[lm] != p:", "    sl[lm] = p"]
+    if w.lm_plain:
+        block.append(f"    d |= {literal(w.lm_plain)} & lq")
+    for b, i in sorted({st[:2] for steps in w.lm_steps for st in steps}):
+        ups = tuple(next((up for b_, _, up in steps if b_ == b), 0) for steps in w.lm_steps)
+        block += [f"    if lq & {literal(b)}:", f"        x = {bind(f'PUBLMUP{i}', ups)}[lm]", "        if x:",
+                  f"            i = base + {literal(i)}", "            left = lack[i] = lack[i] - x",
+                  "            if left <= 0:", f"                d |= {literal(b)}"]
+    return ["for lm in g.lm_adj[h]:", *("    " + ln for ln in block)]
+
+
+def _won_source(w: _Watch, live: str, dv: str, base: str) -> list[str]:
+    """_after's work for one area won since the last check, as source for public_source (run where nothing else
+    changed, once it is marked seen): the cards it may change for its winner (live cards `live`, what they lack
+    from `base`) added to `dv`, bounded ones brought closer. None of this (an empty list) when an area won may
+    change cards for every player; ["pass"] when it changes none."""
+    if w.won_anyone or w.always:
+        return []
+    out = []
+    if w.won_plain:
+        out.append(f"{dv} |= {literal(w.won_plain)} & {live}")
+    for b, i, up in w.won_steps:
+        out += [f"if {live} & {literal(b)}:", f"    i = {base} + {literal(i)}",
+                f"    left = lack[i] = lack[i] - {literal(up)}", "    if left <= 0:", f"        {dv} |= {literal(b)}"]
+    return out or ["pass"]
 
 
 def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
@@ -377,35 +478,40 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
         if not d:
             return
     public_by = g.public_by
-    if not d & (d - 1) and d in w.name_of:  # one card, the usual case
-        names: Any = (w.name_of[d],)
+    one = w.name_of.get(d)  # one card, the usual case (only a single bit names a card)
+    if one is not None:
+        names: Any = (one,)
     else:
         bit = w.bit
         names = [name for name in g.public if d & bit[name]]
     seen = g.public_seen
+    readers = w.readers
     g.memo = {}  # the position is fixed while the cards are read
     try:
-        ctx = Ctx(g, q)
         for name in names:
             done = public_by[name]
             if q in done:
                 continue
+            i, measure, limit, cond = readers[name]
+            if measure is not None and seen:  # `E >= N`: keep what E lacks (the fields above)
+                short = limit - measure(g, q)
+                if short > 0:
+                    seen[4][q * w.ncards + i] = short
+                    continue
+            elif not cond(g, q):
+                continue
             card = g.cards[name]
             b = w.bit[name]
-            if card.measure is not None and seen:  # `E >= N`: keep what E lacks (the fields above)
-                short = card.threshold.limit - card.measure(ctx)  # type: ignore[union-attr]
-                if short > 0:
-                    seen[4][q * w.ncards + b.bit_length() - 1] = short
-                    continue
-            elif not card.cond(ctx):
-                continue
             doubled = name in g.doubled[q]
             pts = (card.points if not done else (card.small or 0)) * g.doubled[q].get(name, 1)
             done.append(q)
             if seen:
                 seen[3][q] &= ~b
-            g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
-                    g.players[q], name, _ordinal(len(done)), pts, " (doubled)" if doubled else "")
+            if g.quiet:  # the points alone: the event's ids and words are made only where they are kept
+                g.event(index, q, pts, r.category, (), "")
+            else:
+                g.event(index, q, pts, r.category, join(r.ids, card.ids), "{} fulfils public mission {!r} {}: {}{}",
+                        g.players[q], name, _ordinal(len(done)), pts, " (doubled)" if doubled else "")
     finally:
         g.memo = None
 
@@ -441,6 +547,9 @@ class _Watch:
     holds: tuple[tuple[int, int], ...]  # (bit, landmark) of each
     lack0: tuple[int, ...]  # per card, what a bounded one lacks where its reader has nothing (0: not bounded)
     first: int  # the cards the first check reads: those not bounded, and those met where the reader has nothing
+    # per card name: its index (its bit's position), and its measure (None: not a threshold), number and
+    # condition as functions of the game and the reader (exprgen.direct_function: no context object made)
+    readers: dict[str, tuple[int, Callable[..., Any] | None, int, Callable[..., Any]]]
 
 
 def _watch(rs: Ruleset) -> _Watch:
@@ -493,7 +602,11 @@ def _watch(rs: Ruleset) -> _Watch:
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
                lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken,
                lm_steps, won_m & ~bounded, won_steps, sum(b for b, _ in holds), tuple(holds), tuple(lack0),
-               ~bounded | sum(b for b, th in ths.items() if th.limit <= th.base))
+               ~bounded | sum(b for b, th in ths.items() if th.limit <= th.base),
+               {name: (bit[name].bit_length() - 1,
+                       None if card.measure is None else direct_function(card.measure, t, rs.group_kinds)[0],
+                       0 if card.threshold is None else card.threshold.limit,
+                       direct_function(card.cond, t, rs.group_kinds)[0]) for name, card in cards.items()})
     rs.derived["public reads"] = w
     return w
 
@@ -603,7 +716,7 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     owner, lm_owner = g.owner, g.lm_owner
     seen = g.public_seen
     if not seen:
-        return _first(g, w)
+        return _first(g, w, h)
     so, sl, sw = seen[0], seen[1], seen[2]
     fresh: list[int] = []
     if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
@@ -615,8 +728,9 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
             return _reset(g)
         fresh += new
         so[:] = owner
-    if any(owner[x] < 0 for x in fresh):  # a tile of no seat (neutral): not what the tables describe
-        return _reset(g)
+    for x in fresh:
+        if owner[x] < 0:  # a tile of no seat (neutral): not what the tables describe
+            return _reset(g)
     if sw[0] > len(g.area_first):
         return _reset(g)
     moved: list[tuple[int, int]] = []
@@ -632,12 +746,12 @@ def _changed(g: Game, w: _Watch, h: int) -> list[int]:
     return _dirty(g, w, fresh, moved, _winners(g))
 
 
-def _first(g: Game, w: _Watch) -> list[int]:
+def _first(g: Game, w: _Watch, h: int) -> list[int]:
     """The first check of a game. Every game starts from a position where no player has a tile, a landmark or
     an area (neutral tiles aside, S-U2) and only ever adds to it, so that position is taken as the last
     check's: a bounded card lacks there its number less its measure's numbers (Threshold.base), and what
     changed since is compared as after any other check. The cards that are not bounded, and those met there,
-    are read."""
+    are read. The tile on h (when h >= 0) is the one whose placement set off this check."""
     live = _live(g, w)
     n = g.n_players
     # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
@@ -646,7 +760,7 @@ def _first(g: Game, w: _Watch) -> list[int]:
     if start is None:
         start = g.rs.derived["public start", n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
     g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
-    dirty = _changed(g, w, -1)
+    dirty = _changed(g, w, h)  # h: taken as the first check after any other (no scan of the board for it)
     if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
         return dirty
     return [d | (lq & w.first) for d, lq in zip(dirty, live, strict=True)]
