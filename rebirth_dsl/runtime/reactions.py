@@ -219,9 +219,10 @@ def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> N
 def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
     """Read the cards after q's tile on h, the only one added since the last check and taken already (d: q's
     cards to read for it; anyone: the cards it changes for every player), when landmarks next to h changed
-    hands or areas were won; when a landmark elsewhere changed hands too, compared in full."""
+    hands or areas were won (the cards these change found as after any comparison: _others); when a landmark
+    elsewhere changed hands too, compared in full."""
     seen = g.public_seen
-    _, sl, sw, live, lack = seen
+    sl, sw = seen[1], seen[2]
     lm_owner, won = g.lm_owner, g.area_first
     moved = []
     for lm in g.lm_adj[h]:
@@ -239,47 +240,9 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
         dirty[q] |= d  # those already found (public_source may have taken landmarks next to h: seen above)
         _read_cards(g, q, r, index, dirty, w)
         return
-    others: dict[int, int] = {}  # seats other than q with cards to read
-    nc = w.ncards
-    anyone |= w.always
-    if moved:
-        anyone |= w.landmarks_anyone
-    for lm, was in moved:
-        if was >= 0 and w.lm_lost:  # a landmark lost never brings a bounded card closer
-            if was == q:
-                d |= w.lm_lost & live[q]
-            else:
-                others[was] = others.get(was, 0) | w.lm_lost & live[was]
-        x = lm_owner[lm]
-        if x >= 0:
-            lx = live[x]
-            e = w.lm_plain & lx
-            if w.lm_steps[lm]:
-                e |= _gained(w.lm_steps[lm], lx, lack, x * nc)
-            if x == q:
-                d |= e
-            else:
-                others[x] = others.get(x, 0) | e
-    if sw[0] < len(won):  # areas are only ever won, in order: the new winners are the last entries
-        for x in list(won.values())[sw[0]:]:
-            anyone |= w.won_anyone
-            if x >= 0:
-                lx = live[x]
-                e = (w.won_plain & lx) | _gained(w.won_steps, lx, lack, x * nc)
-                if x == q:
-                    d |= e
-                else:
-                    others[x] = others.get(x, 0) | e
-        sw[0] = len(won)
-    if not (others or anyone):
-        if d:
-            _read_for(g, q, d, r, index, w)
-        return
-    dirty = [anyone & lx for lx in live]
-    dirty[q] |= d
-    for x, e in others.items():
-        dirty[x] |= e
-    _read_cards(g, q, r, index, dirty, w)
+    dirty = [0] * g.n_players
+    dirty[q] = d
+    _read_cards(g, q, r, index, _others(g, w, dirty, moved, _winners(g), anyone), w)
 
 
 def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind: Callable[[str, Any], str],
