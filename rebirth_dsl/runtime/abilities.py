@@ -32,7 +32,7 @@ def ability_of(g: Game, lm: int) -> Ability:
 def options(g: Game, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
     """The landmark's ability, the key its answer is given under, and the possible answers
     (None: nothing to choose; []: nothing possible, so the ability does nothing)."""
-    ab = g.rs.abilities[g.t.landmark_ability[lm] or ""]
+    ab = ability_of(g, lm)
     match ab.effect:
         case A.ScoreEffect() | A.DrawCardEffect():
             return ab, "", None
