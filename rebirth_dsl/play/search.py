@@ -85,14 +85,25 @@ class MonteCarloAgent:
 
 def uses_native(game: Game, backend: str) -> bool:
     """Whether random playouts from this game run natively: `backend` auto (when the native engine can
-    run), native (required: an error when it cannot) or python (never)."""
+    run and plays this position exactly: lib.NativeEngine.fits), native (required: an error when it cannot)
+    or python (never). Decided once per move: a re-deal keeps every pile's length, and a position that fits
+    still fits after any move."""
     if backend not in ("auto", "native", "python"):
         raise RebirthError.single(f"backend {backend!r}: auto, native or python")
     if backend == "python" or game.scenario:
         return False
     from rebirth_dsl.native import engine
 
-    if engine(game.rs, notice=backend == "native") is not None:
+    eng = engine(game.rs, notice=backend == "native")
+    if eng is not None:
+        from rebirth_dsl.native.lib import NativeRefused
+
+        try:
+            eng.fits(game)
+        except NativeRefused:
+            if backend == "native":
+                raise
+            return False  # auto: this position's playouts run on the Python engine
         return True
     if backend == "native":
         raise RebirthError.single(f"backend native: no native engine for {game.rs.title} (see the notice above)")
