@@ -491,9 +491,12 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
             ind = "    "
             for mi in range(len(r.metrics)):
                 block.extend([f"{ind}x = c[{mi}][p]", f"{ind}y = c[{mi}][o]", f"{ind}if x > y:",
-                              f"{ind}    lm_owner[lm] = p", f"{ind}elif x == y:"])
-                ind += "    "
-            block.append(f"{ind}{'lm_owner[lm] = p' if r.placer_takes_tie else 'pass'}")
+                              f"{ind}    lm_owner[lm] = p"])
+                if mi + 1 < len(r.metrics) or r.placer_takes_tie:  # a tie goes on to the next metric, or to the placer
+                    block.append(f"{ind}elif x == y:")
+                    ind += "    "
+            if r.placer_takes_tie:
+                block.append(f"{ind}lm_owner[lm] = p")
             guarded(maj_tables[ri], block)
         elif isinstance(r, TouchRule):
             if not loop_over(f"TOUCH{ri}"):
