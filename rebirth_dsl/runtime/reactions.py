@@ -254,7 +254,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
     `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
     None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
-    gsize, lm_owner and touched_by, the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same, xw, lx,
+    gsize, lm_owner, touched_by and LMADJ (the landmarks next to each hex, as g.lm_adj), the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same, xw, lx,
     dx of its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
     w = _watch(rs)
     if not hexes:
@@ -402,7 +402,7 @@ def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
         block += [f"    if lq & {literal(b)}:", f"        x = {bind(f'PUBLMUP{i}', ups)}[lm]", "        if x:",
                   f"            i = base + {literal(i)}", "            left = lack[i] = lack[i] - x",
                   "            if left <= 0:", f"                d |= {literal(b)}"]
-    return ["for lm in g.lm_adj[h]:", *("    " + ln for ln in block)]
+    return ["for lm in LMADJ[h]:", *("    " + ln for ln in block)]
 
 
 def _won_source(w: _Watch, live: str, dv: str, base: str) -> list[str]:
