@@ -41,6 +41,7 @@ from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.play.agents import Agent, immediate_points, smart_answer
 from rebirth_dsl.play.loop import agent_list
 from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.play.search import native_engine
 from rebirth_dsl.play.stats import mean_ci, paired_t, wilson
 from rebirth_dsl.play.summary import interval
 from rebirth_dsl.play.tally import finish
@@ -117,25 +118,9 @@ def _agents(spec: str, n: int) -> list[Agent] | None:
 
 def _native_engine(game: Game, agents: list[Agent] | None, backend: str) -> Any:
     """The native engine for these playouts, or None (Python): only all-random playouts run natively."""
-    if backend not in ("auto", "native", "python"):
-        raise RebirthError.single(f"--backend {backend!r}: auto, native or python")
-    if backend == "python" or agents is not None or game.scenario:
-        return None
-    from rebirth_dsl.native import engine
-
-    eng = engine(game.rs, notice=backend == "native")
-    if eng is None and backend == "native":
-        raise RebirthError.single(f"--backend native: no native engine for {game.rs.title} (see the notice above)")
-    if eng is not None:
-        from rebirth_dsl.native.lib import NativeRefused
-
-        try:  # once: a re-deal keeps every pile's length, and a position that fits still fits after any move
-            eng.flatten(game)
-        except NativeRefused:
-            if backend == "native":
-                raise
-            return None  # auto: the position the native engine cannot play runs on the Python engine
-    return eng
+    if agents is not None and backend in ("auto", "native", "python"):
+        return None  # agents' playouts run on the Python engine
+    return native_engine(game, backend, "--backend")
 
 
 def _play_out(g: Game, agents: list[Agent] | None, seed: int, eng: Any = None) -> tuple[list[int], list[int]]:

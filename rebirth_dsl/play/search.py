@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.play.agents import GreedyAgent, immediate_points, smart_answer
@@ -83,31 +84,36 @@ class MonteCarloAgent:
         return best
 
 
-def uses_native(game: Game, backend: str) -> bool:
-    """Whether random playouts from this game run natively: `backend` auto (when the native engine can
-    run and plays this position exactly: lib.NativeEngine.fits), native (required: an error when it cannot)
-    or python (never). Decided once per move: a re-deal keeps every pile's length, and a position that fits
-    still fits after any move."""
+def native_engine(game: Game, backend: str, flag: str = "backend") -> Any:
+    """The native engine random playouts from this game run on, or None for the Python engine: `backend`
+    auto (native when it can run and plays this position exactly: lib.NativeEngine.flatten refuses what it
+    cannot), native (required: an error saying why not) or python (never). Decided once per move or
+    forecast: a re-deal keeps every pile's length, and a position that fits still fits after any move.
+    `flag` names the option in the errors."""
     if backend not in ("auto", "native", "python"):
-        raise RebirthError.single(f"backend {backend!r}: auto, native or python")
+        raise RebirthError.single(f"{flag} {backend!r}: auto, native or python")
     if backend == "python" or game.scenario:
-        return False
+        return None
     from rebirth_dsl.native import engine
+    from rebirth_dsl.native.lib import NativeRefused
 
     eng = engine(game.rs, notice=backend == "native")
-    if eng is not None:
-        from rebirth_dsl.native.lib import NativeRefused
+    if eng is None:
+        if backend == "native":
+            raise RebirthError.single(f"{flag} native: no native engine for {game.rs.title} (see the notice above)")
+        return None
+    try:
+        eng.flatten(game)
+    except NativeRefused:
+        if backend == "native":
+            raise
+        return None  # auto: this position's playouts run on the Python engine
+    return eng
 
-        try:
-            eng.fits(game)
-        except NativeRefused:
-            if backend == "native":
-                raise
-            return False  # auto: this position's playouts run on the Python engine
-        return True
-    if backend == "native":
-        raise RebirthError.single(f"backend native: no native engine for {game.rs.title} (see the notice above)")
-    return False
+
+def uses_native(game: Game, backend: str) -> bool:
+    """Whether random playouts from this game run natively (native_engine)."""
+    return native_engine(game, backend) is not None
 
 
 def _after_move(g: Game, p: int, tile: tuple[int, int]) -> None:
