@@ -12,13 +12,17 @@ import textwrap
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from rebirth_dsl.board.model import NEIGHBOUR_OFFSETS, Board, validate_board_data
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.present.report import evaluate, render_table
 from rebirth_dsl.records.record import load_record, replay
+
+if TYPE_CHECKING:
+    from rebirth_dsl.board.view import BoardView
+    from rebirth_dsl.runtime.game import Game
 
 # ----- palettes (display only: unknown names fall back to generic choices) ------------------------
 KIND_COLOURS: dict[str, str] = {
@@ -130,7 +134,19 @@ def _board_view(board: Board) -> View:
 
 def _game_view(path: str, data: dict[str, Any], allow_paths: bool = False) -> View:
     r = replay(load_record(path, data, allow_paths))
-    game, board, rec = r.game, r.loaded.board, r.loaded.record
+    game, rec = r.game, r.loaded.record
+    applied = r.error.index if r.error is not None and r.error.index is not None else len(rec.moves)
+    view = position_view(game, r.loaded.board)
+    state = "finished" if view.result and view.result["finished"] else "in progress"
+    status = f"{game.rs.title}; {', '.join(game.players)}; after {applied} of {len(rec.moves)} moves ({state})"
+    if r.error is not None:
+        status += f"; stopped: {r.error.diagnostics[0].message} ({r.error.rule}, move {r.error.index})"
+    view.status = status
+    return view
+
+
+def position_view(game: Game, board: Board | BoardView) -> View:
+    """A game's position as it stands, ready to draw (the status line is the caller's)."""
     rs, t = game.rs, game.t
     present = list(dict.fromkeys(t.hex_kind))
     lm_kinds = list(dict.fromkeys(t.hex_kind[h] for h in t.landmark_hex))
@@ -140,19 +156,13 @@ def _game_view(path: str, data: dict[str, Any], allow_paths: bool = False) -> Vi
     tiles = [rs.tile_kinds[k] if game.owner[h] >= 0 and 0 <= k < len(rs.tile_kinds) else ""
              for h, k in enumerate(game.tkind)]
     values: list[int | None] = [game.tval[h] if tiles[h] in valued else None for h in range(t.n)]
-    applied = r.error.index if r.error is not None and r.error.index is not None else len(rec.moves)
-    result = evaluate(game)
-    state = "finished" if result["finished"] else "in progress"
-    status = f"{rs.title}; {', '.join(game.players)}; after {applied} of {len(rec.moves)} moves ({state})"
-    if r.error is not None:
-        status += f"; stopped: {r.error.diagnostics[0].message} ({r.error.rule}, move {r.error.index})"
     return View(
         board, board.title or board.name, lm_kinds,
         list(zip(t.landmark_hex, t.landmark_name, strict=True)),
         players=list(game.players), owner=list(game.owner), tile=tiles, value=values,
         lm_owner=list(game.lm_owner), contested={lm for rule in rs.majorities for lm in rule.landmarks},
         hidden_tags={nr.tag for nr in rs.neutral.values()}, tile_kinds=list(rs.tile_kinds), valued=valued,
-        result=result, categories=list(rs.categories), status=status, hex_kinds=list(dict.fromkeys(hex_kinds)),
+        result=evaluate(game), categories=list(rs.categories), status="", hex_kinds=list(dict.fromkeys(hex_kinds)),
     )
 
 
