@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,8 +69,10 @@ def _cached_parse(text: str, file: str) -> A.Rules:
     return rules
 
 
-def load_rules(path: str | Path, _seen: tuple[str, ...] = ()) -> A.Rules:
-    """Read a rules file and, if it extends another, merge it over its base."""
+def load_rules(path: str | Path, _seen: tuple[str, ...] = (), root: Path | None = None) -> A.Rules:
+    """Read a rules file and, if it extends another, merge it over its base. With `root` (a folder: the
+    files a web visitor sent, with the bundled rulesets beside them), `extends` may name only a file inside
+    that folder, and nothing outside it is opened."""
     p = Path(path)
     text = read_text(p, "rules", MAX_RULES_BYTES)  # regular files only, size-limited, UTF-8 with the bad byte's place
     rules = _cached_parse(text, shown(path))
@@ -80,8 +83,12 @@ def load_rules(path: str | Path, _seen: tuple[str, ...] = ()) -> A.Rules:
     if len(_seen) >= MAX_EXTENDS_DEPTH:
         raise RebirthError.single(f"rulesets extend each other more than {MAX_EXTENDS_DEPTH} deep",
                                   file=sp.file, line=sp.line, col=sp.col)
+    if root is not None and not _inside(root, p.parent, ext):
+        raise RebirthError.single(f"`extends {shown(ext)!r}` names a file outside this ruleset's folder: here a "
+                                  "ruleset may extend only a bundled ruleset by name or a rules file sent with it",
+                                  file=sp.file, line=sp.line, col=sp.col, hint='for example `extends "scotland"`')
     try:
-        base_path = (p.parent / ext).resolve()
+        base_path = _beside(p.parent, ext).resolve()
         here = p.resolve()
         found = base_path.exists()
     except (OSError, ValueError, RuntimeError) as e:  # a name too long, a link loop
@@ -91,10 +98,33 @@ def load_rules(path: str | Path, _seen: tuple[str, ...] = ()) -> A.Rules:
         raise RebirthError.single(f"ruleset extends itself through {shown(ext)!r}", file=sp.file, line=sp.line,
                                   col=sp.col)
     if not found:
-        raise RebirthError.single(f"extended ruleset {shown(ext)!r} not found (looked in {shown(base_path.parent)})",
+        where = "beside it" if root is not None else f"in {shown(base_path.parent)}"
+        raise RebirthError.single(f"extended ruleset {shown(ext)!r} not found (looked {where})",
                                   file=sp.file, line=sp.line, col=sp.col)
-    base = load_rules(base_path, _seen + (str(here),))
+    base = load_rules(base_path, _seen + (str(here),), root)
     return merge(base, rules)
+
+
+def _beside(folder: Path, ext: str) -> Path:
+    """The file `extends EXT` names: a path relative to the extending file; a name without a suffix
+    (`extends "scotland"`) is the rules file of that name."""
+    p = folder / ext
+    if not ext.endswith(".rules") and not p.exists():
+        return folder / f"{ext}.rules"
+    return p
+
+
+def _inside(root: Path, folder: Path, ext: str) -> bool:
+    """Whether `extends EXT` from a file in `folder` stays inside `root`, by its words and after links."""
+    if not ext or "\x00" in ext or Path(ext).is_absolute() or ext.startswith("~"):
+        return False
+    try:
+        top = root.resolve()
+        lexical = Path(os.path.normpath(folder.resolve() / ext))
+        target = _beside(folder, ext).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return False
+    return lexical.is_relative_to(top) and target.is_relative_to(top)
 
 
 def _merge_block(base: A.AreaBlock | A.MajorityBlock, child: A.AreaBlock | A.MajorityBlock) -> A.AreaBlock | A.MajorityBlock:
