@@ -168,6 +168,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sv.add_argument("--port", type=int, default=8000, help="port (0: any free one; the address is printed)")
     sv.add_argument("--data", default=None, help="folder of the games' store (default ~/.local/share/rebirth-dsl)")
     sv.add_argument("--agent-delay", type=float, default=0.6, help="seconds between agents' moves, to follow them")
+    sv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="a host name the server is reached by (behind a reverse proxy, or on a network); repeatable")
+    sv.add_argument("--local-files", action="store_true",
+                    help="let the study page read records by path (a loopback server only; docs/security.md)")
 
     r = sub.add_parser("rules", help="describe a ruleset in English, from the rules file itself")
     r.add_argument("rules", help="a rules file, or a bundled ruleset by name")
@@ -406,7 +410,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   "pip install 'rebirth-dsl[web]'") from None
     from pathlib import Path  # only for the --data folder
 
-    serve(args.host, args.port, Path(args.data) if args.data else None, max(0.0, args.agent_delay))
+    serve(args.host, args.port, Path(args.data) if args.data else None, max(0.0, args.agent_delay),
+          allow_hosts=args.allow_host, local_files=args.local_files)
     return EXIT_OK
 
 

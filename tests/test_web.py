@@ -132,7 +132,7 @@ def test_a_game_against_greedy_played_to_the_end_by_clicks(browser, server: Serv
 
 
 def test_an_ireland_tower_question_is_answered_in_the_page_and_recorded(browser, server: Server) -> None:
-    gid, (ann, _, _) = new_game(server, ["human", "greedy"], rules="ireland", seed=3)
+    gid, (ann, _) = new_game(server, ["human", "greedy"], rules="ireland", seed=3)
     page = new_page(browser, f"{server.url}/game/{gid}?t={ann}")
     for _ in range(30):
         assert my_turn(page) in ("move", "pass")
@@ -243,7 +243,7 @@ def test_a_server_restart_in_mid_game_resumes_it(browser, tmp_path: Path) -> Non
     data = tmp_path / "store"
     first = Server(data, agent_delay=30.0)  # the agent is still "thinking" when the server stops
     try:
-        gid, (ann, _, _) = new_game(first, ["human", "greedy"], seed=6)
+        gid, (ann, _) = new_game(first, ["human", "greedy"], seed=6)
         page = new_page(browser, f"{first.url}/game/{gid}?t={ann}")
         play_one(page)
         page.wait_for_function("document.querySelector('#turntext').textContent.includes('Bob')")

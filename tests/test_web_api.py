@@ -179,7 +179,7 @@ def test_a_question_is_asked_after_the_tile_is_down_and_its_answer_recorded(serv
 
 
 def test_a_person_takes_back_their_move_and_the_agent_s_reply(server: Server) -> None:
-    gid, (ann, _, _) = new_game(server, ["human", "greedy"], seed=5)
+    gid, (ann, _) = new_game(server, ["human", "greedy"], seed=5)  # an agent's seat has no link
     v = view(server, gid, ann)
     tile = v["players"][0]["hand"][0]
     assert server.call(f"/api/games/{gid}/move", {"t": ann, "tile": tile, "hex": v["legal"][tile][0]["hex"]})[0] == 200

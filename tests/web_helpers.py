@@ -19,11 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 class Server:
     """`rebirth serve --port 0` on a data folder; `url` is the address it printed."""
 
-    def __init__(self, data: Path, agent_delay: float = 0.0) -> None:
+    def __init__(self, data: Path, agent_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rebirth_dsl", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
-             "--agent-delay", str(agent_delay)],
+             "--agent-delay", str(agent_delay), *extra],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -33,6 +33,7 @@ class Server:
             raise RuntimeError(f"the server did not start: {line!r} {err[-2000:]}")
         self.url = f"http://127.0.0.1:{m.group(1)}"
         self.banner = line
+        self.page_token = page_token(self.url)
 
     def stop(self) -> None:
         """End the server (it is ours: by its own process)."""
@@ -47,11 +48,17 @@ class Server:
             if stream:
                 stream.close()
 
-    def call(self, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
-        """(status, JSON) of a GET, or of a POST when a body is given."""
+    def call(self, path: str, body: Any = None, raw: bytes | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """(status, JSON) of a GET, or of a POST when a body is given; `headers` replace the page's own
+        (a value of None drops that header)."""
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        # as the server's own page sends it: its origin, JSON, and the page's secret
+        sent = {"Content-Type": "application/json", "Origin": self.url, "X-Rebirth-Page": self.page_token}
+        sent.update(headers or {})
+        headers = {k: v for k, v in sent.items() if v is not None}
         req = urllib.request.Request(self.url + path, data=data, method="POST" if data is not None else "GET",
-                                     headers={"Content-Type": "application/json"})
+                                     headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=30) as r:
                 text = r.read().decode()
@@ -63,6 +70,16 @@ class Server:
             return status, json.loads(text)
         except ValueError:
             return status, text
+
+
+def page_token(url: str) -> str:
+    """The secret the server writes into its page (requests that read files must carry it)."""
+    with urllib.request.urlopen(url + "/", timeout=30) as r:
+        html = r.read().decode()
+    m = re.search(r'<meta name="rebirth-page" content="([^"]+)">', html)
+    if m is None:
+        raise RuntimeError("the page carries no page token")
+    return m.group(1)
 
 
 def new_game(server: Server, agents: list[str], rules: str = "scotland", seed: int = 1) -> tuple[str, list[str]]:

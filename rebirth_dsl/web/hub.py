@@ -3,28 +3,41 @@ background thread that plays the agents' turns one at a time.
 
 Everything a browser may do goes through here, with the seat its token names: the engine checks each
 move (a refusal carries the rule id), and nothing reaches a browser that its seat may not see.
+
+A game is played in a closed *world*: a folder of the store holding exactly the files the game began
+with (the bundled rulesets, the visitor's uploaded files, the board), laid out by the server itself. The
+engine reads nothing else: an uploaded ruleset's `extends` may name only a file of its world, a
+visitor's record may name only bundled games, and a game keeps the rules it began with across restarts
+and edits of the bundled files. Error messages are shown without the server's folders.
 """
 
 from __future__ import annotations
 
+import collections
+import json
 import re
 import secrets
-import shutil
 import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rebirth_dsl.board.model import load_json
 from rebirth_dsl.errors import IllegalMove, RebirthError
+from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.registry import AGENTS
 from rebirth_dsl.play.table import HUMAN, Table, new_table, table_from_record
-from rebirth_dsl.present.render import build_view, render_svg, seat_colour
-from rebirth_dsl.records.resources import bundled, default_board, default_rules, find, name_of
-from rebirth_dsl.web.store import StaleWrite, Store
+from rebirth_dsl.present.render import position_view, render_svg, seat_colour
+from rebirth_dsl.records.resources import bundled, default_rules, games_root, is_name, name_of
+from rebirth_dsl.web.guard import RateLimit
+from rebirth_dsl.web.store import StaleWrite, Store, world_digest
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_GAMES = 10_000  # games a server stores: each is a few KB, but a bound keeps a flood of creates finite
+MAX_LIVE = 256  # games kept in memory; others are loaded from the store when asked for
+MAX_STUDY_MOVES = 2_000  # a real game has under 120 moves: a longer record to study is refused
+MAX_UPLOADS = 8  # rules files sent with one game (a variant of a variant of ...)
 
 
 class WebError(Exception):
@@ -39,13 +52,6 @@ class WebError(Exception):
         return {"error": self.message, **({"rule": self.rule} if self.rule else {})}
 
 
-def refused(e: RebirthError, status: int = 400) -> WebError:
-    """A library error as a refusal: an illegal move is a conflict with the game's rules (409)."""
-    if isinstance(e, IllegalMove):
-        return WebError(409, e.diagnostics[0].message, e.rule)
-    return WebError(status, e.render())
-
-
 @dataclass
 class Live:
     """A game in memory: its table, the seats' secrets, its version, and what was drawn for it."""
@@ -55,195 +61,369 @@ class Live:
     tokens: list[str]
     watch: str
     version: int
+    world: str = ""
     lock: threading.RLock = field(default_factory=threading.RLock)
     svg: tuple[int, str] | None = None
+    views: dict[int | None, tuple[int, bytes]] = field(default_factory=dict)  # seat -> (version, JSON)
     worker: threading.Thread | None = None
+
+
+@dataclass
+class World:
+    """The files a new game begins with: path inside the world -> text, and where its rules and board are."""
+
+    files: dict[str, str]
+    rules: str
+    board: str
+    rules_name: str  # as the record names it: a bundled name, or the uploaded file's name
+    board_name: str
+
+
+def _tokens_equal(given: Any, secret: str) -> bool:
+    """A token check in constant time; a token that is not text (or not ASCII) is simply not valid."""
+    if not isinstance(given, str) or not given:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
 
 
 class Hub:
     """The server's games: created, loaded from the store, moved, and their agents played."""
 
-    def __init__(self, folder: Path, agent_delay: float = 0.6, local_files: bool = True) -> None:
+    def __init__(self, folder: Path, agent_delay: float = 0.6, local_files: bool = False,
+                 max_games: int = MAX_GAMES, max_live: int = MAX_LIVE, move_rate: float = 20.0) -> None:
         self.store = Store(folder)
-        self.store.restore_files()
-        self.folder = folder
+        self.folder = self.store.folder
         self.agent_delay = agent_delay
-        self.local_files = local_files  # read records by path only when the server is this machine's own
-        self.games: dict[str, Live] = {}
+        self.local_files = local_files  # study records by path: only `--local-files` on a loopback server
+        self.max_games, self.max_live = max_games, max_live
+        self.games: collections.OrderedDict[str, Live] = collections.OrderedDict()  # least recently used first
         self._lock = threading.Lock()
+        self._create_lock = threading.Lock()  # a world is laid out, used or dropped by one create at a time
         self.stopping = threading.Event()
+        self.moves = RateLimit(move_rate, int(move_rate * 2))  # per seat: far above a person's pace
+        self._hidden = sorted({str(p) for p in (self.folder, self.folder.resolve(), games_root(),
+                                                games_root().resolve())}, key=len, reverse=True)
+
+    # ----- messages ------------------------------------------------------------------------------
+    def scrub(self, text: str) -> str:
+        """A message without the server's folders in it: a visitor learns nothing of the machine."""
+        for prefix in self._hidden:
+            text = text.replace(prefix + "/worlds/", "").replace(prefix + "/", "").replace(prefix, "")
+        return re.sub(r"\b[0-9a-f]{32}/", "", text)  # a world's folder name
+
+    def refused(self, e: RebirthError, status: int = 400) -> WebError:
+        """A library error as a refusal: an illegal move is a conflict with the game's rules (409)."""
+        if isinstance(e, IllegalMove):
+            return WebError(409, self.scrub(e.diagnostics[0].message), e.rule)
+        return WebError(status, self.scrub(e.render()))
 
     # ----- finding games and seats --------------------------------------------------------------
     def get(self, gid: str) -> Live:
         """A game by id, loaded from the store on first use (404 if there is none)."""
+        if not isinstance(gid, str) or not GAME_ID.fullmatch(gid):
+            raise WebError(404, "no game of that id on this server")
         with self._lock:
             live = self.games.get(gid)
             if live is not None:
+                self.games.move_to_end(gid)
                 return live
-            row = self.store.load(gid) if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", gid) else None
-            if row is None:
-                raise WebError(404, f"no game {gid!r} on this server")
-            table = table_from_record(row.record, self.folder / "record.json", allow_paths=True)
-            table.pending = row.pending
-            live = Live(gid, table, row.tokens, row.watch, row.version)
-            self.games[gid] = live
-            return live
+        row = self.store.load(gid)
+        if row is None:
+            raise WebError(404, "no game of that id on this server")
+        try:
+            if not row.world:
+                raise RebirthError.single("this game was stored by an older version of rebirth-dsl, which kept its "
+                                          "files elsewhere; download its record from that version")
+            world = self.store.world_folder(row.world)
+            table = table_from_record(row.record, world / "record.json", allow_paths=False,
+                                      rules=world / row.rules, board=world / row.board)
+        except RebirthError as e:
+            raise WebError(409, "this stored game cannot be replayed: " + self.scrub(e.render())) from None
+        table.pending = row.pending
+        live = Live(gid, table, row.tokens, row.watch, row.version, row.world)
+        with self._lock:
+            live = self.games.setdefault(gid, live)  # another request may have loaded it meanwhile
+            self.games.move_to_end(gid)
+            self._evict()
+        return live
 
-    def seat(self, live: Live, token: str | None) -> int | None:
+    def _evict(self) -> None:
+        """Keep at most max_live games in memory: the least recently used idle ones go (the caller holds
+        _lock); a game whose agents are thinking stays."""
+        if len(self.games) <= self.max_live:
+            return
+        for gid in list(self.games):
+            if len(self.games) <= self.max_live:
+                return
+            live = self.games[gid]
+            if live.worker is None or not live.worker.is_alive():
+                del self.games[gid]
+
+    def seat(self, live: Live, token: Any) -> int | None:
         """The seat a secret names (None: the spectator's link); 403 for any other."""
-        if token and secrets.compare_digest(token, live.watch):  # constant time: a token is a password
+        if _tokens_equal(token, live.watch):  # constant time: a token is a password
             return None
+        found = -1
         for i, t in enumerate(live.tokens):
-            if token and secrets.compare_digest(t, token):
-                return i
-        raise WebError(403, "this link's token is not valid for this game")
+            if _tokens_equal(token, t):
+                found = i
+        if found < 0:
+            raise WebError(403, "this link's token is not valid for this game")
+        return found
 
     def resume_all(self) -> int:
-        """After a restart: load every unfinished game whose turn is an agent's, and let it play on."""
+        """After a restart: let every unfinished game whose turn is an agent's play on. Finished games and
+        games waiting for a person stay in the store until someone opens them."""
         n = 0
         for gid in self.store.ids():
+            if self.stopping.is_set():
+                break
             try:
                 live = self.get(gid)
             except (WebError, RebirthError):
-                continue  # a game whose files are gone stays stored, and says why when opened
-            if not live.table.is_over():
+                continue  # a game that cannot be replayed stays stored, and says why when opened
+            t = live.table
+            if not t.is_over() and not t.is_human(t.game.turn):
                 self.kick(live)
                 n += 1
+            else:
+                with self._lock:
+                    if len(self.games) > self.max_live // 2:
+                        self.games.pop(gid, None)  # a restart does not fill the memory with idle games
         return n
 
-    # ----- making games -------------------------------------------------------------------------
-    def upload(self, upload: Any, suffix: str) -> Path:
-        """An uploaded rules or board file ({"name", "text"}), kept in the store. A rules file may extend a
-        bundled ruleset by its file name (`extends "scotland.rules"`), so those are put beside it."""
+    # ----- worlds ---------------------------------------------------------------------------------
+    def _bundled_rules(self) -> dict[str, str]:
+        """Every bundled ruleset's text by its place in a world (rules/scotland.rules ...): a game's world
+        holds them all, so an uploaded variant extends any of them by name, pinned as they are now."""
+        root = games_root() / "rules"
+        return {f"rules/{p.relative_to(root).as_posix()}": p.read_text(encoding="utf-8")
+                for p in bundled("rules").values()}
+
+    def _upload(self, upload: Any, suffix: str) -> tuple[str, str]:
+        """An uploaded file ({"name", "text"}): its checked file name and its text."""
         if not isinstance(upload, dict) or not isinstance(upload.get("text"), str):
             raise WebError(400, f"an uploaded file is {{\"name\": ..., \"text\": ...}} (a {suffix} file)")
-        name = Path(str(upload.get("name") or f"upload{suffix}")).name
+        raw = upload.get("name")
+        name = raw if isinstance(raw, str) and raw else f"upload{suffix}"
         if not SAFE_NAME.fullmatch(name) or not name.endswith(suffix):
-            raise WebError(400, f"{name!r}: the uploaded file's name must end in {suffix} and use letters, "
+            raise WebError(400, f"{name[:80]!r}: the uploaded file's name must end in {suffix} and use letters, "
                                 "digits, dots, dashes and underscores")
-        path = self.store.add_file(name, upload["text"])
-        if suffix == ".rules":
-            for base_name, base in bundled("rules").items():
-                if "/" not in base_name and not (path.parent / base.name).exists():
-                    shutil.copyfile(base, path.parent / base.name)
-        return path
+        return name, upload["text"]
 
+    def _bundled_name(self, text: Any, folder: str) -> str:
+        """A bundled game's name as the form sends it; this server reads no other files."""
+        names = bundled(folder)
+        if not isinstance(text, str) or text not in names:
+            what = "board" if folder == "boards" else "ruleset"
+            shown = text[:80] if isinstance(text, str) else type(text).__name__
+            raise WebError(400, f"{shown!r}: no bundled {what} of that name (bundled: {', '.join(names)}); upload "
+                                "a file to use your own")
+        return text
+
+    def _world(self, spec: dict[str, Any]) -> World:
+        """The files of a new game from the form: bundled names, or uploaded files."""
+        files = self._bundled_rules()
+        bundled_paths = set(files)
+        extra = spec.get("rules_files") or []
+        if not isinstance(extra, list) or len(extra) > MAX_UPLOADS:
+            raise WebError(400, f"rules_files: a list of at most {MAX_UPLOADS} more uploaded rules files")
+        # rules_file is the game's ruleset; rules_files are more files it may extend
+        uploads = ([spec["rules_file"]] if spec.get("rules_file") is not None else []) + extra
+        rules_name = None
+        for up in uploads:
+            name, text = self._upload(up, ".rules")
+            if f"rules/{name}" in bundled_paths:
+                raise WebError(400, f"{name!r} is the name of a bundled ruleset: give your file another name "
+                                    "(it may still `extends` the bundled one)")
+            files[f"rules/{name}"] = text
+            rules_name = rules_name or name
+        if rules_name is None:
+            name = self._bundled_name(spec["rules"], "rules") if spec.get("rules") else name_of("rules",
+                                                                                               default_rules())
+            assert name is not None  # rules/DEFAULT names a bundled ruleset
+            rules_name, rules_path = name, f"rules/{bundled('rules')[name].relative_to(games_root() / 'rules').as_posix()}"
+        else:
+            rules_path = f"rules/{rules_name}"
+        if spec.get("board_file") is not None:
+            name, text = self._upload(spec["board_file"], ".json")
+            board_name, board_path = name, f"boards/{name}"
+            files[board_path] = text
+        else:
+            if spec.get("board"):
+                board_name = self._bundled_name(spec["board"], "boards")
+            else:
+                found = self._default_board(files, rules_path)
+                if found is None:
+                    raise WebError(400, "no bundled board goes with this ruleset: choose a board")
+                board_name = found
+            board_path = f"boards/{board_name}.json"
+            files[board_path] = bundled("boards")[board_name].read_text(encoding="utf-8")
+        return World(files, rules_path, board_path, rules_name, board_name)
+
+    def _default_board(self, files: dict[str, str], rules_path: str) -> str | None:
+        """The bundled board a ruleset plays on when none is chosen: that of its name, else its base's (read
+        from the world's own texts: an upload is never looked up on disk)."""
+        boards = bundled("boards")
+        pinned = set(self._bundled_rules())
+        seen = set()
+        path: str | None = rules_path
+        while path is not None and path in files and path not in seen:
+            seen.add(path)
+            name = path.removeprefix("rules/").removesuffix(".rules")
+            if path in pinned and name in boards:
+                return name
+            m = re.search(r'^\s*ruleset\s+\S+(?:\s+"[^"]*")?\s+extends\s+"([^"]+)"', files[path], re.M)
+            if m is None:
+                return None
+            ext = m.group(1)
+            folder = path.rsplit("/", 1)[0]
+            target = f"{folder}/{ext}" if ext.endswith(".rules") else f"{folder}/{ext}.rules"
+            parts: list[str] = []
+            for part in target.split("/"):
+                if part == "..":
+                    if parts:
+                        parts.pop()
+                elif part not in ("", "."):
+                    parts.append(part)
+            path = "/".join(parts)
+        return None
+
+    # ----- making games -------------------------------------------------------------------------
     def create(self, spec: dict[str, Any]) -> tuple[Live, list[dict[str, Any]]]:
         """A new game from the page's form, or a branch of a record from a move (`from` and `at`)."""
         seats = spec.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        if not isinstance(seats, list) or not 1 <= len(seats) <= 16 or not all(isinstance(s, dict) for s in seats):
             raise WebError(400, "seats: a list of {\"name\", \"agent\"}, one per player")
-        agents = [str(s.get("agent") or HUMAN).strip().lower() for s in seats]
+        agents = [str(s.get("agent") or HUMAN).strip().lower()[:40] for s in seats]
         for a in agents:
             if a not in AGENTS:
                 raise WebError(400, f"unknown agent {a!r} (agents: {', '.join(AGENTS)})")
-        try:
-            if spec.get("from") is not None:
-                table = self._branch(spec, agents)
-            else:
-                table = self._fresh(spec, seats, agents)
-        except RebirthError as e:
-            raise refused(e, 400) from None
+        if self.store.count() >= self.max_games:
+            raise WebError(503, f"this server holds its limit of {self.max_games:,} games; ask its keeper to "
+                                "make room")
         gid = secrets.token_urlsafe(9)
-        tokens = [secrets.token_urlsafe(16) for _ in table.players]
-        watch = secrets.token_urlsafe(16)
-        self.store.create(gid, table.record(), tokens, watch)
-        live = Live(gid, table, tokens, watch, 1)
+        with self._create_lock:
+            try:
+                if spec.get("from") is not None:
+                    world, moves = self._branch_world(spec)
+                else:
+                    world, moves = self._world(spec), None
+                digest_s = world_digest(world.files)
+                folder = self.store.world_folder(digest_s, world.files)
+                try:
+                    table = self._table(spec, seats, agents, world, folder, moves)
+                except BaseException:
+                    self.store.drop_world(digest_s)  # a refused game keeps none of its uploads
+                    raise
+            except RebirthError as e:
+                raise self.refused(e, 400) from None
+            tokens = [secrets.token_urlsafe(16) for _ in table.players]
+            watch = secrets.token_urlsafe(16)
+            self.store.add_world(world.files)
+            self.store.create(gid, table.record(), tokens, watch, digest_s, world.rules, world.board)
+        live = Live(gid, table, tokens, watch, 1, digest_s)
         with self._lock:
             self.games[gid] = live
+            self._evict()
         self.kick(live)
+        # the people's links and the spectator's: an agent's seat has a secret too (its hand), given to nobody
         links = [{"seat": i, "name": n, "agent": table.agents[i], "token": tokens[i],
-                  "url": f"/game/{gid}?t={tokens[i]}"} for i, n in enumerate(table.players)]
+                  "url": f"/game/{gid}?t={tokens[i]}"} for i, n in enumerate(table.players) if table.is_human(i)]
         links.append({"seat": None, "name": "spectator", "agent": "", "token": watch, "url": f"/game/{gid}?t={watch}"})
         return live, links
 
-    def _fresh(self, spec: dict[str, Any], seats: list[dict[str, Any]], agents: list[str]) -> Table:
-        if spec.get("rules_file") is not None:
-            rules = self.upload(spec["rules_file"], ".rules")
+    def _table(self, spec: dict[str, Any], seats: list[dict[str, Any]], agents: list[str], world: World,
+               folder: Path, moves: dict[str, Any] | None) -> Table:
+        """The new game's table, its files read from its world only."""
+        rules, board = folder / world.rules, folder / world.board
+        load_rules(rules, root=folder / "rules")  # `extends` must stay inside the world: refused here if not
+        if moves is not None:
+            table = table_from_record(moves, folder / "record.json", allow_paths=False, agents=agents,
+                                      rules=rules, board=board)
         else:
-            rules = (find("rules", self._name(spec["rules"], "rules")) if spec.get("rules")
-                     else default_rules())  # rules/DEFAULT names it: no game name in code
-        if spec.get("board_file") is not None:
-            board = self.upload(spec["board_file"], ".json")
-        elif spec.get("board"):
-            board = find("boards", self._name(spec["board"], "boards"))
-        else:
-            found = default_board(rules)
-            if found is None:
-                raise WebError(400, "no bundled board goes with this ruleset: choose a board")
-            board = found
-        names = [str(s.get("name") or "").strip() or f"Player {i + 1}" for i, s in enumerate(seats)]
-        if len(set(names)) != len(names):
-            raise WebError(400, "players need different names")
-        try:
-            seed = int(spec.get("seed") or 0)
-        except (TypeError, ValueError):
-            raise WebError(400, f"seed: a whole number, not {spec.get('seed')!r}") from None
-        return new_table(rules, board, names, agents, seed, base=self.folder)
+            names = [str(s.get("name") or "").strip()[:40] or f"Player {i + 1}" for i, s in enumerate(seats)]
+            if len(set(names)) != len(names):
+                raise WebError(400, "players need different names")
+            seed = spec.get("seed")
+            if seed is None or seed == "":
+                seed = 0
+            if isinstance(seed, str) and re.fullmatch(r"-?\d{1,30}", seed.strip()):
+                seed = int(seed)
+            if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 2**63:
+                raise WebError(400, "seed: a whole number (at most 19 digits)")
+            table = new_table(rules, board, names, agents, seed, base=folder)
+        table.data["rules"], table.data["board"] = world.rules_name, world.board_name
+        return table
 
-    def _name(self, text: Any, folder: str) -> str:
-        """A bundled game's name (a path is only read when the server runs on this machine only)."""
-        text = str(text)
-        if text not in bundled(folder) and not self.local_files:
-            raise WebError(400, f"{text!r}: no bundled {folder[:-1] if folder == 'boards' else 'ruleset'} of "
-                                "that name (this server reads no paths)")
-        return text
-
-    def _branch(self, spec: dict[str, Any], agents: list[str]) -> Table:
+    def _branch_world(self, spec: dict[str, Any]) -> tuple[World, dict[str, Any]]:
+        """The world and the record of a game branched from a record at a move: the record's files must be
+        bundled (an uploaded record names no files of this machine)."""
         data, path = self.open_record(spec["from"])
         at = spec.get("at")
-        if at is not None and not isinstance(at, int):
-            raise WebError(400, f"at: a move number, not {at!r}")
-        table = table_from_record(data, path, allow_paths=False, agents=agents, at=at)
-        return table_from_record(self._absolute(table), self.folder / "record.json", allow_paths=True)
-
-    def _absolute(self, table: Table) -> dict[str, Any]:
-        """A record naming its files by absolute path, so it replays from the store's folder."""
-        data = table.record()
-        for key, folder, path in (("rules", "rules", table.rules_path), ("board", "boards", table.board_path)):
-            if data[key] not in bundled(folder):
-                data[key] = str(path.resolve())
-        return data
+        if at is not None and (isinstance(at, bool) or not isinstance(at, int)):
+            raise WebError(400, f"at: a move number, not {str(at)[:40]!r}")
+        base = table_from_record(data, path, allow_paths=False, at=at, playable=True)
+        files = self._bundled_rules()
+        rules_name = str(base.data.get("rules"))
+        rel = base.rules_path.resolve().relative_to((games_root() / "rules").resolve()).as_posix()
+        board_text = base.board_path.read_text(encoding="utf-8")
+        board_name = str(base.data.get("board"))
+        board_path = f"boards/{Path(board_name).name}" + ("" if board_name.endswith(".json") else ".json")
+        files[board_path] = board_text
+        record = base.record()
+        return World(files, f"rules/{rel}", board_path, rules_name, board_name), record
 
     def open_record(self, source: Any) -> tuple[dict[str, Any], Path]:
-        """A record to study or branch from: {"record": {...}} (uploaded), {"name": "scotland-3p"} (a bundled
-        example) or {"path": "..."} (a file on this machine). Returns the data and the path it is read
-        relative to."""
+        """A record to study or branch from: {"record": {...}} (uploaded; it may name bundled games only),
+        {"name": "scotland-3p"} (a bundled example) or {"path": "..."} (a file of this machine: only on a
+        loopback server started with --local-files). Returns the data and the path it is read relative to."""
         if not isinstance(source, dict):
             raise WebError(400, "a record is given as {\"record\": {...}}, {\"name\": ...} or {\"path\": ...}")
+        if isinstance(source.get("record"), dict):
+            data = source["record"]
+            for key, folder in (("rules", "rules"), ("board", "boards")):
+                named = data.get(key)
+                if not isinstance(named, str) or not is_name(named) or named not in bundled(folder):
+                    raise WebError(400, f"an uploaded record may name only bundled games: its {key!r} is not one "
+                                        f"(bundled: {', '.join(bundled(folder))})")
+            return data, self.folder / "uploaded" / "record.json"
+        if source.get("record") is not None:
+            raise WebError(400, "the uploaded file is not a game record (a JSON object with rules, board, "
+                                "players and moves)")
         try:
-            if isinstance(source.get("record"), dict):
-                return source["record"], self.folder / "uploaded" / "record.json"
-            if source.get("record") is not None:
-                raise WebError(400, "the uploaded file is not a game record (a JSON object with rules, board, "
-                                    "players and moves)")
             if source.get("name"):
-                name = str(source["name"])
-                if name not in bundled("examples"):
-                    raise WebError(400, f"no bundled example {name!r} (examples: {', '.join(bundled('examples'))})")
+                name = source["name"]
+                if not isinstance(name, str) or name not in bundled("examples"):
+                    raise WebError(400, f"no bundled example of that name (examples: {', '.join(bundled('examples'))})")
                 path = bundled("examples")[name]
             elif source.get("path"):
                 if not self.local_files:
-                    raise WebError(403, "this server reads no paths: upload the record instead")
+                    raise WebError(403, "this server reads no paths (start it with --local-files on 127.0.0.1 to "
+                                        "study your own files): upload the record instead")
                 path = Path(str(source["path"])).expanduser()
             else:
                 raise WebError(400, "give a record: upload one, name a bundled example, or give a path")
+            from rebirth_dsl.board.model import load_json
+
             data = load_json(path)
             if not isinstance(data, dict):
                 raise WebError(400, f"{path.name} is not a game record (a JSON object)")
             return data, path
         except RebirthError as e:
-            raise refused(e) from None
+            raise self.refused(e) from None
 
     # ----- moves --------------------------------------------------------------------------------
-    def move(self, gid: str, token: str | None, body: dict[str, Any]) -> dict[str, Any]:
+    def move(self, gid: str, token: Any, body: dict[str, Any]) -> dict[str, Any]:
         """A seat's move (or its answer to a pending question), checked by the engine, then stored."""
         live = self.get(gid)
         p = self.seat(live, token)
         if p is None:
             raise WebError(403, "a spectator's link cannot move")
+        if not self.moves.allow((gid, p)):
+            raise WebError(429, "too many moves at once from this seat: wait a moment")
         tile, hexq, choices = body.get("tile"), body.get("hex"), body.get("choices")
-        if not isinstance(tile, str) or not tile:
+        if not isinstance(tile, str) or not tile or len(tile) > 60:
             raise WebError(400, "tile: the name of the tile to place, e.g. \"food\" or \"settlement:3\"")
         if hexq is not None and not (isinstance(hexq, list) and len(hexq) == 2
                                      and all(isinstance(x, int) and not isinstance(x, bool) for x in hexq)):
@@ -256,20 +436,25 @@ class Hub:
             expected = body.get("version")
             if expected is not None and expected != live.version:
                 raise WebError(409, "the game has changed since this page was drawn: look again")
+            before = len(live.table.moves), dict(live.table.pending)
             try:
                 out = live.table.submit(p, tile, hexq, choices)
             except RebirthError as e:
-                raise refused(e) from None
-            try:
-                self._save(live)
-            except BaseException:
-                self._forget(live)
-                raise
+                self._restore(live, before)
+                raise self.refused(e) from None
+            self._save(live)
         self.kick(live)
         return {"status": out["status"], "version": live.version}
 
-    def undo(self, gid: str, token: str | None) -> dict[str, Any]:
-        """Take back the seat's last move (and the agents' after it)."""
+    def _restore(self, live: Live, before: tuple[int, dict[int, Any]]) -> None:
+        """A refused move changes nothing (the engine refuses before it changes anything); should the table
+        have been touched all the same, it is dropped and rebuilt from the store."""
+        moves, pending = before
+        if len(live.table.moves) != moves or live.table.pending != pending:
+            self._forget(live)
+
+    def undo(self, gid: str, token: Any) -> dict[str, Any]:
+        """Take back the seat's last move (and the agents' after it), when the rules of take-backs allow."""
         live = self.get(gid)
         p = self.seat(live, token)
         if p is None:
@@ -278,23 +463,27 @@ class Hub:
             try:
                 gone = live.table.undo(p)
             except RebirthError as e:
-                raise refused(e, 409) from None
+                raise self.refused(e, 409) from None
             self._save(live)
         return {"undone": gone, "version": live.version}
 
     def _save(self, live: Live) -> None:
-        """Store the game's record after a change (the caller holds its lock)."""
+        """Store the game's record after a change (the caller holds its lock). A change that could not be
+        stored is dropped from memory too: the next request reloads the game as the store has it."""
         try:
             live.version = self.store.save(live.id, live.version, live.table.record(), live.table.pending)
         except StaleWrite:
-            with self._lock:
-                self.games.pop(live.id, None)  # someone else wrote it: the next request reloads it
+            self._forget(live)
             raise WebError(409, "the game was changed elsewhere: look again") from None
+        except BaseException:
+            self._forget(live)
+            raise
 
     def _forget(self, live: Live) -> None:
-        """A change that could not be stored is dropped from memory too: reload the game from the store."""
+        """Drop a game from memory: the next request reloads it from the store."""
         with self._lock:
-            self.games.pop(live.id, None)
+            if self.games.get(live.id) is live:
+                del self.games[live.id]
 
     # ----- the agents -----------------------------------------------------------------------------
     def kick(self, live: Live) -> None:
@@ -312,10 +501,14 @@ class Hub:
         """The agent thread: a failure is reported and ends the thread, never the server."""
         try:
             self._play_agents(live)
+        except WebError:
+            pass  # the game changed elsewhere: it is reloaded, and its agents kicked, at the next request
         except Exception as e:  # noqa: BLE001 - a thread's last line: say what happened
             print(f"rebirth serve: game {live.id}: the agent stopped: {type(e).__name__}: {e}", file=sys.stderr)
+        finally:
             with live.lock:
-                live.worker = None
+                if live.worker is threading.current_thread():
+                    live.worker = None
 
     def _play_agents(self, live: Live) -> None:
         """Play the agents' turns one at a time, each stored before the next (a pause between them lets
@@ -325,7 +518,6 @@ class Hub:
             with live.lock:
                 t = live.table
                 if t.is_over() or t.is_human(t.game.turn) or self.games.get(live.id) is not live:
-                    live.worker = None
                     return
                 version, snapshot = live.version, t.game.clone()
             move = t.agent_move(snapshot)
@@ -338,22 +530,38 @@ class Hub:
                 self._save(live)
 
     def stop(self) -> None:
-        """Let the agent threads finish (a move half thought out is simply not made)."""
+        """Let the agent threads finish (a move half thought out is simply not made), then close the store
+        once every acknowledged change is written."""
         self.stopping.set()
 
     # ----- what a browser sees ------------------------------------------------------------------
-    def view(self, gid: str, token: str | None) -> dict[str, Any]:
-        """The seat's view of its game, with the board drawn by the project's renderer."""
+    def view_json(self, gid: str, token: Any) -> bytes:
+        """The seat's view of its game as JSON, made once per version and seat (a burst of woken long polls
+        costs one view, not one each)."""
         live = self.get(gid)
         p = self.seat(live, token)
         with live.lock:
-            t = live.table
-            out = t.view(p)
-            out["version"] = live.version
-            out["id"] = live.id
-            out["svg"] = self._svg(live)
-            out["colours"] = [seat_colour(i) for i in range(len(t.players))]
-            out["has_files"] = {k: t.data[k] not in bundled(f) for k, f in (("rules", "rules"), ("board", "boards"))}
+            cached = live.views.get(p)
+            if cached is not None and cached[0] == live.version:
+                return cached[1]
+            data = json.dumps(self._view(live, p)).encode()
+            if len(live.views) > 8:
+                live.views.clear()
+            live.views[p] = (live.version, data)
+            return data
+
+    def view(self, gid: str, token: Any) -> dict[str, Any]:
+        """The seat's view of its game, with the board drawn by the project's renderer."""
+        return json.loads(self.view_json(gid, token))
+
+    def _view(self, live: Live, p: int | None) -> dict[str, Any]:
+        t = live.table
+        out = t.view(p)
+        out["version"] = live.version
+        out["id"] = live.id
+        out["svg"] = self._svg(live)
+        out["colours"] = [seat_colour(i) for i in range(len(t.players))]
+        out["has_files"] = {k: t.data[k] not in bundled(f) for k, f in (("rules", "rules"), ("board", "boards"))}
         return out
 
     def _svg(self, live: Live) -> str:
@@ -361,17 +569,17 @@ class Hub:
         would add up other players' secret missions)."""
         if live.svg is not None and live.svg[0] == live.version:
             return live.svg[1]
-        svg = position_svg(live.table, self.folder / "record.json")
+        svg = position_svg(live.table)
         live.svg = (live.version, svg)
         return svg
 
-    def version(self, gid: str, token: str | None) -> int:
+    def version(self, gid: str, token: Any) -> int:
         """The game's version (cheap: for waiting until something changes)."""
         live = self.get(gid)
         self.seat(live, token)
         return live.version
 
-    def record(self, gid: str, token: str | None) -> tuple[dict[str, Any], str]:
+    def record(self, gid: str, token: Any) -> tuple[dict[str, Any], str]:
         """The finished game's record, as `rebirth eval` reads it, and a file name for it. Files that are
         not bundled are named by their file name, to be put beside the record."""
         live = self.get(gid)
@@ -381,36 +589,41 @@ class Hub:
             if not t.is_over():
                 raise WebError(403, "the record shows every hidden tile: it is given when the game is over")
             data = t.record()
-        for key, folder in (("rules", "rules"), ("board", "boards")):
-            if data[key] not in bundled(folder):
-                data[key] = Path(data[key]).name
         return data, f"rebirth-{gid}.json"
 
-    def file(self, gid: str, token: str | None, key: str) -> tuple[str, str]:
-        """An uploaded rules or board file of a game (to keep beside its downloaded record)."""
+    def file(self, gid: str, token: Any, key: str) -> tuple[str, str]:
+        """An uploaded rules or board file of a game (to keep beside its downloaded record), as the store
+        keeps it: never a file read from disk at the time of asking."""
         live = self.get(gid)
         self.seat(live, token)
-        t = live.table
-        path = {"rules": t.rules_path, "board": t.board_path}.get(key)
-        if path is None:
+        if key not in ("rules", "board"):
             raise WebError(404, "a game's files are `rules` and `board`")
-        return path.read_text(encoding="utf-8"), path.name
+        if live.table.data[key] in bundled("rules" if key == "rules" else "boards"):
+            raise WebError(404, f"this game's {key} file is bundled: it comes with rebirth-dsl")
+        row = self.store.load(gid)
+        text = None if row is None else self.store.world_text(live.world, row.rules if key == "rules" else row.board)
+        if text is None or row is None:
+            raise WebError(404, "this game has no such file")
+        return text, Path(row.rules if key == "rules" else row.board).name
 
     # ----- study ----------------------------------------------------------------------------------
     def study(self, source: Any, step: Any) -> dict[str, Any]:
         """A record's position after `step` moves, with everything shown (a record hides nothing)."""
         data, path = self.open_record(source)
+        moves = data.get("moves")
+        if isinstance(moves, list) and len(moves) > MAX_STUDY_MOVES:
+            raise WebError(413, f"the record has {len(moves):,} moves; a study takes at most {MAX_STUDY_MOVES:,}")
         try:
             full = table_from_record(data, path, allow_paths=False, playable=False)
             total = len(full.moves)
             k = total if step is None else step
-            if not isinstance(k, int) or not 0 <= k <= total:
+            if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= total:
                 raise WebError(400, f"step: a move number from 0 to {total}")
             table = full if k == total else table_from_record(data, path, at=k, playable=False)
             out = table.view(None, reveal=True)
-            out["svg"] = position_svg(table, path)
+            out["svg"] = position_svg(table)
         except RebirthError as e:
-            raise refused(e) from None
+            raise self.refused(e) from None
         out["step"], out["total"] = k, total
         out["colours"] = [seat_colour(i) for i in range(len(table.players))]
         out["move"] = out["log"][-1] if k and out["log"] else None
@@ -418,11 +631,9 @@ class Hub:
         return out
 
 
-def position_svg(table: Table, path: Path) -> str:
+def position_svg(table: Table) -> str:
     """The table's position drawn by present/render.py, without its score table."""
-    data = table.record()
-    data["rules"], data["board"] = str(table.rules_path.resolve()), str(table.board_path.resolve())
-    view = build_view(str(path), data, allow_paths=True)
+    view = position_view(table.game, table.loaded.board)
     view.result = None
     view.status = f"{table.game.rs.title}: {', '.join(table.players)}; after {len(table.moves)} moves"
     return render_svg(view)
@@ -432,4 +643,3 @@ def catalog() -> dict[str, Any]:
     """What the new-game form offers: bundled rulesets, boards, examples and agents."""
     return {"rules": list(bundled("rules")), "boards": list(bundled("boards")), "examples": list(bundled("examples")),
             "agents": {k: v[1] for k, v in AGENTS.items()}, "default_rules": name_of("rules", default_rules())}
-

@@ -8,8 +8,11 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<
 const hexText = (h) => (h ? `(${h[0]},${h[1]})` : "nowhere (passed)");
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
+// the server's page secret: it answers requests that read files only when they carry it (docs/security.md)
+const PAGE = document.querySelector('meta[name="rebirth-page"]')?.content ?? "";
+
 async function api(path, body) {
-  const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json", "X-Rebirth-Page": PAGE}, body: JSON.stringify(body)};
   const r = await fetch(path, opts);
   let data = null;
   try { data = await r.json(); } catch (e) { data = {error: `${r.status} ${r.statusText}`}; }
@@ -348,6 +351,7 @@ async function study() {
   $("#study").hidden = false;
   status("Study a record");
   const cat = await api("/api/catalog");
+  $("#study-path-label").hidden = !cat.local_files;  // only a loopback server started with --local-files reads paths
   $("#study-example").innerHTML += cat.examples.map((x) => `<option value="${esc(x)}">${esc(x)}</option>`).join("");
   $("#openrecord").onsubmit = async (ev) => {
     ev.preventDefault();
