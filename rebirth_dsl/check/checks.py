@@ -6,6 +6,7 @@ at once, each at its file:line:col (or a board's JSON path).
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, is_dataclass
@@ -838,32 +839,86 @@ def _calls(e: A.Expr, fn: str) -> Iterator[A.Call]:
             yield from _calls(o, fn)
 
 
+OVERLAP_OTHERS_SHOWN = 20  # earlier statements counted in one warning: past this it says "at least"
+
+
+def _first_earliest(lists: list[list[int]], cap: int) -> tuple[int | None, int]:
+    """Merge ascending lists of statement numbers: the smallest, and how many distinct others (up to cap)."""
+    heads = [(lst[0], i, 0) for i, lst in enumerate(lists) if lst]
+    heapq.heapify(heads)
+    first: int | None = None
+    others = 0
+    last = -1
+    while heads and others <= cap:
+        n, i, j = heapq.heappop(heads)
+        if n != last:
+            if first is None:
+                first = n
+            else:
+                others += 1
+            last = n
+        if j + 1 < len(lists[i]):
+            heapq.heappush(heads, (lists[i][j + 1], i, j + 1))
+    return first, others
+
+
 def check_overlaps(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
-    """Warn where two statements score the same placement into the same category: usually a variant that
-    meant to replace a base statement but named its trigger differently (docs/language.md, overrides)."""
+    """Warn where a statement scores a placement into a category an earlier statement already scores it
+    into: usually a variant that meant to replace a base statement but named its trigger differently
+    (docs/language.md, overrides). One warning per statement that doubles, naming the first it doubles."""
     out: list[Diagnostic] = []
-    seen: list[tuple[A.Trigger, tuple, str, str | None]] = []
+    scoring: list[A.Trigger] = []
+    # the earlier scoring triggers (their numbers in `scoring`, ascending), indexed so that a trigger finds
+    # the ones it meets without comparing itself with every other: a file of N copies is N warnings, not N²
+    touch: dict[tuple, list[int]] = {}  # (category, landmark kind)
+    by_cat: dict[str, list[int]] = {}  # every placement trigger of a category
+    by_cat_at: dict[tuple, list[int]] = {}  # (category, at or None)
+    by_kind: dict[tuple, list[int]] = {}  # (category, tile kind or "any")
+    by_kind_at: dict[tuple, list[int]] = {}  # (category, tile kind or "any", at or None)
     for s in rules.statements:
         if not (isinstance(s, A.Trigger) and isinstance(s.action, A.ScoreAction)):
             continue
+        cat = s.action.category
         ev = event_identity(s.event, t.classes)
-        for old, old_ev, cat, _ in seen:
-            if cat != s.action.category or old_ev[0] != ev[0]:
-                continue
-            if ev[0] == "place":
-                kinds_meet = "any" in (ev[1], old_ev[1]) or bool(set(ev[1]) & set(old_ev[1]))
-                at_meet = ev[2] is None or old_ev[2] is None or ev[2] == old_ev[2]
-                if not (kinds_meet and at_meet):
-                    continue
-            elif ev != old_ev:
-                continue
-            where = f"{old.span.file}:{old.span.line}"
-            out.append(Diagnostic(
-                f"this scores into `{cat}` what the statement at {where} already scores into `{cat}`: both count",
-                file=s.span.file, line=s.span.line, col=s.span.col, severity="warning", code="double-scoring",
-                hint="a statement replaces an extended ruleset's only when its trigger is the same; to drop the "
-                     "other write `without on ...` naming its event, or score into another category"))
-        seen.append((s, ev, s.action.category, None))
+        n = len(scoring)
+        scoring.append(s)
+        if ev[0] != "place":
+            lists = [touch.setdefault((cat, ev[1]), [])]
+            met = [lists[0]]
+            kinds_at: list[list[int]] = []
+        else:
+            kinds, at = ev[1], ev[2]
+            # two placements meet when their kinds share one (or either is `any`) and their hexes do (either
+            # names no `at`, or both name the same)
+            if kinds == "any":
+                met = [by_cat.get(cat, [])] if at is None else [by_cat_at.get((cat, at), []),
+                                                                by_cat_at.get((cat, None), [])]
+            elif at is None:
+                met = [by_kind.get((cat, k), []) for k in (*kinds, "any")]
+            else:
+                met = [by_kind_at.get((cat, k, a), []) for k in (*kinds, "any") for a in (at, None)]
+            own = ("any",) if kinds == "any" else kinds
+            kinds_at = [by_cat.setdefault(cat, []), by_cat_at.setdefault((cat, at), [])]
+            kinds_at += [by_kind.setdefault((cat, k), []) for k in own]
+            kinds_at += [by_kind_at.setdefault((cat, k, at), []) for k in own]
+            lists = []
+        first, others = _first_earliest(met, OVERLAP_OTHERS_SHOWN)
+        for lst in lists + kinds_at:
+            lst.append(n)
+        if first is None:
+            continue
+        old = scoring[first].span
+        where = f"{old.file}:{old.line}"
+        if others == 0:
+            msg = f"this scores into `{cat}` what the statement at {where} already scores into `{cat}`: both count"
+        else:
+            more = f"at least {others}" if others > OVERLAP_OTHERS_SHOWN else str(others)
+            msg = (f"this scores into `{cat}` what the statement at {where} already scores into `{cat}`, as do "
+                   f"{more} other earlier statement{'s' if others > 1 else ''}: all count")
+        out.append(Diagnostic(
+            msg, file=s.span.file, line=s.span.line, col=s.span.col, severity="warning", code="double-scoring",
+            hint="a statement replaces an extended ruleset's only when its trigger is the same; to drop the "
+                 "other write `without on ...` naming its event, or score into another category"))
     return out
 
 
