@@ -30,6 +30,7 @@ REPEATED = {
     "hex kinds": "hex h{i}      # S-C3\n",
     "area": "area settlement {{\n  pay size 2: 6, 3      # S-A3\n}}\n",
     "public": "public mission as public_missions: first big, later small, placer first   # I-M1\n",
+    "misspelt names": "on place food: score count(tiles(me, food_{i})) + lagest{i} as farms      # S-F1\n",
     "unknown function": "on place food: score lagest(groups(me, food{i})) as farms      # S-F1\n",
     "deck": 'deck d{i} {{\n  when empty: draw nothing      # S-M1\n  card "Gift" 3: always      # S-M2\n}}\n',
 }
@@ -70,6 +71,13 @@ def test_touch_triggers_warn_once_each(tmp_path: Path) -> None:
     assert len(warned) == SMALL - 1 and all(d.line == 3 + i for i, d in enumerate(warned))
 
 
+def test_a_deck_problem_is_reported_once_however_often_the_deck_is_made_public(tmp_path: Path) -> None:
+    """A card of a public deck without its small number is one problem of the card, not one per statement."""
+    small = [d for d in diagnostics(tmp_path, "public", SMALL) if d.code == "decks"]
+    large = [d for d in diagnostics(tmp_path, "public", LARGE) if d.code == "decks"]
+    assert small and len(large) == len(small)
+
+
 def test_a_real_double_scoring_variant_is_warned_on_its_category(tmp_path: Path) -> None:
     """The variant that meant to replace `on place food, energy` but wrote `on place food`: one warning, on
     the category it scores twice, naming the base's statement."""
@@ -94,3 +102,21 @@ def test_placements_that_cannot_meet_are_not_warned(tmp_path: Path) -> None:
     warned = [(d.line, d.message) for d in check(load_rules(f)) if d.code == "double-scoring"]
     assert [ln for ln, _ in warned] == [6]  # `any at neutral` meets `food at neutral`, and only it
     assert f"{f}:5 already" in warned[0][1]
+
+
+def test_an_unknown_deck_is_one_diagnostic(tmp_path: Path) -> None:
+    """A draw from a misspelt deck: one diagnostic with its suggestion (the names check asked twice)."""
+    f = tmp_path / "deck.rules"
+    f.write_text(f'ruleset v "Variant" extends "{SCOTLAND}"\non first touch cathedral: draw missoin      # S-M1\n',
+                 encoding="utf-8")
+    found = [d for d in check(load_rules(f)) if "missoin" in d.message]
+    assert len(found) == 1 and found[0].hint == "did you mean `mission`?"
+
+
+def test_suggestions_stay_within_their_budget(tmp_path: Path) -> None:
+    """Thousands of misspelt names: each reported, the first ones with a guess, the rest without one
+    (each guess reads every declared name)."""
+    many = diagnostics(tmp_path, "misspelt names", LARGE)
+    spelt = [d for d in many if "is not a tile kind" in d.message]
+    assert len(spelt) == LARGE and spelt[0].hint == "did you mean `food`?" and spelt[-1].hint is None
+    assert len([d for d in many if "unknown name `lagest" in d.message]) == LARGE
