@@ -6,14 +6,16 @@ at once, each at its file:line:col (or a board's JSON path).
 
 from __future__ import annotations
 
+import heapq
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
-from rebirth_dsl.errors import Diagnostic, did_you_mean
+from rebirth_dsl.errors import Diagnostic
 from rebirth_dsl.files import shown
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import (
@@ -48,8 +50,8 @@ def _at(node: object, msg: str, hint: str | None = None) -> Diagnostic:
     return Diagnostic(msg, file=sp.file, line=sp.line, col=sp.col, hint=hint)
 
 
-def _unknown(node: object, what: str, name: str, options: Iterable[str]) -> Diagnostic:
-    dym = did_you_mean(name, list(options))
+def _unknown(t: Tables, node: object, what: str, name: str, options: Iterable[str]) -> Diagnostic:
+    dym = t.suggest(name, list(options))
     return _at(node, f"unknown {what} `{name}`", f"did you mean `{dym}`?" if dym else None)
 
 
@@ -214,7 +216,7 @@ def check_declarations(rules: A.Rules, t: Tables, board: Board | None) -> list[D
                 if n in seen and seen[n] != s.what:
                     out.append(_at(s, f"`{n}` is declared as both a {seen[n]} and a {s.what}"))
                 seen[n] = s.what
-        if isinstance(s, A.ClassDecl) and (s.name in t.tile_kinds):
+        if isinstance(s, A.ClassDecl) and (s.name in t.attribute_of):  # the tile kinds, as a dict
             out.append(_at(s, f"class `{s.name}` has the name of a tile kind"))
         if isinstance(s, A.TileSpec):
             if s.kind in tile_seen:
@@ -233,12 +235,17 @@ def check_declarations(rules: A.Rules, t: Tables, board: Board | None) -> list[D
 def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
     """Every name a statement uses is declared, with a "did you mean" when it is not."""
     out: list[Diagnostic] = []
-    hexlike = t.hex_kinds + t.landmark_kinds + t.tags
+    # every statement asks these: sets built once, not a list of every name built and read per statement
+    hexlike = t.selector_options("hex")
+    hexlike_set, tile_set = set(hexlike), set(t.tile_kinds)
+    hexes, landmarks, tags = set(t.hex_kinds), set(t.landmark_kinds), set(t.tags)
+    ground = t.hex_kinds + t.landmark_kinds
 
     def tile(node: object, name: str, classes: bool = False) -> None:
-        options = t.tile_kinds + (list(t.classes) if classes else [])
-        if name not in options:
-            out.append(_unknown(node, "tile kind" + (" or class" if classes else ""), name, options))
+        if name in tile_set or (classes and name in t.classes):
+            return
+        options = t.selector_options("tile") if classes else t.tile_kinds
+        out.append(_unknown(t, node, "tile kind" + (" or class" if classes else ""), name, options))
 
     for s in rules.statements:
         match s:
@@ -250,20 +257,19 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                     tile(tc, tc.kind)
             case A.Declare(what="tag"):
                 for k in s.on:
-                    if k not in t.hex_kinds + t.landmark_kinds:
-                        out.append(_unknown(s, "hex kind", k, t.hex_kinds + t.landmark_kinds))
+                    if k not in hexes and k not in landmarks:
+                        out.append(_unknown(t, s, "hex kind", k, ground))
             case A.Neutral():
-                if s.tag not in t.tags:
-                    out.append(_unknown(s, "tag", s.tag, t.tags))
+                if s.tag not in tags:
+                    out.append(_unknown(t, s, "tag", s.tag, t.tags))
             case A.PublicSetup():
                 if s.deck not in t.decks:
-                    out.append(_unknown(s, "deck", s.deck, t.decks))
+                    out.append(_unknown(t, s, "deck", s.deck, t.decks))
             case A.PlaceRule():
                 tile(s, s.tile)
                 for h in s.on:
-                    if h not in t.hex_kinds:
-                        hint_opts = t.hex_kinds
-                        out.append(_unknown(s, "hex kind", h, hint_opts) if h not in t.landmark_kinds
+                    if h not in hexes:
+                        out.append(_unknown(t, s, "hex kind", h, t.hex_kinds) if h not in landmarks
                                    else _at(s, f"`{h}` is a landmark: landmarks take no tile"))
             case A.GroupDecl():
                 for k in s.kinds:
@@ -275,36 +281,34 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                                  "touches; a placement alone touches none",
                                  "write it as `on first touch KIND: use ability`"))
                 if isinstance(s.action, A.DrawAction) and s.action.deck not in t.decks:
-                    out.append(_unknown(s.action, "deck", s.action.deck, t.decks))
+                    out.append(_unknown(t, s.action, "deck", s.action.deck, t.decks))
                 if isinstance(ev, A.PlaceEvent):
                     for k in ev.kinds or ():
                         tile(ev, k, classes=True)
-                    if ev.at and ev.at not in hexlike:
-                        out.append(_unknown(ev, "hex kind or tag", ev.at, hexlike))
-                elif ev.kind not in t.landmark_kinds:
-                    out.append(_unknown(ev, "landmark kind", ev.kind, t.landmark_kinds))
-                if isinstance(s.action, A.DrawAction) and s.action.deck not in t.decks:
-                    out.append(_unknown(s.action, "deck", s.action.deck, t.decks))
+                    if ev.at and ev.at not in hexlike_set:
+                        out.append(_unknown(t, ev, "hex kind or tag", ev.at, hexlike))
+                elif ev.kind not in landmarks:
+                    out.append(_unknown(t, ev, "landmark kind", ev.kind, t.landmark_kinds))
             case A.AreaBlock():
-                if s.kind not in t.hex_kinds:
-                    out.append(_unknown(s, "hex kind", s.kind, t.hex_kinds))
+                if s.kind not in hexes:
+                    out.append(_unknown(t, s, "hex kind", s.kind, t.hex_kinds))
                 for it in s.items:
                     if isinstance(it, A.RankBy) and it.attribute not in t.attributes:
-                        out.append(_unknown(it, "tile attribute", it.attribute, t.attributes))
+                        out.append(_unknown(t, it, "tile attribute", it.attribute, t.attributes))
                     if isinstance(it, A.Ties):
                         for step in it.steps:
                             if step not in TIE_STEPS:
                                 opts = [" ".join(k) for k in TIE_STEPS]
-                                dym = did_you_mean(" ".join(step), opts)
+                                dym = t.suggest(" ".join(step), opts)
                                 out.append(_at(it, f"unknown tie-break `{' '.join(step)}`",
                                                f"did you mean `{dym}`?" if dym else "one of: " + "; ".join(opts)))
                     if isinstance(it, A.Alone):
                         for p in it.places:
                             if p not in PLACES:
-                                out.append(_unknown(it, "place", p, PLACES))
+                                out.append(_unknown(t, it, "place", p, PLACES))
             case A.MajorityBlock():
-                if s.kind not in t.landmark_kinds:
-                    out.append(_unknown(s, "landmark kind", s.kind, t.landmark_kinds))
+                if s.kind not in landmarks:
+                    out.append(_unknown(t, s, "landmark kind", s.kind, t.landmark_kinds))
                 for it in s.items:
                     if isinstance(it, A.Compare):
                         for m in it.metrics:
@@ -312,29 +316,29 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                                 tile(it, m, classes=True)
             case A.PublicDecl():
                 if s.deck not in t.decks:
-                    out.append(_unknown(s, "deck", s.deck, t.decks))
+                    out.append(_unknown(t, s, "deck", s.deck, t.decks))
             case A.AbilityDecl():
                 eff = s.effect
                 if isinstance(eff, A.DrawCardEffect | A.DoubleEffect) and eff.deck not in t.decks:
-                    out.append(_unknown(eff, "deck", eff.deck, t.decks))
+                    out.append(_unknown(t, eff, "deck", eff.deck, t.decks))
                 if isinstance(eff, A.DrawKeepEffect):
                     if eff.rest not in DRAW_REST:
-                        out.append(_unknown(eff, "place for the rest", eff.rest, DRAW_REST))
+                        out.append(_unknown(t, eff, "place for the rest", eff.rest, DRAW_REST))
                     if eff.keep != 1 or eff.draw < 2:
                         out.append(_at(eff, f"`draw {eff.draw} keep {eff.keep}`: the engine keeps exactly one of two "
                                        "or more tiles drawn", "write `draw N keep 1` with N at least 2"))
                 if isinstance(eff, A.DoubleEffect):
                     if eff.target not in DOUBLE_TARGETS:
-                        out.append(_unknown(eff, "doubling target", eff.target, DOUBLE_TARGETS))
+                        out.append(_unknown(t, eff, "doubling target", eff.target, DOUBLE_TARGETS))
                     if eff.factor < 2 or eff.markers < 1:
                         out.append(_at(eff, f"`double ... by {eff.factor}, {eff.markers} per player`: a marker "
                                        "multiplies by at least 2, and each player has at least 1"))
             case A.EndIncomplete():
-                if s.kind not in t.hex_kinds:
-                    out.append(_unknown(s, "hex kind", s.kind, t.hex_kinds))
+                if s.kind not in hexes:
+                    out.append(_unknown(t, s, "hex kind", s.kind, t.hex_kinds))
             case A.EndOwned():
-                if s.kind not in t.landmark_kinds:
-                    out.append(_unknown(s, "landmark kind", s.kind, t.landmark_kinds))
+                if s.kind not in landmarks:
+                    out.append(_unknown(t, s, "landmark kind", s.kind, t.landmark_kinds))
     return out
 
 
@@ -355,8 +359,8 @@ def check_tiles(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
     for s in rules.statements:
         if not isinstance(s, A.Returns):
             continue
-        left = dict(mix)
-        returned = 0
+        taken: dict[tuple[str, int | None], int] = {}  # what this line returns so far (not a copy of the mix
+        returned = 0  # per line: many lines and many kinds would cost their product)
         for tc in s.tiles:
             if tc.kind not in t.tile_kinds:
                 continue
@@ -368,10 +372,11 @@ def check_tiles(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                 out.append(_at(tc, f"`{tc.kind}` tiles carry no value; write `{tc.kind}` without `:{tc.value}`"))
                 continue
             key = (tc.kind, tc.value if attr else None)
-            if left.get(key, 0) < tc.count:
+            left = mix.get(key, 0) - taken.get(key, 0)
+            if left < tc.count:
                 out.append(_at(tc, f"cannot return {tc.count} x {tc.kind}{':' + str(tc.value) if attr else ''}: "
-                                   f"a colour has {left.get(key, 0)} left"))
-            left[key] = left.get(key, 0) - tc.count
+                                   f"a colour has {left} left"))
+            taken[key] = taken.get(key, 0) + tc.count
             returned += tc.count
         returned_for[s.players] = returned
         if total - returned - aside < 1:
@@ -464,13 +469,16 @@ def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
 def check_decks(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
     """Card names are unique within a deck; a public deck's cards have a small number and are laid out."""
     out: list[Diagnostic] = []
+    laid_out = {s.deck for s in rules.statements if isinstance(s, A.PublicSetup)}
+    public: set[str] = set()
     for s in rules.statements:
-        if isinstance(s, A.PublicDecl) and s.deck in t.decks:
-            for c in t.decks[s.deck].cards:
+        if isinstance(s, A.PublicDecl) and s.deck in t.decks and s.deck not in public:
+            public.add(s.deck)  # a card's missing small number is the card's problem: said once, however many
+            for c in t.decks[s.deck].cards:  # statements make its deck public (a repeat is check_meaning's)
                 if c.small is None:
                     out.append(_at(c, f"card {c.name!r} is in the public deck `{s.deck}`: give its small number "
                                       f"too (`{c.points} / N`)"))
-            if not any(isinstance(x, A.PublicSetup) and x.deck == s.deck for x in rules.statements):
+            if s.deck not in laid_out:
                 out.append(_at(s, f"public missions from `{s.deck}`, but the setup lays none out "
                                   f"(`public 8 from {s.deck}`)"))
     for d in t.decks.values():
@@ -509,28 +517,30 @@ def check_board_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
         return []
     out: list[Diagnostic] = []
     kinds = t.hex_kinds + t.landmark_kinds
+    kind_set, tag_set = set(kinds), set(t.tags)
     abilities = {s.name for s in rules.statements if isinstance(s, A.AbilityDecl)}
     for i, h in enumerate(board.hexes):
-        if h.kind not in kinds:
-            dym = did_you_mean(h.kind, kinds)
+        if h.kind not in kind_set:
+            dym = t.suggest(h.kind, kinds)
             out.append(_bd(t.board_file, f"$.hexes[{i}].kind", f"hex kind {h.kind!r} is not declared by the rules"
                            + (f"; did you mean {dym!r}?" if dym else "")))
         for j, tag in enumerate(h.tags):
-            if tag not in t.tags:
-                dym = did_you_mean(tag, t.tags)
+            if tag not in tag_set:
+                dym = t.suggest(tag, t.tags)
                 out.append(_bd(t.board_file, f"$.hexes[{i}].tags[{j}]", f"tag {tag!r} is not declared by the rules"
                                + (f"; did you mean {dym!r}?" if dym else "")))
         if h.kind in t.landmark_kinds and not h.name:
             out.append(_bd(t.board_file, f"$.hexes[{i}]", f"a {h.kind} needs a name"))
         if h.ability is not None and h.ability not in abilities:
-            dym = did_you_mean(h.ability, abilities)
+            dym = t.suggest(h.ability, abilities)
             out.append(_bd(t.board_file, f"$.hexes[{i}].ability", f"ability {h.ability!r} is not declared by the "
                            "rules" + (f"; did you mean {dym!r}?" if dym else "")))
-    for s in rules.statements:
-        if isinstance(s, A.Trigger) and isinstance(s.action, A.AbilityAction) and isinstance(s.event, A.TouchEvent):
-            for i, h in enumerate(board.hexes):
-                if h.kind == s.event.kind and h.ability is None:
-                    out.append(_bd(t.board_file, f"$.hexes[{i}]", f"{h.kind} {h.name!r} names no ability"))
+    using = {s.event.kind for s in rules.statements if isinstance(s, A.Trigger)  # each kind once: the board is
+             and isinstance(s.action, A.AbilityAction) and isinstance(s.event, A.TouchEvent)}  # read once, not per rule
+    if using:
+        for i, h in enumerate(board.hexes):
+            if h.kind in using and h.ability is None:
+                out.append(_bd(t.board_file, f"$.hexes[{i}]", f"{h.kind} {h.name!r} names no ability"))
     return out
 
 
@@ -567,6 +577,7 @@ def check_areas(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
     area_rules = {s.kind: s for s in rules.statements if isinstance(s, A.AreaBlock)}
     lo, hi = players_range(rules)
     first_index: dict[str, int] = {}
+    sizes_of: dict[str, set[tuple[int, int | None]]] = {}
     for i, h in enumerate(board.hexes):
         if h.area is not None:
             first_index.setdefault(h.area, i)
@@ -597,7 +608,9 @@ def check_areas(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
         rule = area_rules.get(t.hex_kind[hexes[0]])
         if rule is None:
             continue
-        sizes = {(it.size, it.players) for it in rule.items if isinstance(it, A.Pay)}
+        if rule.kind not in sizes_of:  # a block's payouts gathered once, not once per area of its kind
+            sizes_of[rule.kind] = {(it.size, it.players) for it in rule.items if isinstance(it, A.Pay)}
+        sizes = sizes_of[rule.kind]
         for n in range(lo, hi + 1):
             if (len(hexes), n) not in sizes and (len(hexes), None) not in sizes:
                 out.append(_bd(t.board_file, path, f"area {name!r} has {len(hexes)} hexes, but the rules have no "
@@ -613,12 +626,19 @@ def check_geometry(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagn
     out: list[Diagnostic] = []
     takeable = {h for s in rules.statements if isinstance(s, A.PlaceRule) for h in s.on}
     tag_rules: dict[str, set[str]] = {}
-    for s in rules.statements:
-        if isinstance(s, A.Trigger) and isinstance(s.event, A.PlaceEvent) and s.event.at in t.tags:
-            kinds = set(s.event.kinds or t.tile_kinds)
-            hexes = {h for p in rules.statements if isinstance(p, A.PlaceRule)
-                     and (p.tile in kinds or any(p.tile in t.classes.get(k, ()) for k in kinds)) for h in p.on}
-            tag_rules.setdefault(s.event.at, set()).update(hexes)
+    placed_on: dict[str, set[str]] = {}  # tile kind: the hexes its place rules cover, gathered once
+    for p in rules.statements:
+        if isinstance(p, A.PlaceRule):
+            placed_on.setdefault(p.tile, set()).update(p.on)
+    tag_set = set(t.tags)
+    triggers = {(s.event.at, s.event.kinds) for s in rules.statements  # each trigger's tag and kinds once
+                if isinstance(s, A.Trigger) and isinstance(s.event, A.PlaceEvent) and s.event.at in tag_set}
+    for at, named in triggers:
+        kinds = set(named or t.tile_kinds)
+        kinds |= {k for n in list(kinds) for k in t.classes.get(n, ())}  # a class stands for its kinds
+        hexes = tag_rules.setdefault(at, set())
+        for k in kinds:
+            hexes |= placed_on.get(k, set())
     for i, h in enumerate(board.hexes):
         for tag in h.tags:
             allowed = t.tag_on.get(tag)
@@ -649,8 +669,9 @@ def check_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
     returns = {s.players: sum(tc.count for tc in s.tiles) for s in rules.statements if isinstance(s, A.Returns)}
     neutral = {s.players: s for s in rules.statements if isinstance(s, A.Neutral)}
     lo, hi = players_range(rules)
+    tagged = Counter(tag for h in board.hexes for tag in set(h.tags))  # once, however many player counts
     for n, s in neutral.items():
-        have = sum(1 for h in board.hexes if s.tag in h.tags)
+        have = tagged[s.tag]
         if have != s.count:
             out.append(_at(s, f"with {n} players {s.count} neutral tiles go on `{s.tag}` hexes, but "
                               f"{t.board_file} has {have}"))
@@ -688,11 +709,12 @@ def check_abilities(rules: A.Rules, t: Tables, board: Board | None) -> list[Diag
     users = {s.event.kind for s in rules.statements if isinstance(s, A.Trigger)
              and isinstance(s.event, A.TouchEvent) and isinstance(s.action, A.AbilityAction)}
     printed: set[str] = set()
+    declared = set(t.hex_kinds + t.landmark_kinds)
     for i, h in enumerate(board.hexes):
         if h.ability is None:
             continue
         printed.add(h.ability)
-        if h.kind not in users and h.kind in t.hex_kinds + t.landmark_kinds:
+        if h.kind not in users and h.kind in declared:
             out.append(_bd(t.board_file, f"$.hexes[{i}].ability", f"{h.kind} {h.name!r} carries ability "
                            f"{h.ability!r}, but no rule uses the abilities of {h.kind} hexes"
                            + (f" (only those of {', '.join(sorted(users))})" if users else "")))
@@ -725,8 +747,7 @@ def check_landmarks_by_tag(rules: A.Rules, t: Tables, board: Board | None) -> li
         if ref.tag is None or (ref.kind, ref.tag) in seen:
             continue
         seen.add((ref.kind, ref.tag))
-        names = [n for i, (k, n) in enumerate(t.landmark_names)
-                 if k == ref.kind and ref.tag in t.hex_tags[t.landmark_hex[i]]]
+        names = t.landmarks_tagged(ref.kind, ref.tag)
         if len(names) > 1:
             out.append(_at(ref, f"`{ref.kind} with {ref.tag}` names one {ref.kind}, but {t.board_file or 'the board'} "
                                 f"has {len(names)}: {', '.join(names)}"))
@@ -740,15 +761,18 @@ def check_deck_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
         return []
     most = max((s.high for s in rules.statements if isinstance(s, A.PlayersRange)), default=0)
     draws: dict[str, int] = {}
-    landmarks = [h for h in board.hexes if h.kind in t.landmark_kinds]
+    landmark_set = set(t.landmark_kinds)
+    landmarks = [h for h in board.hexes if h.kind in landmark_set]
+    of_kind = Counter(h.kind for h in landmarks)  # counted once: a rule per kind would read the board each time
+    printed = Counter(h.ability for h in landmarks)
     for s in rules.statements:
         match s:
             case A.Trigger(event=A.TouchEvent(kind=k), action=A.DrawAction(deck=d)):
-                draws[d] = draws.get(d, 0) + most * sum(1 for h in landmarks if h.kind == k)
+                draws[d] = draws.get(d, 0) + most * of_kind[k]
             case A.PublicSetup(count=n, deck=d):
                 draws[d] = draws.get(d, 0) + n
             case A.AbilityDecl(name=name, effect=A.DrawCardEffect(deck=d)):
-                draws[d] = draws.get(d, 0) + most * sum(1 for h in landmarks if h.ability == name)
+                draws[d] = draws.get(d, 0) + most * printed[name]
     out = []
     for s in rules.statements:
         if isinstance(s, A.DeckBlock) and s.name in draws and not s.empty_span.line:
@@ -804,7 +828,7 @@ def check_meaning(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagno
             for a in call.args[1:]:
                 if isinstance(a, A.Name):
                     kinds = t.classes.get(a.id, (a.id,))
-                    if a.id in t.tile_kinds + list(t.classes) and not set(kinds) & grouped:
+                    if t.is_selector("tile", a.id) and not set(kinds) & grouped:
                         out.append(_at(a, f"`{a.id}` tiles form no groups (`group` does not list them): "
                                        "groups of them are always empty", f"add {a.id} to the `group` statement"))
     classes = {s.name: s.kinds for s in st if isinstance(s, A.ClassDecl)}
@@ -838,32 +862,86 @@ def _calls(e: A.Expr, fn: str) -> Iterator[A.Call]:
             yield from _calls(o, fn)
 
 
+OVERLAP_OTHERS_SHOWN = 20  # earlier statements counted in one warning: past this it says "at least"
+
+
+def _first_earliest(lists: list[list[int]], cap: int) -> tuple[int | None, int]:
+    """Merge ascending lists of statement numbers: the smallest, and how many distinct others (up to cap)."""
+    heads = [(lst[0], i, 0) for i, lst in enumerate(lists) if lst]
+    heapq.heapify(heads)
+    first: int | None = None
+    others = 0
+    last = -1
+    while heads and others <= cap:
+        n, i, j = heapq.heappop(heads)
+        if n != last:
+            if first is None:
+                first = n
+            else:
+                others += 1
+            last = n
+        if j + 1 < len(lists[i]):
+            heapq.heappush(heads, (lists[i][j + 1], i, j + 1))
+    return first, others
+
+
 def check_overlaps(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
-    """Warn where two statements score the same placement into the same category: usually a variant that
-    meant to replace a base statement but named its trigger differently (docs/language.md, overrides)."""
+    """Warn where a statement scores a placement into a category an earlier statement already scores it
+    into: usually a variant that meant to replace a base statement but named its trigger differently
+    (docs/language.md, overrides). One warning per statement that doubles, naming the first it doubles."""
     out: list[Diagnostic] = []
-    seen: list[tuple[A.Trigger, tuple, str, str | None]] = []
+    scoring: list[A.Trigger] = []
+    # the earlier scoring triggers (their numbers in `scoring`, ascending), indexed so that a trigger finds
+    # the ones it meets without comparing itself with every other: a file of N copies is N warnings, not N²
+    touch: dict[tuple, list[int]] = {}  # (category, landmark kind)
+    by_cat: dict[str, list[int]] = {}  # every placement trigger of a category
+    by_cat_at: dict[tuple, list[int]] = {}  # (category, at or None)
+    by_kind: dict[tuple, list[int]] = {}  # (category, tile kind or "any")
+    by_kind_at: dict[tuple, list[int]] = {}  # (category, tile kind or "any", at or None)
     for s in rules.statements:
         if not (isinstance(s, A.Trigger) and isinstance(s.action, A.ScoreAction)):
             continue
+        cat = s.action.category
         ev = event_identity(s.event, t.classes)
-        for old, old_ev, cat, _ in seen:
-            if cat != s.action.category or old_ev[0] != ev[0]:
-                continue
-            if ev[0] == "place":
-                kinds_meet = "any" in (ev[1], old_ev[1]) or bool(set(ev[1]) & set(old_ev[1]))
-                at_meet = ev[2] is None or old_ev[2] is None or ev[2] == old_ev[2]
-                if not (kinds_meet and at_meet):
-                    continue
-            elif ev != old_ev:
-                continue
-            where = f"{old.span.file}:{old.span.line}"
-            out.append(Diagnostic(
-                f"this scores into `{cat}` what the statement at {where} already scores into `{cat}`: both count",
-                file=s.span.file, line=s.span.line, col=s.span.col, severity="warning", code="double-scoring",
-                hint="a statement replaces an extended ruleset's only when its trigger is the same; to drop the "
-                     "other write `without on ...` naming its event, or score into another category"))
-        seen.append((s, ev, s.action.category, None))
+        n = len(scoring)
+        scoring.append(s)
+        if ev[0] != "place":
+            lists = [touch.setdefault((cat, ev[1]), [])]
+            met = [lists[0]]
+            kinds_at: list[list[int]] = []
+        else:
+            kinds, at = ev[1], ev[2]
+            # two placements meet when their kinds share one (or either is `any`) and their hexes do (either
+            # names no `at`, or both name the same)
+            if kinds == "any":
+                met = [by_cat.get(cat, [])] if at is None else [by_cat_at.get((cat, at), []),
+                                                                by_cat_at.get((cat, None), [])]
+            elif at is None:
+                met = [by_kind.get((cat, k), []) for k in (*kinds, "any")]
+            else:
+                met = [by_kind_at.get((cat, k, a), []) for k in (*kinds, "any") for a in (at, None)]
+            own = ("any",) if kinds == "any" else kinds
+            kinds_at = [by_cat.setdefault(cat, []), by_cat_at.setdefault((cat, at), [])]
+            kinds_at += [by_kind.setdefault((cat, k), []) for k in own]
+            kinds_at += [by_kind_at.setdefault((cat, k, at), []) for k in own]
+            lists = []
+        first, others = _first_earliest(met, OVERLAP_OTHERS_SHOWN)
+        for lst in lists + kinds_at:
+            lst.append(n)
+        if first is None:
+            continue
+        old = scoring[first].span
+        where = f"{old.file}:{old.line}"
+        if others == 0:
+            msg = f"this scores into `{cat}` what the statement at {where} already scores into `{cat}`: both count"
+        else:
+            more = f"at least {others}" if others > OVERLAP_OTHERS_SHOWN else str(others)
+            msg = (f"this scores into `{cat}` what the statement at {where} already scores into `{cat}`, as do "
+                   f"{more} other earlier statement{'s' if others > 1 else ''}: all count")
+        out.append(Diagnostic(
+            msg, file=s.span.file, line=s.span.line, col=s.span.col, severity="warning", code="double-scoring",
+            hint="a statement replaces an extended ruleset's only when its trigger is the same; to drop the "
+                 "other write `without on ...` naming its event, or score into another category"))
     return out
 
 
@@ -899,34 +977,53 @@ def check(rules: A.Rules, board: Board | None = None, board_file: str = "", stri
         for d in c(rules, t, board):
             d.code = d.code or c.__name__.removeprefix("check_").replace("_", "-")  # which check found it
             out.append(d)
-    return _grouped([_pointed(d, rules) for d in out])
+    lines: dict[str, list[str]] = {}  # each file split once, not once per diagnostic in it
+    return _grouped([_pointed(d, rules, lines) for d in out])
 
 
 _WORD = re.compile(r"`([^`]+)`")
 
 
-def _pointed(d: Diagnostic, rules: A.Rules) -> Diagnostic:
+def _pointed(d: Diagnostic, rules: A.Rules, split: dict[str, list[str]] | None = None) -> Diagnostic:
     """Move a diagnostic from the start of its statement to the word it is about (the first name in
     backticks in its message, searched from the statement's start), and underline that word."""
     src = rules.sources.get(d.file)
     if not d.line or src is None:
         return d
-    lines = src.splitlines()
+    split = {} if split is None else split
+    if d.file not in split:
+        split[d.file] = src.splitlines()
+    lines = split[d.file]
     if d.source_line is None and 0 < d.line <= len(lines):
         d.source_line = lines[d.line - 1]
     m = _WORD.search(d.message)
     if m is None or " " in m.group(1):
         return d
-    word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(m.group(1))}(?![A-Za-z0-9_])")
+    word = m.group(1)
     for ln in range(d.line, min(d.line + 40, len(lines)) + 1):
         text = lines[ln - 1].split("#", 1)[0]
-        start = d.col - 1 if ln == d.line else 0
-        hit = word.search(text, start)
-        if hit:
-            d.line, d.col, d.end_line, d.end_col = ln, hit.start() + 1, ln, hit.end() + 1
+        hit = _whole_word(text, word, d.col - 1 if ln == d.line else 0)
+        if hit >= 0:
+            d.line, d.col, d.end_line, d.end_col = ln, hit + 1, ln, hit + len(word) + 1
             d.source_line = lines[ln - 1]
             return d
     return d
+
+
+def _whole_word(text: str, word: str, start: int) -> int:
+    """Where a word first stands whole in a text from a start (not inside a longer name), else -1: a
+    search by str.find, as a pattern compiled per diagnostic costs more than the rest of the check."""
+    i = text.find(word, start)
+    while i >= 0:
+        before = text[i - 1] if i > 0 else ""
+        after = text[i + len(word):i + len(word) + 1]
+        if not _NAME_CHAR.fullmatch(before or "-") and not _NAME_CHAR.fullmatch(after or "-"):
+            return i
+        i = text.find(word, i + 1)
+    return -1
+
+
+_NAME_CHAR = re.compile(r"[A-Za-z0-9_]")
 
 
 def _grouped(diags: list[Diagnostic], show: int = 3) -> list[Diagnostic]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.errors import did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids
 
@@ -12,6 +13,10 @@ if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as
     from rebirth_dsl.board.view import BoardView
 
     Board = BoardModel | BoardView
+
+
+MAX_SUGGESTIONS = 200  # did-you-mean searches in one check; a real file has a handful of typos
+MAX_SUGGEST_FROM = 256  # names searched for a guess: a ruleset within the limits has at most 5 x 32 kinds
 
 
 class Tables:
@@ -27,17 +32,24 @@ class Tables:
         self.landmark_kinds: list[str] = []
         self.tags: list[str] = []
         self.tag_on: dict[str, tuple[str, ...]] = {}
+        declared: dict[str, set[str]] = {"hex": set(), "landmark": set(), "tag": set()}
         for s in st:
             if isinstance(s, A.Declare):
-                target = {"hex": self.hex_kinds, "landmark": self.landmark_kinds, "tag": self.tags}[s.what]
-                target.extend(n for n in s.names if n not in target)
+                # each name once, in the order declared; a set answers "already?" (a list would, per name,
+                # read every name before it: a long declaration would cost its length squared)
+                target, known = {"hex": self.hex_kinds, "landmark": self.landmark_kinds, "tag": self.tags}[s.what], \
+                    declared[s.what]
+                for n in s.names:
+                    if n not in known:
+                        known.add(n)
+                        target.append(n)
                 if s.what == "tag" and s.on:
                     self.tag_on.update(dict.fromkeys(s.names, s.on))
         self.tile_kinds: list[str] = []
         self.attributes: set[str] = set()
         self.attribute_of: dict[str, str | None] = {}
         for s in st:
-            if isinstance(s, A.TileSpec) and s.kind not in self.tile_kinds:
+            if isinstance(s, A.TileSpec) and s.kind not in self.attribute_of:
                 self.tile_kinds.append(s.kind)
                 self.attribute_of[s.kind] = s.attribute
                 if s.attribute:
@@ -45,40 +57,64 @@ class Tables:
         self.classes: dict[str, tuple[str, ...]] = {s.name: s.kinds for s in st if isinstance(s, A.ClassDecl)}
         self.decks: dict[str, A.DeckBlock] = {s.name: s for s in st if isinstance(s, A.DeckBlock)}
         self._ids: dict[str, dict[int, tuple[str, ...]]] = {f: comment_ids(src) for f, src in rules.sources.items()}
+        # the name lists the checks ask of every statement, built once: per statement they would cost the
+        # number of names each time (a file of many names and many statements, their product)
+        self.kind_of: dict[str, str] = {}
+        for what, names in (("tag", self.tags), ("landmark kind", self.landmark_kinds), ("hex kind", self.hex_kinds),
+                            ("class", self.classes), ("tile kind", self.tile_kinds)):
+            self.kind_of.update(dict.fromkeys(names, what))  # the first of these kinds a name is, wins
+        self._all_selector_names = self.tile_kinds + list(self.classes) + self.hex_kinds + self.landmark_kinds + self.tags
+        self._selector_options = {"tile": self.tile_kinds + list(self.classes),
+                                  "hex": self.hex_kinds + self.landmark_kinds + self.tags}
+        self._selector_sets = {k: frozenset(v) for k, v in self._selector_options.items()}
+        self._selector_sets["landmark"] = frozenset(self.landmark_kinds)
+        self._selector_sets["tag"] = frozenset(self.tags)
+        self._tile_index = {k: i for i, k in enumerate(self.tile_kinds)}
+        self._landmarks_of: dict[str, list[str]] | None = None
+        self._suggested: dict[tuple[str, tuple], str | None] = {}
         if board is not None:
             self._bind(board)
 
     # ----- names ------------------------------------------------------------------------------
     def selector_kind(self, name: str) -> str | None:
         """What a bare name denotes, if anything."""
-        if name in self.tile_kinds:
-            return "tile kind"
-        if name in self.classes:
-            return "class"
-        if name in self.hex_kinds:
-            return "hex kind"
-        if name in self.landmark_kinds:
-            return "landmark kind"
-        if name in self.tags:
-            return "tag"
-        return None
+        return self.kind_of.get(name)
 
     def all_selector_names(self) -> list[str]:
         """Every declared kind, class and tag name."""
-        return self.tile_kinds + list(self.classes) + self.hex_kinds + self.landmark_kinds + self.tags
+        return self._all_selector_names
 
     def selector_options(self, what: str) -> list[str]:
         """The names a selector argument may take."""
         if what == "tile":
-            return self.tile_kinds + list(self.classes)
+            return self._selector_options["tile"]
         if what in ("hex", "near"):
-            return self.hex_kinds + self.landmark_kinds + self.tags
-        return list(self.landmark_kinds)
+            return self._selector_options["hex"]
+        return self.landmark_kinds
+
+    def is_selector(self, what: str, name: str) -> bool:
+        """Whether a name is a tile kind or class, a hex kind (landmark kinds and tags too), a landmark kind or
+        a tag, as `what` says: selector_options without reading a list."""
+        return name in self._selector_sets["hex" if what == "near" else what]
 
     def tile_kind_ids(self, name: str) -> frozenset[int]:
         """Kind ids named by a tile kind or a class."""
         kinds = self.classes.get(name, (name,))
-        return frozenset(self.tile_kinds.index(k) for k in kinds if k in self.tile_kinds)
+        return frozenset(self._tile_index[k] for k in kinds if k in self._tile_index)
+
+    def suggest(self, name: str, options: list[str] | tuple[str, ...] | set[str]) -> str | None:
+        """did_you_mean, within a budget: a misspelt name is compared with every option, so a file of
+        thousands of unknown names among hundreds of declared ones would cost their product; past
+        MAX_SUGGESTIONS searches (or among more than MAX_SUGGEST_FROM names) a name gets no guess."""
+        if len(options) > MAX_SUGGEST_FROM:
+            return None
+        key = (name, tuple(options))
+        if key in self._suggested:
+            return self._suggested[key]
+        if len(self._suggested) >= MAX_SUGGESTIONS:
+            return None
+        self._suggested[key] = found = did_you_mean(name, options)
+        return found
 
     def ids(self, span: A.Span, whole: bool = True) -> tuple[str, ...]:
         """The rule ids cited in the comments on a statement's lines."""
@@ -111,6 +147,14 @@ class Tables:
                 self.landmark_kind.append(h.kind)
                 self.landmark_name.append(h.name or f"{h.kind} ({h.q},{h.r})")
         self.landmark_names = list(zip(self.landmark_kind, self.landmark_name, strict=True))
+        # the first landmark of each kind and name, and of each kind and tag: every landmark reference of
+        # the rules is looked up, so a search of all landmarks per reference would cost their product
+        self._landmark_by_name: dict[tuple[str, str], int] = {}
+        self._landmark_by_tag: dict[tuple[str, str], list[int]] = {}
+        for i, (k, n) in enumerate(self.landmark_names):
+            self._landmark_by_name.setdefault((k, n), i)
+            for tag in self.hex_tags[self.landmark_hex[i]]:
+                self._landmark_by_tag.setdefault((k, tag), []).append(i)
         self.area_names: list[str] = []
         self.area_of: list[int] = []
         area_index: dict[str, int] = {}  # linear in the hexes, however many areas a board has
@@ -148,11 +192,18 @@ class Tables:
         """The index of a landmark by kind and name, or kind and tag."""
         if self.board is None:
             return None
-        for i, (k, n) in enumerate(self.landmark_names):
-            if k != kind:
-                continue
-            if name is not None and n == name:
-                return i
-            if tag is not None and tag in self.hex_tags[self.landmark_hex[i]]:
-                return i
-        return None
+        found = [self._landmark_by_name.get((kind, name))] if name is not None else []
+        found += self._landmark_by_tag.get((kind, tag), [])[:1] if tag is not None else []
+        return min((i for i in found if i is not None), default=None)
+
+    def landmarks_tagged(self, kind: str, tag: str) -> list[str]:
+        """The names of the board's landmarks of a kind that carry a tag, in board order."""
+        return [self.landmark_name[i] for i in self._landmark_by_tag.get((kind, tag), [])] if self.board else []
+
+    def landmarks_of(self, kind: str) -> list[str]:
+        """The names of the board's landmarks of a kind, in board order."""
+        if self._landmarks_of is None:
+            self._landmarks_of = {}
+            for k, n in self.landmark_names:
+                self._landmarks_of.setdefault(k, []).append(n)
+        return self._landmarks_of.get(kind, [])

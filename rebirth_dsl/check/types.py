@@ -7,7 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rebirth_dsl.errors import RebirthError, did_you_mean
+from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang import ast as A
 
 if TYPE_CHECKING:
@@ -83,26 +83,25 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                 if not scope.influence:
                     errors.append(_err(f"`{name}` alone only exists in an area payout; use {name}(HEXES)", node))
                 return "int"
-            known = list(VARIABLES) + list(t.attributes)
             sel = t.selector_kind(name)
             if sel:
                 errors.append(_err(f"{sel} `{name}` is not a value here; it can only be an argument "
                                    "(e.g. tiles(me, food))", node))
             else:
-                dym = did_you_mean(name, known + t.all_selector_names())
+                dym = t.suggest(name, [*VARIABLES, *t.attributes, *t.all_selector_names()])
                 errors.append(_err(f"unknown name `{name}`", node, f"did you mean `{dym}`?" if dym else None))
             return "?"
         case A.Landmark(kind=kind, name=lname, tag=tag):
-            if kind not in t.landmark_kinds:
-                dym = did_you_mean(kind, t.landmark_kinds)
+            if not t.is_selector("landmark", kind):
+                dym = t.suggest(kind, t.landmark_kinds)
                 errors.append(_err(f"unknown landmark kind `{kind}`", node, f"did you mean `{dym}`?" if dym else None))
-            if tag is not None and tag not in t.tags:
-                dym = did_you_mean(tag, t.tags)
+            if tag is not None and not t.is_selector("tag", tag):
+                dym = t.suggest(tag, t.tags)
                 errors.append(_err(f"unknown tag `{tag}`", node, f"did you mean `{dym}`?" if dym else None))
             if t.board is not None and t.require_landmarks and t.find_landmark(kind, lname, tag) is None:
                 what = f'"{lname}"' if lname is not None else f"with {tag}"
-                names = [n for k, n in t.landmark_names if k == kind]
-                dym = did_you_mean(lname, names) if lname else None
+                names = t.landmarks_of(kind)
+                dym = t.suggest(lname, names) if lname else None
                 errors.append(_err(f"the board has no {kind} {what}", node, f'did you mean "{dym}"?' if dym else None))
             return "landmark"
         case A.Not(operand=o):
@@ -133,7 +132,7 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                     _expect(args[0], "hexes", t, scope, errors)
                 return "int"
             if fn not in SIGNATURES:
-                dym = did_you_mean(fn, list(SIGNATURES) + list(t.attributes))
+                dym = t.suggest(fn, list(SIGNATURES) + list(t.attributes))
                 errors.append(_err(f"unknown function `{fn}`", node, f"did you mean `{dym}`?" if dym else None))
                 return "?"
             params, result, _doc = SIGNATURES[fn]
@@ -173,9 +172,8 @@ def _check_selector(node: A.Expr, what: str, t: Tables, errors: list[ExprError])
     if not isinstance(node, A.Name):
         errors.append(_err(f"expected the name of a {_SEL_DOC[what]}", node))
         return
-    options = t.selector_options(what)
-    if node.id not in options:
-        dym = did_you_mean(node.id, options)
+    if not t.is_selector(what, node.id):
+        dym = t.suggest(node.id, t.selector_options(what))
         errors.append(_err(f"`{node.id}` is not a {_SEL_DOC[what]}", node, f"did you mean `{dym}`?" if dym else None))
 
 

@@ -23,6 +23,7 @@ from rebirth_dsl.errors import Diagnostic, RebirthError, RulesSyntaxError
 from rebirth_dsl.files import shown
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids
+from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules, merge, parse_text
 from rebirth_dsl.present.describe import describe_statement
 from rebirth_dsl.records.resources import bundled, default_board, find
@@ -106,6 +107,7 @@ class Analysis:
     board_path: Path | None = None
     problems: list[Problem] = field(default_factory=list)
     symbols: Symbols | None = None
+    too_large: bool = False  # over the size `rebirth check` reads: refused unparsed, and asked nothing
 
 
 # ----- the language's words ----------------------------------------------------------------------
@@ -141,6 +143,18 @@ class Analyser:
     def analyse(self, text: str, path: Path | None, file: str | None = None) -> Analysis:
         """Parse and check one document's text as `rebirth check` checks a file: every problem found."""
         name = file or (shown(path) if path else "<rules>")
+        size = len(text.encode("utf-8", "surrogatepass"))  # the bytes the file would have: milliseconds for 5 MB
+        if size > MAX_RULES_BYTES:  # as load_rules refuses the file: one problem, found before any parsing
+            a = Analysis("", path, name, too_large=True)
+            a.problems = [Problem(Range((0, 0), (0, 0)), "error", "limits",
+                                  f"rules is {size:,} bytes; the limit is {MAX_RULES_BYTES:,} (the size `rebirth "
+                                  "check` reads): not checked")]
+            return a
+        if text.startswith("\ufeff"):
+            # a byte-order mark, which read_text strips from a file: here a space stands in its place, so the
+            # rules read as the CLI reads them and every column stays the one the editor counts (the editor
+            # counts the mark as the first character of the first line)
+            text = " " + text[1:]
         a = Analysis(text, path, name)
         diags: list[Diagnostic] = []
         try:

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from rebirth_dsl import __version__
@@ -41,11 +43,35 @@ _KINDS = {"keyword": T.CompletionItemKind.Keyword, "function": T.CompletionItemK
 _SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}
 
 
+UINTEGER_MAX = 2**31 - 1  # the largest line or character the protocol allows (its `uinteger`)
+
+
+class RebirthProtocol(LanguageServerProtocol):
+    """pygls's protocol, which answers every request: a position the protocol does not allow (a negative
+    line, a character past 2^31) would fail to deserialize, and pygls would log it and never answer."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """A message as pygls reads it, its impossible positions moved past the end of any document (so the
+        request is answered with nothing); a request that still cannot be read is answered with an error."""
+        if "jsonrpc" not in data:  # the JSON decoder's hook sees every object, innermost first
+            if data.keys() == {"line", "character"} and not all(
+                    type(v) is int and 0 <= v <= UINTEGER_MAX for v in data.values()):
+                return {"line": UINTEGER_MAX, "character": 0}
+            return data
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as e:
+            if "id" in data and "method" in data:
+                self._send_response(data["id"], error=e.to_response_error())
+            raise
+
+
 class RebirthServer(LanguageServer):
     """The server: the analyser (with the board setting) and the latest analysis of each open document."""
 
     def __init__(self, board: str | None = None) -> None:
-        super().__init__("rebirth-lsp", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        super().__init__("rebirth-lsp", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental,
+                         protocol_cls=RebirthProtocol)
         self.default_board = board  # from the command line; a client's setting overrides it
         self.analyser = Analyser(board)
         self.analyses: dict[str, Analysis] = {}
@@ -87,9 +113,11 @@ class RebirthServer(LanguageServer):
     def at(self, uri: str, position: T.Position) -> tuple[Analysis, Pos] | None:
         """A document's analysis and a client position in its code points."""
         a = self.analyses.get(uri)
-        if a is None:
+        if a is None or a.too_large:
             return None
         lines = a.text.split("\n")
+        if position.line >= len(lines):  # past the document (the protocol allows no negative position)
+            return None
         return a, _server_pos(self.workspace.get_text_document(uri), lines, position)
 
 
