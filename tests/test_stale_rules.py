@@ -1,6 +1,6 @@
 """Finding 10: the in-process ruleset caches are keyed by content. A rules file edited while the process runs
 (or a file it extends, or its board) is compiled afresh at the next load through every entry point, the
-records and the API; unchanged files are not compiled again; the cache is bounded."""
+records, the API and simulate's workers; unchanged files are not compiled again; the cache is bounded."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import pytest
 from conftest import BOARDS, ROOT, RULES
 
 import rebirth_dsl
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.play import simulate
 from rebirth_dsl.records import record
 from rebirth_dsl.records.record import load_record, load_ruleset, replay, ruleset_texts
 
@@ -87,6 +89,34 @@ def test_an_edited_file_is_seen_by_the_api(game: Path) -> None:
     before = farms_after_first_move()
     _triple_farms(game)
     assert before > 0 and farms_after_first_move() == 3 * before
+
+
+def test_an_edited_file_is_seen_by_simulate_workers(game: Path) -> None:
+    """simulate's worker cache: the same job after the edit plays by the edited rules."""
+    job = simulate.Job(str(game / "mine.rules"), str(game / "scotland.json"), 2, ("random", "random"), 5)
+    cat = None
+
+    def farms() -> list[int]:
+        nonlocal cat
+        rs = load_ruleset(game / "mine.rules", game / "scotland.json")[0]
+        cat = rs.categories.index("farms")
+        return [seat[cat] for seat in simulate.play_range(job, 0, 1)[0][1]]
+
+    before = farms()
+    _triple_farms(game)
+    assert any(before) and farms() == [3 * f for f in before]
+    assert [seat[cat] for seat in simulate.play_one(job, 0)[1]] == [3 * f for f in before]
+
+
+def test_a_run_pinned_to_its_rules_refuses_an_edit(game: Path) -> None:
+    """A run's job carries the digest of the files it began with: a worker that finds them edited stops the
+    run instead of mixing games of two versions of the rules."""
+    _, _, content = record.load_ruleset_keyed(game / "mine.rules", game / "scotland.json")
+    job = simulate.Job(str(game / "mine.rules"), str(game / "scotland.json"), 2, ("random", "random"), 5, content)
+    assert simulate.play_range(job, 0, 1)
+    _triple_farms(game)
+    with pytest.raises(RebirthError, match="changed while the games were played"):
+        simulate.play_range(job, 1, 2)
 
 
 def test_an_edited_board_is_seen(game: Path) -> None:
