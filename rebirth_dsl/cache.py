@@ -139,7 +139,7 @@ def _mac(secret: bytes, namespace: str, key: str, body: bytes) -> str:
 
 
 def sign(root: Path, *parts: bytes | str) -> str | None:
-    """An HMAC-SHA256 of the parts under the secret of the cache folder `root` (None if it has none)."""
+    """An HMAC-SHA256 of the parts under the secret of the private folder `root` (None if none can be kept)."""
     secret = secret_key(root)
     return None if secret is None else hmac.digest(secret, bytes.fromhex(digest(*parts)), "sha256").hex()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import stat
 import time
 from pathlib import Path
@@ -160,3 +161,24 @@ def test_the_cache_off_still_works(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert code == 0, err
     assert json.loads(off) == json.loads(on)
     assert not (tmp_path / "xdg").exists() and not (tmp_path / "home").exists()
+
+
+@pytest.mark.skipif(shutil.which(os.environ.get("CC") or "cc") is None, reason="no C compiler")
+def test_a_swapped_native_library_with_a_fresh_checksum_is_refused(folder: Path) -> None:
+    """The native cache's record of a library carries an HMAC under the folder's secret: another library put
+    in its place, with its SHA-256 written into the record, is not loaded; it is rebuilt."""
+    from rebirth_dsl.native import build as nbuild
+
+    first = nbuild.build("int rb_mac(void) { return 1; }\n")
+    other = nbuild.build("int rb_mac(void) { return 2; }\n")
+    assert first.compiled and not nbuild.build("int rb_mac(void) { return 1; }\n").compiled
+    lib, meta_file = first.path, first.path.with_suffix(".json")
+    lib.write_bytes(other.path.read_bytes())
+    meta = json.loads(meta_file.read_text())
+    meta["sha256"] = hashlib.sha256(lib.read_bytes()).hexdigest()
+    meta_file.write_text(json.dumps(meta))
+    assert nbuild.verified(lib.parent, first.key) is None
+    again = nbuild.build("int rb_mac(void) { return 1; }\n")
+    assert again.compiled and again.path == lib and nbuild.verified(lib.parent, first.key) == lib
+    secret = lib.parent / cache.KEY_FILE
+    assert stat.S_IMODE(os.lstat(secret).st_mode) == 0o600
