@@ -9,8 +9,13 @@ corrupt or stale, so the cache can only ever make a command faster, never change
 - The folder is made with mode 0700; it is used only if it is a real folder owned by the current user
   and closed to others, and an entry only if it is a regular file owned by the user that nobody else may
   write. Anything else is ignored, never an error.
-- Each entry records the format version, its key and the SHA-256 of its payload; one byte changed, a
-  truncated file or another version reads as a miss and the entry is rebuilt.
+- Each entry records the format version, its key and an HMAC-SHA256 of its namespace, key and payload
+  under a secret of the user's own (KEY_FILE in the folder: 32 random bytes, mode 0600, made with
+  O_CREAT|O_EXCL|O_NOFOLLOW). One byte changed, a truncated file, another version, or a payload edited
+  and given a fresh checksum by anyone who cannot read the secret (a script, another tool run as the
+  same user, a hand edit) reads as a miss and the entry is rebuilt. A secret that is missing, a link,
+  not a regular file of the user's or open to anyone else is replaced by a new one, which turns every
+  entry into a miss: the cache starts empty.
 - The folder is pruned to the MAX_ENTRIES entries used last (reading an entry renews its time), and
   entries unused for MAX_AGE are removed.
 
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import hmac
 import json
 import os
 import stat
@@ -33,6 +39,8 @@ FORMAT = 1
 MAX_ENTRIES = 256
 MAX_AGE = 60 * 60 * 24 * 30  # seconds: a month
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
+KEY_FILE = "secret.key"  # not .json: pruning never removes it
+KEY_BYTES = 32
 
 
 def cache_dir() -> Path | None:
@@ -93,7 +101,8 @@ def code_of(files: list[Path], package: str | None = None) -> bytes:
 
 
 def load(namespace: str, key: str) -> Any | None:
-    """The payload stored under the key, or None for a miss (absent, foreign, corrupt or stale)."""
+    """The payload stored under the key, or None for a miss (absent, foreign, corrupt, stale or not signed
+    with this user's secret)."""
     root = cache_dir()
     if root is None or not _private_dir(root):
         return None
@@ -101,12 +110,16 @@ def load(namespace: str, key: str) -> Any | None:
     raw = read_private(path, MAX_ENTRY_BYTES)
     if raw is None:
         return None
+    secret = secret_key(root)
+    if secret is None:
+        return None
     header, sep, body = raw.partition(b"\n")
     try:
         meta = json.loads(header)
-        if (not sep or meta.get("format") != FORMAT or meta.get("key") != key
-                or meta.get("sha256") != hashlib.sha256(body).hexdigest()):
-            raise ValueError("stale or corrupt")
+        mac = meta.get("mac")
+        if (not sep or meta.get("format") != FORMAT or meta.get("key") != key or not isinstance(mac, str)
+                or not hmac.compare_digest(mac, _mac(secret, namespace, key, body))):
+            raise ValueError("stale, corrupt or not ours")
         payload = json.loads(body)
     except (ValueError, AttributeError, RecursionError):
         _remove(path)  # rebuilt by the caller
@@ -116,6 +129,84 @@ def load(namespace: str, key: str) -> Any | None:
     except OSError:
         pass
     return payload
+
+
+def _mac(secret: bytes, namespace: str, key: str, body: bytes) -> str:
+    """The entry's HMAC-SHA256: the format, where it is filed and what it holds, each length-prefixed."""
+    parts = [str(FORMAT).encode(), namespace.encode("utf-8", "surrogatepass"), key.encode("utf-8", "surrogatepass"),
+             body]
+    return hmac.digest(secret, b"".join(len(p).to_bytes(8, "big") + p for p in parts), "sha256").hex()
+
+
+def sign(root: Path, *parts: bytes | str) -> str | None:
+    """An HMAC-SHA256 of the parts under the secret of the private folder `root` (None if none can be kept)."""
+    secret = secret_key(root)
+    return None if secret is None else hmac.digest(secret, bytes.fromhex(digest(*parts)), "sha256").hex()
+
+
+def verify(root: Path, mac: object, *parts: bytes | str) -> bool:
+    """True if `mac` is sign(root, *parts): the parts were written by this user's copy of the program."""
+    good = sign(root, *parts)
+    return good is not None and isinstance(mac, str) and hmac.compare_digest(mac, good)
+
+
+def secret_key(root: Path) -> bytes | None:
+    """The user's secret in the private folder `root`, made now if missing or unfit to trust (a link, a
+    foreign or open file, the wrong size), which leaves every entry signed before unverifiable; None if
+    no secret can be kept there (the cache is then not used)."""
+    path = root / KEY_FILE
+    secret = _read_secret(path)
+    if secret is not None:
+        return secret
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError:
+        return None
+    if st is not None:
+        if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and st.st_size < KEY_BYTES \
+                and time.time() - st.st_mtime < 5:
+            return None  # another process has just made it and is writing it: use no cache this time
+        _remove(path)  # a link, a foreign or open file, the wrong size: replace it (a folder stays and fails)
+    new = os.urandom(KEY_BYTES)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except FileExistsError:
+        return _read_secret(path)  # another process made it first: use theirs
+    except OSError:
+        return None
+    try:
+        os.fchmod(fd, 0o600)  # the umask may have taken bits away, never added them; be exact anyway
+        written = os.write(fd, new)
+    except OSError:
+        written = 0
+    finally:
+        os.close(fd)
+    if written != KEY_BYTES:
+        _remove(path)
+        return None
+    return new
+
+
+def _read_secret(path: Path) -> bytes | None:
+    """The secret if the file is fit to trust: a regular file of the user's with mode 0600, not reached
+    through a link, of exactly KEY_BYTES bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) != 0o600
+                or st.st_size != KEY_BYTES):
+            return None
+        data = os.read(fd, KEY_BYTES + 1)
+        return data if len(data) == KEY_BYTES else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def read_private(path: Path, limit: int, others: int = 0o022) -> bytes | None:
@@ -147,7 +238,10 @@ def store(namespace: str, key: str, payload: Any) -> None:
         body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
     except (TypeError, ValueError, RecursionError):
         return
-    header = json.dumps({"format": FORMAT, "key": key, "sha256": hashlib.sha256(body).hexdigest()}).encode()
+    secret = secret_key(root)
+    if secret is None:
+        return
+    header = json.dumps({"format": FORMAT, "key": key, "mac": _mac(secret, namespace, key, body)}).encode()
     import tempfile  # only when an entry is written: a warm run never writes
 
     try:

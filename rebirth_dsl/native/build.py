@@ -4,8 +4,9 @@ source, the compiler's version and the flags, and verified before they are loade
 
 A shared library is code, so it is loaded only from a folder that is a real folder owned by the current
 user and closed to everybody else (0700), only if it is a regular file owned by the user that nobody else
-can read or write, and only if its SHA-256 is the one recorded when this program built it. Anything else
-is ignored and rebuilt. `REBIRTH_CACHE=off` builds into a fresh private temporary folder per process.
+can read or write, and only if its SHA-256 is the one recorded when this program built it, under an
+HMAC with the folder's own secret (rebirth_dsl/cache.py's secret_key), so a library swapped in and given a
+fresh SHA-256 by anybody who cannot read the secret is refused too. Anything else is ignored and rebuilt. `REBIRTH_CACHE=off` builds into a fresh private temporary folder per process.
 """
 
 from __future__ import annotations
@@ -111,7 +112,10 @@ def verified(folder: Path, key: str) -> Path | None:
         meta = json.loads(meta_raw)
     except ValueError:
         return None
-    if not isinstance(meta, dict) or meta.get("key") != key or meta.get("sha256") != hashlib.sha256(data).hexdigest():
+    sha = hashlib.sha256(data).hexdigest()
+    if not isinstance(meta, dict) or meta.get("key") != key or meta.get("sha256") != sha:
+        return None
+    if not dcache.verify(folder, meta.get("mac"), key, sha):
         return None
     return lib
 
@@ -178,7 +182,11 @@ def _compile(cc: str, source: str, key: str, folder: Path) -> None:
         data = _private_file(Path(tmp))
         if data is None:
             raise BuildError("the built library is not a private regular file")
-        meta = json.dumps({"key": key, "sha256": hashlib.sha256(data).hexdigest(), "compiler": compiler()[1],
+        sha = hashlib.sha256(data).hexdigest()
+        mac = dcache.sign(folder, key, sha)
+        if mac is None:
+            raise BuildError("no private secret could be kept beside the built library")
+        meta = json.dumps({"key": key, "sha256": sha, "mac": mac, "compiler": compiler()[1],
                            "flags": list(FLAGS)}).encode()
         os.replace(tmp, folder / f"{key}.so")
         _write_private(folder / f"{key}.json", meta, folder)
@@ -187,12 +195,14 @@ def _compile(cc: str, source: str, key: str, folder: Path) -> None:
 
 
 def _prune(folder: Path) -> None:
-    """Remove libraries, sources and records older than the data cache keeps its entries (a month)."""
+    """Remove libraries, sources and records older than the data cache keeps its entries (a month); never
+    the folder's secret."""
     now = time.time()
     try:
         for p in folder.iterdir():
             st = os.lstat(p)
-            if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and now - st.st_mtime > MAX_AGE:
+            if (stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and now - st.st_mtime > MAX_AGE
+                    and p.name != dcache.KEY_FILE):  # the secret outlives the libraries it signed
                 _remove(p)
     except OSError:
         return

@@ -17,7 +17,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.summary import describe_runs, extras_table, seat_intervals
 from rebirth_dsl.play.tally import GameExtra, play_tallied
-from rebirth_dsl.records.record import load_ruleset
+from rebirth_dsl.records.record import load_ruleset_keyed
 from rebirth_dsl.records.resources import rules_and_board
 
 # scores, breakdown per seat, winner seats, and what the lab reads besides (missions, castles, passes...)
@@ -45,6 +44,9 @@ class Job:
     players: int
     agents: tuple[str, ...]
     seed: int
+    # load_ruleset_keyed's digest of the files the run began with ("": none pinned): a worker that reads
+    # other rules or another board refuses, so that one run never mixes two versions of the game
+    content: str = ""
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -52,14 +54,22 @@ def game_seed(seed: int, i: int) -> int:
     return seed * 1_000_000 + i
 
 
-@lru_cache(maxsize=16)  # a path resolved per game costs as much as a quarter of a random game
 def _ruleset(job: Job) -> Any:
-    return load_ruleset(Path(job.rules), Path(job.board))[0]
+    """The job's ruleset from records' content-keyed cache (an edited file is compiled afresh)."""
+    rs, _, content = load_ruleset_keyed(Path(job.rules), Path(job.board))
+    if job.content and content != job.content:
+        raise RebirthError.single(f"{job.rules} (or a file it extends, or the board {job.board}) changed while "
+                                  "the games were played; run again to play them all on the new rules")
+    return rs
 
 
 def play_one(job: Job, i: int) -> GameResult:
     """Play game i of the job and return its scores, per-category breakdowns and winners."""
-    rs = _ruleset(job)
+    return _play(_ruleset(job), job, i)
+
+
+def _play(rs: Any, job: Job, i: int) -> GameResult:
+    """Game i of the job on its compiled ruleset."""
     names = DEFAULT_NAMES[: job.players]
     seed = game_seed(job.seed, i)
     game, tally = play_tallied(rs, names, job.agents, seed)  # quiet from the first move
@@ -75,7 +85,8 @@ def play_one(job: Job, i: int) -> GameResult:
 
 def play_range(job: Job, start: int, stop: int) -> list[GameResult]:
     """Games start..stop-1 (a worker's chunk)."""
-    return [play_one(job, i) for i in range(start, stop)]
+    rs = _ruleset(job)  # once a chunk: the files are read and hashed, a cost per game would be a random game's
+    return [_play(rs, job, i) for i in range(start, stop)]
 
 
 def _chunks(n: int, size: int) -> list[tuple[int, int]]:
@@ -223,7 +234,7 @@ def table(summary: dict[str, Any], categories: list[str]) -> str:
 def simulate_command(args: argparse.Namespace) -> int:
     """Run `rebirth simulate`."""
     rules, board = rules_and_board(args.rules, args.board)
-    rs, _ = load_ruleset(rules, board)
+    rs, _, content = load_ruleset_keyed(rules, board)
     lo, hi = rs.players
     if not lo <= args.players <= hi:
         raise RebirthError.single(f"--players {args.players}: {rs.title} is for {lo} to {hi} players")
@@ -235,7 +246,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         if getattr(make_agent(a), "needs_terminal", False):  # fail early on a misspelt or interactive agent
             raise RebirthError.single(f"agent {a!r} asks a person at a terminal; simulate plays without one "
                                       "(use it in `rebirth play`)")
-    job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed)
+    job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed, content)
     progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)
     t0 = time.perf_counter()
     if args.backend == "native":

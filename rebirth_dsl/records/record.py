@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+from _thread import allocate_lock  # threading itself is not imported by a warm `rebirth eval`
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rebirth_dsl import cache
 from rebirth_dsl.board.view import BoardView, load_board_view
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, did_you_mean
-from rebirth_dsl.files import shown, write_text_atomic
+from rebirth_dsl.files import read_bytes, read_text, shown, write_text_atomic
+from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.records.resources import bundled, is_name
 from rebirth_dsl.records.view import RecordView, record_view
@@ -33,7 +38,15 @@ class Loaded:
     file: str = ""
 
 
-_CACHE: dict[tuple[str, str], tuple[Ruleset, BoardView]] = {}
+# Compiled rulesets of this process, by content: an edited rules file (or a file it extends, or the board) is
+# a new key, so a long-running server or API user sees the edit at the next load. Bounded, used-last kept.
+MAX_RULESETS = 32
+# content key -> (ruleset, board, the SHA-256 of the texts and board bytes it was compiled from)
+_CACHE: OrderedDict[str, tuple[Ruleset, BoardView, str]] = OrderedDict()
+# (rules, board) as absolute paths -> (their resolved paths, the files of the extends chain, root first):
+# which files to read to recompute the content key without parsing
+_FILES: OrderedDict[tuple[str, str], tuple[tuple[str, str], tuple[str, ...]]] = OrderedDict()
+_LOCK = allocate_lock()  # the web server loads from several threads
 
 
 def resolve(base: Path, rel: str, folder: str = "rules", allow_paths: bool = False, file: str = "") -> Path:
@@ -67,12 +80,77 @@ def _unknown(folder: str, name: str) -> Path:
 
 
 def load_ruleset(rules_path: Path, board_path: Path) -> tuple[Ruleset, BoardView]:
-    """Load and compile once per (rules, board) pair in this process."""
-    key = (str(rules_path.resolve()), str(board_path.resolve()))
-    if key not in _CACHE:
-        board = load_board_view(board_path)
-        _CACHE[key] = (compile_rules(load_rules(rules_path), board), board)
-    return _CACHE[key]
+    """Load and compile, once per content of the rules (with the files it extends) and board in this process."""
+    rs, board, _ = load_ruleset_keyed(rules_path, board_path)
+    return rs, board
+
+
+def load_ruleset_keyed(rules_path: Path, board_path: Path) -> tuple[Ruleset, BoardView, str]:
+    """load_ruleset, and the SHA-256 of the rules texts (the file and its extends chain) and the board bytes
+    it was compiled from: equal digests, the same game rules."""
+    where = (os.path.abspath(rules_path), os.path.abspath(board_path))
+    with _LOCK:
+        seen = _FILES.get(where)
+    if seen is not None:  # reading a few KB and hashing them is what a hit costs: no parse, no compile
+        resolved, chain = seen
+        try:
+            content = _content([read_text(f, "rules", MAX_RULES_BYTES) for f in chain], read_bytes(where[1], "JSON file"))
+        except RebirthError:
+            content = None  # gone or unreadable now: the full load below says why
+        if content is not None:
+            key = cache.digest(*resolved, content)
+            with _LOCK:
+                hit = _CACHE.get(key)
+                if hit is not None:
+                    _CACHE.move_to_end(key)
+                    _FILES.move_to_end(where)
+                    return hit
+    raw = read_bytes(board_path, "JSON file")
+    board = load_board_view(board_path)
+    rules = load_rules(rules_path)
+    root = shown(rules_path)
+    # the chain as the parser read it: the root under the name it was given, bases under their resolved paths
+    chain = (where[0], *(n for n in rules.sources if n != root))
+    texts = [rules.sources.get(root), *(rules.sources[n] for n in chain[1:])]
+    resolved = (str(Path(rules_path).resolve()), str(Path(board_path).resolve()))
+    content = _content(texts, raw) if texts[0] is not None else ""
+    key = cache.digest(*resolved, content)
+    with _LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None:  # the same files reached by another path: parsed again, but not compiled again
+        entry = hit
+    else:
+        entry = (compile_rules(rules, board), board, content)
+    if content and _unchanged(chain, texts, where[1], raw):  # else a file changed while being read: not kept
+        with _LOCK:
+            _CACHE[key] = entry
+            _CACHE.move_to_end(key)
+            _FILES[where] = (resolved, chain)
+            _FILES.move_to_end(where)
+            while len(_CACHE) > MAX_RULESETS:
+                _CACHE.popitem(last=False)
+            while len(_FILES) > MAX_RULESETS:
+                _FILES.popitem(last=False)
+    return entry
+
+
+def _content(texts: list[str], board: bytes) -> str:
+    """The SHA-256 of the rules texts in chain order and the board's bytes."""
+    return cache.digest(*texts, board)
+
+
+def _unchanged(chain: tuple[str, ...], texts: list[str | None], board: str, raw: bytes) -> bool:
+    """The files read again hold what was compiled: the key recomputed from them finds this entry."""
+    try:
+        return [read_text(f, "rules", MAX_RULES_BYTES) for f in chain] == texts and read_bytes(board, "JSON file") == raw
+    except RebirthError:
+        return False
+
+
+def ruleset_texts(rules_path: Path) -> dict[str, str]:
+    """The text of the rules file and of every file it extends, by the name diagnostics give them (the
+    deepest base first, the file itself last): what a compiled ruleset was made from."""
+    return dict(load_rules(rules_path).sources)
 
 
 def load_record(path: str | Path, data: Any = None, allow_paths: bool = False, rules: Path | None = None,
