@@ -198,6 +198,19 @@ class Table:
             out[lm] = c
         return out
 
+    def _check_answers(self, questions: list[dict[str, Any]], choices: dict[str, Any], index: int) -> None:
+        """Refuse an answer the question did not offer, naming only the answers as offered: a face-down
+        set-aside tile by its position (I-U1). The engine's own check would look at the tiles themselves, so
+        a guessed tile name, refused or accepted, would tell the seat what lies face down."""
+        for q in questions:
+            key, values = q["key"], [o["value"] for o in q["options"]]
+            c = choices.get(q["landmark"])
+            if c is False or (isinstance(c, dict) and set(c) == {key} and c[key] in values):
+                continue
+            raise IllegalMove(f"{q['landmark']}'s ability {q['ability']} is answered with "
+                              f'{{"{key}": ...}} and one of {values}, or false to decline',
+                              q["rules"][0] if q["rules"] else "the ability rule", index)
+
     def submit(self, p: int, tile: str, hexq: Any, choices: dict[str, Any] | None = None,
                ask: bool = True) -> dict[str, Any]:
         """A seat's move: `{"status": "moved", "events": [...]}`, or, when the placement asks a question
@@ -213,6 +226,7 @@ class Table:
                                           "question first")
             if not isinstance(choices, dict):
                 raise RebirthError.single("answer the question: give a choice for each landmark")
+            self._check_answers(pend["questions"], choices, index)
         elif ask and h is not None:
             trial = self.game.clone()  # the placement must be legal before it is committed as pending
             trial.auto_choose = first_choice
