@@ -9,6 +9,10 @@ A placement that first touches a landmark whose ability asks something (I-R1: wh
 which mission to double) is made in two steps: the placement is committed first, then the question is
 shown with its options. Asking first would let a player peek (the tiles a "draw 3" would show) and then
 place elsewhere.
+
+A take-back must not let a seat peek either: only a person playing against agents may take back their
+last move, before anyone else has moved and before the game is over, and only a move that showed them
+nothing new (no tile drawn, no mission card, no question). See `Table.can_undo`.
 """
 
 from __future__ import annotations
@@ -114,6 +118,7 @@ class Table:
     agents: list[str]
     pending: dict[int, dict[str, Any]] = field(default_factory=dict)
     _agents: dict[int, Agent] = field(default_factory=dict, repr=False)
+    _shown: tuple[int, str | None] | None = field(default=None, repr=False)  # a person's move: what it showed them
 
     # ----- reading ------------------------------------------------------------------------------
     @property
@@ -198,6 +203,19 @@ class Table:
             out[lm] = c
         return out
 
+    def _check_answers(self, questions: list[dict[str, Any]], choices: dict[str, Any], index: int) -> None:
+        """Refuse an answer the question did not offer, naming only the answers as offered: a face-down
+        set-aside tile by its position (I-U1). The engine's own check would look at the tiles themselves, so
+        a guessed tile name, refused or accepted, would tell the seat what lies face down."""
+        for q in questions:
+            key, values = q["key"], [o["value"] for o in q["options"]]
+            c = choices.get(q["landmark"])
+            if c is False or (isinstance(c, dict) and set(c) == {key} and c[key] in values):
+                continue
+            raise IllegalMove(f"{q['landmark']}'s ability {q['ability']} is answered with "
+                              f'{{"{key}": ...}} and one of {values}, or false to decline',
+                              q["rules"][0] if q["rules"] else "the ability rule", index)
+
     def submit(self, p: int, tile: str, hexq: Any, choices: dict[str, Any] | None = None,
                ask: bool = True) -> dict[str, Any]:
         """A seat's move: `{"status": "moved", "events": [...]}`, or, when the placement asks a question
@@ -213,6 +231,7 @@ class Table:
                                           "question first")
             if not isinstance(choices, dict):
                 raise RebirthError.single("answer the question: give a choice for each landmark")
+            self._check_answers(pend["questions"], choices, index)
         elif ask and h is not None:
             trial = self.game.clone()  # the placement must be legal before it is committed as pending
             trial.auto_choose = first_choice
@@ -229,6 +248,7 @@ class Table:
         g = self.game
         index = len(self.moves)
         choices = self._blind(p, choices)
+        before = self._before(p, h) if self.is_human(p) else None
         events = g.play(p, tile, h, index, choices)
         self.pending.pop(p, None)
         move: dict[str, Any] = {"player": g.players[p], "tile": g.rs.tile_name(*tile),
@@ -236,7 +256,45 @@ class Table:
         if choices:
             move["choices"] = choices
         self.moves.append(move)
+        if before is not None:
+            self._shown = (index, self._showed(p, before, events))
         return events
+
+    def _before(self, p: int, h: int | None) -> tuple[list[dict[str, Any]], int, int]:
+        """What a person's move may show them, counted before it is made: the questions it asks (I-R1),
+        the tiles in their supply (S-T1 draws from it) and the mission cards they hold (S-M1)."""
+        g = self.game
+        return (self.questions(p, h) if h is not None else []), len(g.supply[p]), len(g.held[p])
+
+    def _showed(self, p: int, before: tuple[list[dict[str, Any]], int, int], events: list[Event]) -> str | None:
+        """What a person's move showed them that they could not have known before it (None: nothing): the
+        reason it may not be taken back."""
+        g = self.game
+        questions, supply, held = before
+        if questions:  # the options shown (the top of the supply, I-R1) stay known whatever is answered
+            q = questions[0]
+            rules = ", ".join(q["rules"]) or "the ability rule"
+            return (f"your last move asked you a question ({q['landmark']}: {q['ability']}, {rules}): a move is "
+                    "not taken back once its question has been shown")
+        if len(g.held[p]) > held:  # the top card of a deck, now in hand (S-M1; I-R1 "draw mission")
+            ids = sorted({i for e in events if e.category == "draw" for i in e.ids})
+            return f"your last move drew a mission card you have seen ({', '.join(ids) or 'the draw rule'})"
+        if len(g.supply[p]) < supply:  # the draw after the placement (S-T1): the supply's next tile is known
+            return f"your last move drew a tile you have seen ({g.rs.turn_ids[0] if g.rs.turn_ids else 'the turn rule'})"
+        return None
+
+    def _last_shown(self) -> str | None:
+        """What the record's last move (a person's) showed its mover: kept when it was played here, else
+        found once by replaying it on the position before (a table rebuilt from its record)."""
+        n = len(self.moves)
+        if self._shown is None or self._shown[0] != n - 1:
+            data = copy.deepcopy(self.data)
+            data["moves"] = data["moves"][: n - 1]
+            prev = table_from_record(data, self.loaded.base / "record.json", allow_paths=True,
+                                     rules=self.rules_path, board=self.board_path)
+            prev.apply_record_move(self.moves[-1])
+            self._shown = (n - 1, prev._shown[1] if prev._shown else None)
+        return self._shown[1]
 
     def agent(self, p: int) -> Agent:
         """The agent of a seat (made once)."""
@@ -261,32 +319,52 @@ class Table:
         return self.play(p, self._tile(move["tile"], index), self._hex(move.get("hex"), index),
                          dict(move.get("choices") or {}))
 
-    def can_undo(self, p: int) -> bool:
-        """Whether p may take back their last move: p is a person and only agents have moved since."""
-        if not self.is_human(p):
-            return False
+    def undo_refusal(self, p: int) -> str | None:
+        """Why p may not take back their last move now, as the refusal says it (None: they may)."""
         name = self.players[p]
-        for m in reversed(self.moves):
-            if m["player"] == name:
-                return True
-            if self.is_human(self.seat(m["player"])):
-                return False
-        return False
+        if not self.is_human(p):
+            return f"nothing to take back: an agent plays {name}"
+        if not any(m["player"] == name for m in self.moves) and p not in self.pending:
+            return "nothing to take back: you have not moved yet"
+        if self.is_over():  # every tile is placed (S-T2) and the record, which shows every tile, is given out
+            return "the game is over: no move is taken back once every tile has been placed"
+        others = [self.players[q] for q in range(len(self.players)) if q != p and self.is_human(q)]
+        if others:
+            return (f"no take-backs in a game with another person ({others[0]}): taking a move back would need "
+                    "their consent, so only a game against agents allows it")
+        pend = self.pending.get(p)
+        if pend is not None:  # the placement is committed once its question is shown (module docstring)
+            q, r = pend["hex"]
+            rules = ", ".join(dict.fromkeys(i for x in pend["questions"] for i in x["rules"])) or "the ability rule"
+            return (f"your {pend['tile']} on ({q},{r}) waits for its answer: its question has been shown "
+                    f"({rules}), so the placement stands")
+        last = self.moves[-1]
+        if last["player"] != name:  # hands are hidden (view: counts only); the agent still holds the rest
+            return (f"{last['player']} has moved since: that move showed a tile from {last['player']}'s hand, "
+                    "which you could not have known")
+        return self._last_shown()
+
+    def can_undo(self, p: int) -> bool:
+        """Whether p may take back their last move. Only a person whose every opponent is an agent (a game
+        with another person has no take-backs: it would need their consent, which is not asked), before the
+        game is over (S-T2), before any other seat has moved (that move showed a tile from its hidden hand),
+        and only a move that showed them nothing they could not have known: no tile drawn into their hand
+        (S-T1), no mission card drawn (S-M1), no question shown (I-R1). Most moves draw, so a take-back is
+        rare: a last tile misplaced, taken back before the agent replies. `undo_refusal` says why not."""
+        return self.undo_refusal(p) is None
 
     def undo(self, p: int) -> int:
-        """Take back p's last move and the agents' moves after it; return how many moves went."""
-        if not self.can_undo(p):
-            raise RebirthError.single("nothing to take back: only your own last move, and only while nobody "
-                                      "but agents has moved since")
-        name = self.players[p]
-        last = max(i for i, m in enumerate(self.moves) if m["player"] == name)
-        gone = len(self.moves) - last
+        """Take back p's last move (see can_undo); return how many moves went (1)."""
+        why = self.undo_refusal(p)
+        if why is not None:
+            raise RebirthError.single(why)
         data = copy.deepcopy(self.data)
-        data["moves"] = data["moves"][:last]
+        data["moves"] = data["moves"][:-1]
         fresh = table_from_record(data, self.loaded.base / "record.json", allow_paths=True,
                                   rules=self.rules_path, board=self.board_path)
         self.data, self.game, self.loaded, self.pending = fresh.data, fresh.game, fresh.loaded, {}
-        return gone
+        self._shown = None
+        return 1
 
     # ----- what a seat sees ---------------------------------------------------------------------
     def previews(self, p: int) -> dict[str, list[dict[str, Any]]]:
@@ -417,7 +495,8 @@ class Table:
             "hexes": [list(c) for c in g.t.coords],
         }
         if viewer is not None and not over:
-            out["can_undo"] = self.can_undo(viewer)
+            why = self.undo_refusal(viewer)
+            out["can_undo"], out["undo_refused"] = why is None, why
             if g.turn == viewer and self.is_human(viewer):
                 pend = self.pending.get(viewer)
                 out["pending"] = pend

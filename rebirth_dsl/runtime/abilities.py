@@ -91,14 +91,26 @@ def check_choices(g: Game, p: int, h: int, choices: dict[str, Any], index: int |
             continue
         if c in (None, True):
             raise IllegalMove(f"{name}'s ability {ab.name} needs a choice: "
-                              f'"choices": {{"{name}": {{"{key}": ...}}}} with one of {opts}',
+                              f'"choices": {{"{name}": {{"{key}": ...}}}} with {offered(g, p, key, opts)}',
                               cite(ids, "the ability rule"), index)
         if not isinstance(c, dict) or set(c) != {key}:
             raise IllegalMove(f"{name}'s ability {ab.name} is answered with {{\"{key}\": ...}} (or false to "
                               f"decline), not {c!r}", cite(ids, "the ability rule"), index)
         if c[key] not in (opts or []):
-            raise IllegalMove(f"{name}'s ability {ab.name}: {c[key]!r} is not possible; choose one of "
-                              f"{opts}", cite(ids, "the ability rule"), index)
+            raise IllegalMove(f"{name}'s ability {ab.name}: {c[key]!r} is not possible; choose "
+                              f"{offered(g, p, key, opts)}", cite(ids, "the ability rule"), index)
+
+
+def offered(g: Game, p: int, key: str, opts: list[str] | None) -> str:
+    """The possible answers as a refusal may name them to the mover: a face-down set-aside tile (I-U1: its
+    owner may not look at it) or a tile on top of the supply (I-R1: seen only once the question shows it) is
+    never named, so a wrong answer cannot be used to read them."""
+    if key == "take" and not g.rs.set_aside_visible:
+        n = len(g.set_aside[p])
+        return f"one of your {n} face-down set-aside tiles (at a table: by position, #1 to #{n})"
+    if key == "keep":
+        return f"one of the {len(opts or [])} tile kinds drawn from the top of your supply (its question shows them)"
+    return f"one of {opts}"
 
 
 def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
