@@ -119,6 +119,7 @@ class Table:
     pending: dict[int, dict[str, Any]] = field(default_factory=dict)
     _agents: dict[int, Agent] = field(default_factory=dict, repr=False)
     _shown: tuple[int, str | None] | None = field(default=None, repr=False)  # a person's move: what it showed them
+    _texts: dict[str, str] | None = field(default=None, repr=False)  # the cards' words: the rules do not change
 
     # ----- reading ------------------------------------------------------------------------------
     @property
@@ -232,7 +233,7 @@ class Table:
             if not isinstance(choices, dict):
                 raise RebirthError.single("answer the question: give a choice for each landmark")
             self._check_answers(pend["questions"], choices, index)
-        elif ask and h is not None:
+        elif ask and h is not None and self.game.pending_abilities(p, h):
             trial = self.game.clone()  # the placement must be legal before it is committed as pending
             trial.auto_choose = first_choice
             trial.play(p, kind, h, index)
@@ -405,13 +406,15 @@ class Table:
         return out
 
     def card_texts(self) -> dict[str, str]:
-        """Each mission card's condition in the rules language's words."""
-        try:
-            rules = load_rules(self.rules_path)
-        except RebirthError:
-            return {}
-        return {c.name: expr_text(c.condition) for s in rules.statements if isinstance(s, A.DeckBlock)
-                for c in s.cards}
+        """Each mission card's condition in the rules language's words (read once per table)."""
+        if self._texts is None:
+            try:
+                rules = load_rules(self.rules_path)
+            except RebirthError:
+                return {}
+            self._texts = {c.name: expr_text(c.condition) for s in rules.statements if isinstance(s, A.DeckBlock)
+                           for c in s.cards}
+        return self._texts
 
     def log(self, viewer: int | None, reveal: bool = False, start: int = 0) -> list[dict[str, Any]]:
         """The moves from `start` with their events and rule ids. Without `reveal`, what another player

@@ -7,6 +7,7 @@ names a palette does not know.
 
 from __future__ import annotations
 
+import functools
 import math
 import textwrap
 import zlib
@@ -278,9 +279,19 @@ def _f(v: float) -> str:
     return "0" if s == "-0.0" else s.removesuffix(".0")
 
 
+# the corners of a pointy-top hex of size 1, corner k at 60k - 30 degrees
+_UNIT = tuple((math.cos(math.radians(60 * k - 30)), math.sin(math.radians(60 * k - 30))) for k in range(6))
+
+
 def _corner(cx: float, cy: float, size: float, k: int) -> tuple[float, float]:
-    a = math.radians(60 * k - 30)
-    return cx + size * math.cos(a), cy + size * math.sin(a)
+    ux, uy = _UNIT[k % 6]
+    return cx + size * ux, cy + size * uy
+
+
+@functools.lru_cache(maxsize=16384)
+def _hex_points(cx: float, cy: float, size: float) -> str:
+    """A hex's polygon points (the same board is drawn again at every move of a game)."""
+    return " ".join(f"{_f(cx + size * ux)},{_f(cy + size * uy)}" for ux, uy in _UNIT)
 
 
 def _anchor(cx: float, cy: float, s: float) -> str:
@@ -315,6 +326,7 @@ def _tag_mark(tag: str, cx: float, cy: float, s: float) -> str:
             f'font-size="{_f(s * 0.38)}" text-anchor="middle" fill="#333">{escape(tag[:1])}</text></g>')
 
 
+@functools.lru_cache(maxsize=16384)  # a pure function: the same board is drawn again at every move
 def _glyph(tag: str, cx: float, cy: float, s: float) -> str:
     kind = TAG_GLYPHS.get(tag)
     if kind == "anchor":
@@ -326,6 +338,7 @@ def _glyph(tag: str, cx: float, cy: float, s: float) -> str:
     return _tag_mark(tag, cx, cy, s)
 
 
+@functools.lru_cache(maxsize=16384)  # a pure function: the same board is drawn again at every move
 def _text(x: float, y: float, text: str, fs: float, anchor: str = "start", weight: str = "normal",
           fill: str = "#222", halo: bool = False) -> str:
     extra = (f' stroke="#fff" stroke-width="{_f(fs * 0.28)}" stroke-linejoin="round" paint-order="stroke"'
@@ -347,12 +360,64 @@ def _split(name: str, limit: int = 9) -> list[str]:
     return list(best) if best else [name]
 
 
+@functools.lru_cache(maxsize=16384)  # a pure function: a hex changes only when a tile goes on it
+def _polygon(pts: str, kind: str, s: float, tip: str) -> str:
+    """One hex: filled by kind, a thin outline, a tooltip."""
+    return (f'<polygon class="hex" points="{pts}" fill="{kind_colour(kind)}" stroke="#7a7a7a" '
+            f'stroke-width="{_f(s * 0.035)}"><title>{escape(tip)}</title></polygon>')
+
+
+@functools.lru_cache(maxsize=16384)  # a pure function: a tile stays where it was placed
+def _disc(cx: float, cy: float, s: float, fill: str) -> str:
+    """A tile: a circle in its seat's colour."""
+    return (f'<circle class="tile" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.42)}" fill="{fill}" '
+            f'stroke="#2b2b2b" stroke-width="{_f(s * 0.04)}"/>')
+
+
+@functools.lru_cache(maxsize=4096)  # a pure function: a landmark changes hands now and then
+def _ring(cx: float, cy: float, s: float, colour: str) -> str:
+    """A landmark's owner: an inner ring in the owner's colour."""
+    d = "M" + "L".join(f"{_f(x)},{_f(y)}" for x, y in (_corner(cx, cy, s * 0.8, k) for k in range(6))) + "Z"
+    return f'<path class="owner" d="{d}" fill="none" stroke="{colour}" stroke-width="{_f(s * 0.14)}"/>'
+
+
+_AREA_PATHS: dict[tuple[int, float], tuple[object, str]] = {}  # board id and size -> (board, path): bounded
+
+
+def _area_path(board: Board | BoardView, s: float) -> str:
+    """The border of every settlement area: one path, the same at every move of a game on this board."""
+    got = _AREA_PATHS.get((id(board), s))
+    if got is not None and got[0] is board:
+        return got[1]
+    hexes = board.hexes
+    centre = [(s * SQRT3 * (h.q + h.r / 2), s * 1.5 * h.r) for h in hexes]
+    index = {(h.q, h.r): i for i, h in enumerate(hexes)}
+    seg: list[str] = []
+    for i, h in enumerate(hexes):
+        if not h.area:
+            continue
+        cx, cy = centre[i]
+        for dq, dr in NEIGHBOUR_OFFSETS:
+            j = index.get((h.q + dq, h.r + dr))
+            if j is not None and hexes[j].area == h.area:
+                continue
+            ang = math.degrees(math.atan2(1.5 * dr, SQRT3 * (dq + dr / 2)))
+            k = round((ang + 60) / 60) % 6  # corners k-1 and k bound the edge facing that way
+            (ax, ay), (bx, by) = _corner(cx, cy, s, k - 1), _corner(cx, cy, s, k)
+            seg.append(f"M{_f(ax)},{_f(ay)}L{_f(bx)},{_f(by)}")
+    path = (f'<path class="areas" d="{"".join(seg)}" fill="none" stroke="{AREA_BORDER}" '
+            f'stroke-width="{_f(s * 0.11)}" stroke-linecap="round"/>') if seg else ""
+    if len(_AREA_PATHS) >= 32:
+        _AREA_PATHS.clear()
+    _AREA_PATHS[(id(board), s)] = (board, path)
+    return path
+
+
 def render_svg(view: View, size: float = 30.0) -> str:
     """The board as pointy-top hexes (one polygon per hex), with tiles, landmarks, a legend and scores."""
     hexes = view.board.hexes
     s = size
     centre = [(s * SQRT3 * (h.q + h.r / 2), s * 1.5 * h.r) for h in hexes]
-    index = {(h.q, h.r): i for i, h in enumerate(hexes)}
     lm_of = {h: i for i, (h, _) in enumerate(view.landmarks)}
     tags = view.tags()
     minx = min(c[0] for c in centre) - s * SQRT3 / 2
@@ -376,7 +441,7 @@ def render_svg(view: View, size: float = 30.0) -> str:
     tile_ch = _letters([k for k in view.tile_kinds if k not in view.valued], {}, upper=True)
     for i, h in enumerate(hexes):
         cx, cy = centre[i]
-        pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in (_corner(cx, cy, s, k) for k in range(6)))
+        pts = _hex_points(cx, cy, s)
         tip = [f"({h.q},{h.r}) {h.kind}"]
         if h.name:
             tip.append(h.name)
@@ -390,26 +455,12 @@ def render_svg(view: View, size: float = 30.0) -> str:
             tip.append(f"{view.players[o]}'s {view.tile[i]}" + (f":{v}" if v is not None else ""))
         elif o == NEUTRAL:
             tip.append("neutral tile")
-        body.append(f'<polygon class="hex" points="{pts}" fill="{kind_colour(h.kind)}" stroke="#7a7a7a" '
-                    f'stroke-width="{_f(s * 0.035)}"><title>{escape("; ".join(tip))}</title></polygon>')
+        body.append(_polygon(pts, h.kind, s, "; ".join(tip)))
 
     # settlement areas: a thick border on every edge whose neighbour is not of the same area
-    seg: list[str] = []
-    for i, h in enumerate(hexes):
-        if not h.area:
-            continue
-        cx, cy = centre[i]
-        for dq, dr in NEIGHBOUR_OFFSETS:
-            j = index.get((h.q + dq, h.r + dr))
-            if j is not None and hexes[j].area == h.area:
-                continue
-            ang = math.degrees(math.atan2(1.5 * dr, SQRT3 * (dq + dr / 2)))
-            k = round((ang + 60) / 60) % 6  # corners k-1 and k bound the edge facing that way
-            (ax, ay), (bx, by) = _corner(cx, cy, s, k - 1), _corner(cx, cy, s, k)
-            seg.append(f"M{_f(ax)},{_f(ay)}L{_f(bx)},{_f(by)}")
-    if seg:
-        body.append(f'<path class="areas" d="{"".join(seg)}" fill="none" stroke="{AREA_BORDER}" '
-                    f'stroke-width="{_f(s * 0.11)}" stroke-linecap="round"/>')
+    areas = _area_path(view.board, s)
+    if areas:
+        body.append(areas)
 
     # landmark owners: an inner ring in the owner's colour
     for li, (h, _) in enumerate(view.landmarks):
@@ -417,10 +468,7 @@ def render_svg(view: View, size: float = 30.0) -> str:
         if lo < 0:
             continue
         cx, cy = centre[h]
-        pts = [_corner(cx, cy, s * 0.8, k) for k in range(6)]
-        d = "M" + "L".join(f"{_f(x)},{_f(y)}" for x, y in pts) + "Z"
-        body.append(f'<path class="owner" d="{d}" fill="none" stroke="{seat_colour(lo)}" '
-                    f'stroke-width="{_f(s * 0.14)}"/>')
+        body.append(_ring(cx, cy, s, seat_colour(lo)))
 
     # tags: anchor / clover / dot / a letter, placed around the hex so tiles do not cover them
     for i, h in enumerate(hexes):
@@ -445,8 +493,7 @@ def render_svg(view: View, size: float = 30.0) -> str:
             continue
         cx, cy = centre[i]
         fill = seat_colour(o)
-        body.append(f'<circle class="tile" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.42)}" fill="{fill}" '
-                    f'stroke="#2b2b2b" stroke-width="{_f(s * 0.04)}"/>')
+        body.append(_disc(cx, cy, s, fill))
         if o >= 0:
             v = view.value[i]
             label = str(v) if v is not None else tile_ch.get(view.tile[i], "?")

@@ -63,9 +63,10 @@ class Live:
     version: int
     world: str = ""
     lock: threading.RLock = field(default_factory=threading.RLock)
-    svg: tuple[int, str] | None = None
+    svg: tuple[int, bytes] | None = None
     views: dict[int | None, tuple[int, bytes]] = field(default_factory=dict)  # seat -> (version, JSON)
     worker: threading.Thread | None = None
+    has_files: dict[str, bool] | None = None  # whether its rules and board were uploaded (to offer them)
 
 
 @dataclass
@@ -471,7 +472,8 @@ class Hub:
         """Store the game's record after a change (the caller holds its lock). A change that could not be
         stored is dropped from memory too: the next request reloads the game as the store has it."""
         try:
-            live.version = self.store.save(live.id, live.version, live.table.record(), live.table.pending)
+            # the record itself, not a copy: it is written out (as JSON) before the lock is let go
+            live.version = self.store.save(live.id, live.version, live.table.data, live.table.pending)
         except StaleWrite:
             self._forget(live)
             raise WebError(409, "the game was changed elsewhere: look again") from None
@@ -559,17 +561,27 @@ class Hub:
         out = t.view(p)
         out["version"] = live.version
         out["id"] = live.id
-        out["svg"] = self._svg(live)
+        # the picture is the same for every seat: fetched from its own address, drawn once per version
+        out["svg_url"] = f"/api/games/{live.id}/board.svg?v={live.version}"
         out["colours"] = [seat_colour(i) for i in range(len(t.players))]
-        out["has_files"] = {k: t.data[k] not in bundled(f) for k, f in (("rules", "rules"), ("board", "boards"))}
+        if live.has_files is None:
+            live.has_files = {k: t.data[k] not in bundled(f) for k, f in (("rules", "rules"), ("board", "boards"))}
+        out["has_files"] = live.has_files
         return out
 
-    def _svg(self, live: Live) -> str:
+    def svg(self, gid: str, token: Any) -> bytes:
+        """The position as SVG, for any seat or spectator of the game (it shows only what all may see)."""
+        live = self.get(gid)
+        self.seat(live, token)
+        with live.lock:
+            return self._svg(live)
+
+    def _svg(self, live: Live) -> bytes:
         """The position as SVG, drawn once per version (the score table is the page's: the picture's
         would add up other players' secret missions)."""
         if live.svg is not None and live.svg[0] == live.version:
             return live.svg[1]
-        svg = position_svg(live.table)
+        svg = position_svg(live.table).encode()
         live.svg = (live.version, svg)
         return svg
 

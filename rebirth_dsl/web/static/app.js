@@ -25,6 +25,13 @@ async function api(path, body) {
   return data;
 }
 
+// the board's picture: served on its own (the same for every seat), drawn once per version
+async function svgText(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw Object.assign(new Error(`the board could not be drawn (${r.status})`), {status: r.status});
+  return r.text();
+}
+
 function showError(msg) {
   const box = $("#error");
   box.textContent = msg;
@@ -195,7 +202,11 @@ async function game(id) {
   for (;;) {
     try {
       const v = await api(`/api/games/${id}?t=${encodeURIComponent(G.token)}` + (G.view ? `&after=${G.version}` : ""));
-      if (!v.unchanged) render(v);
+      if (!v.unchanged) {
+        if (!G.view || v.version !== G.version) v.svg = await svgText(`${v.svg_url}&t=${encodeURIComponent(G.token)}`);
+        else v.svg = G.view.svg;
+        render(v);
+      }
       showError("");
     } catch (e) {
       showError(e.message);
