@@ -366,9 +366,12 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_draw(args: argparse.Namespace) -> int:
     """`rebirth draw FILE [-o out.svg]`."""
     from rebirth_dsl.present.render import draw  # see the start-up note at the top
+    from rebirth_dsl.records.inputs import record_files  # draw's own: not on eval's path
+
     path = find("boards", args.file)
-    target = check_output(args.output, [path]) if args.output else None  # before any work is done
     data = load_json(path)
+    # before any work is done; a record's rules (and the files they extend) and board are inputs too
+    target = check_output(args.output, record_files(path, data, args.allow_paths)) if args.output else None
     out = draw(shown(path), data, svg=target is not None, allow_paths=args.allow_paths)
     if target is not None:
         write_text_atomic(target, out)
