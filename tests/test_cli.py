@@ -175,3 +175,27 @@ def test_check_json_is_lsp_shaped_and_a_cause_on_many_hexes_is_one_line(run_cli,
     (d,) = json.loads(out)
     assert d["range"] == {"start": {"line": 1, "character": 20}, "end": {"line": 1, "character": 25}}
     assert d["code"] == "names" and d["hint"] == "did you mean `energy`?"
+
+# ----- internal errors that were the input's or the machine's (finding 8 of the second hardening round) ----
+@pytest.mark.parametrize("row", ["9" * 5000, "1001", "0" * 6000 + "1001"])
+def test_a_map_row_past_the_coordinate_limit_is_refused_at_its_line(run_cli, tmp_path: Path, row: str) -> None:
+    """A row number of over 4,300 digits was a ValueError from int() (exit 70): now the map's line and column."""
+    lines = (BOARDS / "maps" / "scotland.txt").read_text(encoding="utf-8").splitlines()
+    i = next(i for i, ln in enumerate(lines) if ln.lstrip()[:1].isdigit() and "|" in ln)
+    lines[i] = row + lines[i][lines[i].index("|"):]
+    f = tmp_path / "m.txt"
+    f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run_cli("board", "build", f, "-o", tmp_path / "b.json")
+    assert code == 1, err
+    assert f"{f}:{i + 1}:1: row " in err and "is past the limit: rows are numbered 0 to 1000" in err
+    assert len(err.splitlines()[0]) < 200 and not (tmp_path / "b.json").exists()
+
+
+def test_a_map_with_leading_zeros_and_crlf_still_builds(run_cli, tmp_path: Path) -> None:
+    """The row limit counts the number, not its digits; a map saved with CRLF line ends builds the same board."""
+    text = (BOARDS / "maps" / "scotland.txt").read_text(encoding="utf-8")
+    f = tmp_path / "m.txt"
+    f.write_bytes(text.replace("\n 0|", "\n00000|").replace("\n", "\r\n").encode("utf-8"))
+    code, _, err = run_cli("board", "build", f, "-o", tmp_path / "b.json")
+    assert code == 0, err
+    assert (tmp_path / "b.json").read_text(encoding="utf-8") == (BOARDS / "scotland.json").read_text(encoding="utf-8")
