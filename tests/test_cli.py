@@ -177,6 +177,20 @@ def test_check_json_is_lsp_shaped_and_a_cause_on_many_hexes_is_one_line(run_cli,
     assert d["code"] == "names" and d["hint"] == "did you mean `energy`?"
 
 # ----- internal errors that were the input's or the machine's (finding 8 of the second hardening round) ----
+@pytest.mark.parametrize("agents", [None, "random", "random,greedy"])
+def test_resume_of_a_record_whose_players_is_a_number_names_the_json_path(run_cli, tmp_path: Path,
+                                                                          agents: str | None) -> None:
+    """`"players": 1` in a saved game was a TypeError (exit 70) with --agents: now `$.players`, exit 1."""
+    rec = json.loads((ROOT / "examples" / "unfinished.json").read_text())
+    rec["players"] = 1
+    f = tmp_path / "one.json"
+    f.write_text(json.dumps(rec))
+    code, _, err = run_cli("play", "--resume", f, *(["--agents", agents] if agents else []), "-o", tmp_path / "o.json")
+    assert code == 1, err
+    assert f"{f}: $.players: expected array, got integer" in err
+    assert "internal error" not in err and not (tmp_path / "o.json").exists()
+
+
 @pytest.mark.parametrize("row", ["9" * 5000, "1001", "0" * 6000 + "1001"])
 def test_a_map_row_past_the_coordinate_limit_is_refused_at_its_line(run_cli, tmp_path: Path, row: str) -> None:
     """A row number of over 4,300 digits was a ValueError from int() (exit 70): now the map's line and column."""

@@ -549,7 +549,7 @@ def resume_command(path: str, agents: str | None, output: str | None, quiet: boo
     agent_names = None
     if agents:
         agent_names = [a.strip() for a in agents.split(",") if a.strip()]
-        if names and len(agent_names) == 1:
+        if isinstance(names, list) and names and len(agent_names) == 1:  # a loose "players" is refused below
             agent_names = agent_names * len(names)
     table = table_from_record(data, src, allow_paths=allow_paths, agents=agent_names)
     # continuing a saved game extends that file; another -o must not be one the record reads
