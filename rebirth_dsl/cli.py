@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from typing import Any
@@ -220,10 +221,10 @@ def main(argv: list[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else argv
-    args, unknown = build_parser(_command_of(argv)).parse_known_args(argv)
-    if unknown:  # the error is the whole parser's, with every subcommand in its usage line
-        args = build_parser().parse_args(argv)
-    try:
+    try:  # parsing too: building the parsers imports modules, which needs free file descriptors
+        args, unknown = build_parser(_command_of(argv)).parse_known_args(argv)
+        if unknown:  # the error is the whole parser's, with every subcommand in its usage line
+            args = build_parser().parse_args(argv)
         return int(COMMANDS[args.command](args) or 0)
     except RebirthError as e:
         print(e.render(), file=sys.stderr)
@@ -233,10 +234,36 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as e:
+        if e.errno not in _OUT_OF_RESOURCES:
+            return _internal(e)
+        print(_resource_message(e), file=sys.stderr)  # the machine's limit, not a bug: say which and where
+        return EXIT_PROBLEMS
+    except MemoryError:
+        print("rebirth: out of memory", file=sys.stderr)
+        return EXIT_PROBLEMS
     except Exception as e:  # noqa: BLE001 - the last line of defence: a message, not a traceback
-        print(f"rebirth: internal error: {type(e).__name__}: {e}\n(this is a bug in rebirth-dsl; "
-              "please report it with the command you ran)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(e)
+
+
+# errors that say the machine ran out of something (file descriptors, memory, disk), whatever the input
+_OUT_OF_RESOURCES = frozenset(getattr(errno, n) for n in ("EMFILE", "ENFILE", "ENOMEM", "ENOSPC", "EDQUOT")
+                              if hasattr(errno, n))
+
+
+def _resource_message(e: OSError) -> str:
+    """One line: what ran out, the file in use then, and what to do."""
+    where = f" ({shown(e.filename)})" if e.filename else ""
+    hint = {errno.EMFILE: "; close other files or raise the limit (ulimit -n)",
+            errno.ENFILE: "; the whole system is out of open files"}.get(e.errno or 0, "")
+    return f"rebirth: {e.strerror or e}{where}{hint}"
+
+
+def _internal(e: BaseException) -> int:
+    """Report a bug: the exception in one message, not a traceback."""
+    print(f"rebirth: internal error: {type(e).__name__}: {e}\n(this is a bug in rebirth-dsl; "
+          "please report it with the command you ran)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 def cmd_check(args: argparse.Namespace) -> int:

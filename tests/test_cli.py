@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -176,6 +177,7 @@ def test_check_json_is_lsp_shaped_and_a_cause_on_many_hexes_is_one_line(run_cli,
     assert d["range"] == {"start": {"line": 1, "character": 20}, "end": {"line": 1, "character": 25}}
     assert d["code"] == "names" and d["hint"] == "did you mean `energy`?"
 
+
 # ----- internal errors that were the input's or the machine's (finding 8 of the second hardening round) ----
 @pytest.mark.parametrize("agents", [None, "random", "random,greedy"])
 def test_resume_of_a_record_whose_players_is_a_number_names_the_json_path(run_cli, tmp_path: Path,
@@ -213,3 +215,33 @@ def test_a_map_with_leading_zeros_and_crlf_still_builds(run_cli, tmp_path: Path)
     code, _, err = run_cli("board", "build", f, "-o", tmp_path / "b.json")
     assert code == 0, err
     assert (tmp_path / "b.json").read_text(encoding="utf-8") == (BOARDS / "scotland.json").read_text(encoding="utf-8")
+
+
+_NO_FDS = """
+import os, resource, sys
+from rebirth_dsl.cli import main
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+held = []
+try:
+    while True:
+        held.append(os.open(os.devnull, os.O_RDONLY))
+except OSError:
+    pass
+if sys.argv[1] == "later":  # one descriptor free: the parsers are built, the command runs out later or not
+    os.close(held.pop())
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("when", ["start", "later"])
+@pytest.mark.parametrize("command", [["check", "scotland"], ["draw", "scotland"], ["list"],
+                                     ["play", "--players", "2", "--agents", "random"]])
+def test_running_out_of_file_descriptors_is_a_message(tmp_path: Path, command: list[str], when: str) -> None:
+    """No free file descriptor was an OSError from an import (exit 70): now one line saying so, exit 1."""
+    proc = subprocess.run([sys.executable, "-c", _NO_FDS, when, *command], capture_output=True, text=True,
+                          cwd=tmp_path, env={**os.environ, "REBIRTH_CACHE": str(tmp_path / "cache"),
+                                             "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    if proc.returncode == 1:
+        assert "Too many open files" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
