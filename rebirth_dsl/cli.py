@@ -235,9 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except OSError as e:
-        if e.errno not in _OUT_OF_RESOURCES:
+        if e.errno in _OUT_OF_RESOURCES:
+            print(_resource_message(e), file=sys.stderr)  # the machine's limit, not a bug: say which and where
+            return EXIT_PROBLEMS
+        if e.filename is None:  # no file named: not the user's input, a read or write nothing guards
             return _internal(e)
-        print(_resource_message(e), file=sys.stderr)  # the machine's limit, not a bug: say which and where
+        # the system refused a file the user named (a name too long, a link loop, no permission) where a
+        # check such as Path.is_file() lets the error through: the file and the reason, as files.py says them
+        print(f"{shown(e.filename)}: cannot use: {e.strerror or e}", file=sys.stderr)
         return EXIT_PROBLEMS
     except MemoryError:
         print("rebirth: out of memory", file=sys.stderr)

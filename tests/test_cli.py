@@ -245,3 +245,12 @@ def test_running_out_of_file_descriptors_is_a_message(tmp_path: Path, command: l
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     if proc.returncode == 1:
         assert "Too many open files" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+@pytest.mark.parametrize("args", [["check", "{long}"], ["eval", "{long}"], ["draw", "scotland", "-o", "{long}/a.svg"],
+                                  ["play", "--rules", "{long}"]])
+def test_a_file_name_too_long_is_a_message(run_cli, args: list[str]) -> None:
+    """Path.is_file() lets ENAMETOOLONG through (an OSError, exit 70): now the name and the reason, exit 1."""
+    code, _, err = run_cli(*[a.format(long="x" * 5000) for a in args])
+    assert code == 1, err
+    assert "File name too long" in err and "internal error" not in err
