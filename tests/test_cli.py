@@ -254,3 +254,14 @@ def test_a_file_name_too_long_is_a_message(run_cli, args: list[str]) -> None:
     code, _, err = run_cli(*[a.format(long="x" * 5000) for a in args])
     assert code == 1, err
     assert "File name too long" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("args", [["compare", "scotland", "scotland", "--games", "1", "--players", "-" + "9" * 20],
+                                  ["simulate", "--games", "1", "--players", "9" * 20],
+                                  ["simulate", "--games", "-" + "9" * 20], ["hint", "unfinished", "--top", "9" * 20]])
+def test_counts_past_any_size_are_usage_errors(run_cli, args: list[str]) -> None:
+    """A count too big for a list (compare --players -10**20 made `[agent] * n` raise OverflowError, exit 70)
+    is refused by the argument's type: exit 2, naming the option."""
+    code, _, err = run_cli(*args)
+    assert code == 2, err
+    assert "out of range (at most 1,000,000,000 either way)" in err and "internal error" not in err
