@@ -265,3 +265,18 @@ def test_counts_past_any_size_are_usage_errors(run_cli, args: list[str]) -> None
     code, _, err = run_cli(*args)
     assert code == 2, err
     assert "out of range (at most 1,000,000,000 either way)" in err and "internal error" not in err
+
+
+def test_a_number_written_with_thousands_of_leading_zeros_is_refused_at_its_place(run_cli, tmp_path: Path) -> None:
+    """`card "Castle lord" 000...05` (5,001 digits) passed the number limit (its value is 5) and then made int()
+    raise in the lowering (VisitError, exit 70): now refused at its place; a few leading zeros still read."""
+    text = (RULES / "scotland.rules").read_text(encoding="utf-8")
+    f = tmp_path / "z.rules"
+    f.write_text(text.replace('card "Castle lord" 5', 'card "Castle lord" ' + "0" * 5000 + "5"), encoding="utf-8")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if 'card "Castle lord"' in ln)
+    code, _, err = run_cli("check", f)
+    assert code == 1, err
+    assert f"{f}:{line}:22: the number 00000000... (5001 digits) is too big" in err
+    f.write_text(text.replace('card "Castle lord" 5', 'card "Castle lord" 0005'), encoding="utf-8")
+    code, _, err = run_cli("check", f)
+    assert code == 0, err
