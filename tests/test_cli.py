@@ -280,3 +280,15 @@ def test_a_number_written_with_thousands_of_leading_zeros_is_refused_at_its_plac
     f.write_text(text.replace('card "Castle lord" 5', 'card "Castle lord" 0005'), encoding="utf-8")
     code, _, err = run_cli("check", f)
     assert code == 0, err
+
+
+def test_a_map_line_of_thousands_of_stray_characters_is_a_short_report(run_cli, tmp_path: Path) -> None:
+    """30,000 characters off the hex grid on one line were 30,000 problems, each printed with the 60 KB line
+    (the fuzz's 30 s time bound hit): now the first 50, each line cut after its caret, then how many more."""
+    text = (BOARDS / "maps" / "scotland.txt").read_text(encoding="utf-8")
+    f = tmp_path / "m.txt"
+    f.write_text(text.replace(" 7| ~ e s ~ . C ", " 7| ~ e s ~ . C " + "a" * 60_000, 1), encoding="utf-8")
+    code, _, err = run_cli("board", "build", f, "-o", tmp_path / "b.json")
+    assert code == 1
+    assert err.count("is off the hex grid") == 50 and f"{f}: and 29,950 more problems: fix these first" in err
+    assert len(err) < 50 * 600  # before: 30,000 times the 60 KB line

@@ -39,6 +39,7 @@ BLANK = "."  # "nothing here" in [labels] and [tags] (as is the hex's own [kinds
 
 _IDENT = re.compile(IDENT)
 _SECTION = re.compile(r"^\[([^\]]*)\]$")
+MAX_PROBLEMS = 50  # problems of one map printed at a time
 _ROW = re.compile(r"^\s*([0-9]+)\|")  # ASCII digits: int() reads other scripts' digits too
 
 Coord = tuple[int, int]
@@ -93,12 +94,21 @@ class _Map:
     def error(self, message: str, line: int, col: int = 1, hint: str | None = None) -> None:
         """Record a problem at a 1-based line and column of the file."""
         src = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        if src is not None:  # the line up to a little past the caret: a 60 KB line is not printed whole
+            src = src[:col + 80]
         self.problems.append(Diagnostic(message, file=self.file, line=line, col=col, source_line=src, hint=hint))
 
     def stop_if_wrong(self) -> None:
-        """Raise every problem found so far, in file order."""
+        """Raise the problems found so far in file order: the first MAX_PROBLEMS, then how many more."""
         if self.problems:
-            raise RebirthError(sorted(self.problems, key=lambda d: (d.line, d.col)))
+            found = sorted(self.problems, key=lambda d: (d.line, d.col))
+            first = found[:MAX_PROBLEMS]
+            # a line of 30,000 stray characters is 30,000 problems: printing each (with its line) took
+            # minutes and gigabytes; the first ones say what is wrong
+            if len(found) > MAX_PROBLEMS:
+                first.append(Diagnostic(f"and {len(found) - MAX_PROBLEMS:,} more problems: fix these first",
+                                         file=self.file))
+            raise RebirthError(first)
 
 
 def offset_to_axial(col: int, row: int) -> Coord:
