@@ -247,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         args, unknown = build_parser(_command_of(argv)).parse_known_args(argv)
         if unknown:  # the error is the whole parser's, with every subcommand in its usage line
             args = build_parser().parse_args(argv)
+        if getattr(args, "output", None) == "":  # else taken as no -o: `play --resume` wrote back to the record
+            build_parser(args.command).error("argument -o/--output: an empty file name")
         return int(COMMANDS[args.command](args) or 0)
     except RebirthError as e:
         print(e.render(), file=sys.stderr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -292,3 +293,16 @@ def test_a_map_line_of_thousands_of_stray_characters_is_a_short_report(run_cli, 
     assert code == 1
     assert err.count("is off the hex grid") == 50 and f"{f}: and 29,950 more problems: fix these first" in err
     assert len(err) < 50 * 600  # before: 30,000 times the 60 KB line
+
+
+@pytest.mark.parametrize("args", [["play", "--resume", "{rec}"], ["play", "--players", "2"], ["draw", "scotland"],
+                                  ["board", "build", "scotland"]])
+def test_an_empty_output_name_is_a_usage_error(run_cli, tmp_path: Path, args: list[str]) -> None:
+    """`-o ''` was taken as no -o: `play --resume rec.json -o ''` wrote the game back over rec.json."""
+    rec = tmp_path / "rec.json"
+    shutil.copy(ROOT / "examples" / "unfinished.json", rec)
+    before = rec.read_bytes()
+    code, out, err = run_cli(*[a.format(rec=rec) for a in args], "-o", "")
+    assert code == 2, err
+    assert "argument -o/--output: an empty file name" in err and not out
+    assert rec.read_bytes() == before
