@@ -306,3 +306,21 @@ def test_an_empty_output_name_is_a_usage_error(run_cli, tmp_path: Path, args: li
     assert code == 2, err
     assert "argument -o/--output: an empty file name" in err and not out
     assert rec.read_bytes() == before
+
+
+@pytest.mark.parametrize(("rules", "card", "message"), [
+    ("scotland", "Nope", "no card 'Nope' in the ruleset's decks"),
+    ("ireland", "Castle lord", "no card 'Castle lord' in the ruleset's decks; did you mean 'Castle keeper'?")])
+def test_a_scenario_holding_an_unknown_card_names_its_json_path(run_cli, tmp_path: Path, rules: str, card: str,
+                                                                message: str) -> None:
+    """Held cards are scored by name at the end: one the ruleset has not (a scenario moved to another ruleset)
+    was a KeyError, exit 70; now the card's JSON path, exit 1."""
+    rec = json.loads((ROOT / "examples" / "scenario-120.json").read_text(encoding="utf-8"))
+    rec.update(rules=rules, board=rules)
+    rec["setup"]["missions_held"] = {"Ann": ["Cathedral gift", card]} if rules == "scotland" else {"Ann": [card]}
+    f = tmp_path / "sc.json"
+    f.write_text(json.dumps(rec), encoding="utf-8")
+    code, _, err = run_cli("eval", f)
+    assert code == 1, err
+    where = "[1]" if rules == "scotland" else "[0]"
+    assert f"{f}: $.setup.missions_held.Ann{where}: {message}" in err
