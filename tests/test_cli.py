@@ -324,3 +324,20 @@ def test_a_scenario_holding_an_unknown_card_names_its_json_path(run_cli, tmp_pat
     assert code == 1, err
     where = "[1]" if rules == "scotland" else "[0]"
     assert f"{f}: $.setup.missions_held.Ann{where}: {message}" in err
+
+
+@pytest.mark.parametrize("base", ["\x00.", "fifo", "."])
+@pytest.mark.parametrize("command", [["play", "--players", "2", "--rules"], ["compare", "scotland"], ["check"]])
+def test_a_ruleset_extending_a_nul_name_a_fifo_or_a_folder_is_refused_at_once(tmp_path: Path, base: str,
+                                                                              command: list[str]) -> None:
+    """Picking the default board reads the `extends` chain from the header lines: a NUL in the name was a
+    ValueError (exit 70) and a FIFO was opened and waited on forever; now each is a message, exit 1."""
+    from cli_helpers import rebirth
+
+    os.mkfifo(tmp_path / "fifo")
+    f = tmp_path / "w.rules"
+    f.write_text(f'ruleset w "W" extends "{base}"\n', encoding="utf-8")
+    code, _, err = rebirth(*command, f, limit=30)
+    assert code == 1, err
+    assert "internal error" not in err
+    assert str(tmp_path) in err  # the rules file, or the file it extends
