@@ -405,7 +405,11 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
 def run_one(argv: list[str]) -> tuple[int | str, str, str]:
     """`rebirth ARGV` in this process: (exit code, or "hang"/an exception's name; stdout; stderr)."""
     from rebirth_dsl.cli import main
+    from rebirth_dsl.records import record
 
+    # each command is a process of its own: a ruleset compiled for an earlier input from a file of the same
+    # name, remembered by its path for the life of the process, must not stand in for this input's file
+    record._CACHE.clear()
     out, err = io.StringIO(), io.StringIO()
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(LIMIT)
