@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from typing import Any
@@ -101,7 +102,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     h.add_argument("--tile", help="the tile to place (default: each tile in hand; scenarios must say)")
     h.add_argument("--player", help="scenarios: whose move (default: the first player)")
     _playout_options(h, 100)
-    h.add_argument("--top", type=int, default=10, help="how many moves to list (default 10; --json lists all)")
+    h.add_argument("--top", type=count, default=10, help="how many moves to list (default 10; --json lists all)")
     h.add_argument("--json", action="store_true")
 
     m = sub.add_parser("moves", help="legal hexes for the next tile, with the points each scores at once")
@@ -132,11 +133,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play many games and report score statistics per seat")
     s.add_argument("--rules", default=None)
     s.add_argument("--board", default=None)
-    s.add_argument("--games", type=int, default=100)
-    s.add_argument("--players", type=int, default=4)
+    s.add_argument("--games", type=count, default=100)
+    s.add_argument("--players", type=count, default=4)
     s.add_argument("--agents", default="random", help="agent per seat, or one for all")
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--workers", type=count, default=1)
     s.add_argument("--backend", choices=["local", "ray", "native"], default="local",
                    help="native: the compiled C engine (random agents; pip install 'rebirth-dsl[native]')")
     s.add_argument("--json", action="store_true")
@@ -149,11 +150,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cp.add_argument("--board", default=None, help="the base's board (default: its own); the variant's too unless "
                     "--variant-board")
     cp.add_argument("--variant-board", default=None, help="the variant's board (default: its own, else the base's)")
-    cp.add_argument("--games", type=int, default=1000, help="games per ruleset (default 1000)")
-    cp.add_argument("--players", type=int, default=3)
+    cp.add_argument("--games", type=count, default=1000, help="games per ruleset (default 1000)")
+    cp.add_argument("--players", type=count, default=3)
     cp.add_argument("--agents", default="random", help="agent per seat, or one for all (default random)")
     cp.add_argument("--seed", type=int, default=0)
-    cp.add_argument("--workers", type=int, default=1)
+    cp.add_argument("--workers", type=count, default=1)
     cp.add_argument("--backend", choices=["local", "ray", "native"], default="local",
                     help="native: the compiled C engine (random agents; pip install 'rebirth-dsl[native]')")
     cp.add_argument("--test", choices=["t", "wilcoxon"], default="t",
@@ -165,7 +166,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     sv = sub.add_parser("serve", help="the web app: play, watch and study games in a browser (extra [web])")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    sv.add_argument("--port", type=int, default=8000, help="port (0: any free one; the address is printed)")
+    sv.add_argument("--port", type=port, default=8000, help="port (0: any free one; the address is printed)")
     sv.add_argument("--data", default=None, help="folder of the games' store (default ~/.local/share/rebirth-dsl)")
     sv.add_argument("--agent-delay", type=float, default=0.6, help="seconds between agents' moves, to follow them")
     sv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
@@ -206,11 +207,33 @@ def _record_options(p: argparse.ArgumentParser) -> None:
 def _playout_options(p: argparse.ArgumentParser, playouts: int) -> None:
     """Options of the commands that play the game out (eval --forecast, hint)."""
     p.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random)")
-    p.add_argument("--playouts", type=int, default=playouts, help=f"playouts (hint: per move; default {playouts})")
+    p.add_argument("--playouts", type=count, default=playouts, help=f"playouts (hint: per move; default {playouts})")
     p.add_argument("--seed", type=int, default=0, help="the playouts' seed")
     p.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
                    help="where random playouts run: auto (native C when cffi and a compiler are there, else "
                    "Python), native or python; playouts by other agents always run on Python")
+
+
+MAX_COUNT = 10**9  # games, players, workers, playouts, moves listed: far past any run that ends
+
+
+def count(text: str) -> int:
+    """An argument that counts something: an int of at most MAX_COUNT either way. The commands check their
+    own ranges (2 to 4 players, at least 1 game), but a number too big for a list or an index (a list of
+    -10**20 agents) raised OverflowError before they could."""
+    n = int(text)  # argparse turns a ValueError into "invalid count value: 'x'"
+    if abs(n) > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text[:20]}{'...' if len(text) > 20 else ''}: out of range (at most "
+                                         f"{MAX_COUNT:,} either way)")
+    return n
+
+
+def port(text: str) -> int:
+    """A TCP port: 0 to 65535."""
+    n = int(text)
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{text[:20]}: a port is 0 to 65535")
+    return n
 
 
 def _version() -> str:
@@ -224,10 +247,12 @@ def main(argv: list[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else argv
-    args, unknown = build_parser(_command_of(argv)).parse_known_args(argv)
-    if unknown:  # the error is the whole parser's, with every subcommand in its usage line
-        args = build_parser().parse_args(argv)
-    try:
+    try:  # parsing too: building the parsers imports modules, which needs free file descriptors
+        args, unknown = build_parser(_command_of(argv)).parse_known_args(argv)
+        if unknown:  # the error is the whole parser's, with every subcommand in its usage line
+            args = build_parser().parse_args(argv)
+        if getattr(args, "output", None) == "":  # else taken as no -o: `play --resume` wrote back to the record
+            build_parser(args.command).error("argument -o/--output: an empty file name")
         return int(COMMANDS[args.command](args) or 0)
     except RebirthError as e:
         print(e.render(), file=sys.stderr)
@@ -237,10 +262,41 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as e:
+        if e.errno in _OUT_OF_RESOURCES:
+            print(_resource_message(e), file=sys.stderr)  # the machine's limit, not a bug: say which and where
+            return EXIT_PROBLEMS
+        if e.filename is None:  # no file named: not the user's input, a read or write nothing guards
+            return _internal(e)
+        # the system refused a file the user named (a name too long, a link loop, no permission) where a
+        # check such as Path.is_file() lets the error through: the file and the reason, as files.py says them
+        print(f"{shown(e.filename)}: cannot use: {e.strerror or e}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    except MemoryError:
+        print("rebirth: out of memory", file=sys.stderr)
+        return EXIT_PROBLEMS
     except Exception as e:  # noqa: BLE001 - the last line of defence: a message, not a traceback
-        print(f"rebirth: internal error: {type(e).__name__}: {e}\n(this is a bug in rebirth-dsl; "
-              "please report it with the command you ran)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(e)
+
+
+# errors that say the machine ran out of something (file descriptors, memory, disk), whatever the input
+_OUT_OF_RESOURCES = frozenset(getattr(errno, n) for n in ("EMFILE", "ENFILE", "ENOMEM", "ENOSPC", "EDQUOT")
+                              if hasattr(errno, n))
+
+
+def _resource_message(e: OSError) -> str:
+    """One line: what ran out, the file in use then, and what to do."""
+    where = f" ({shown(e.filename)})" if e.filename else ""
+    hint = {errno.EMFILE: "; close other files or raise the limit (ulimit -n)",
+            errno.ENFILE: "; the whole system is out of open files"}.get(e.errno or 0, "")
+    return f"rebirth: {e.strerror or e}{where}{hint}"
+
+
+def _internal(e: BaseException) -> int:
+    """Report a bug: the exception in one message, not a traceback."""
+    print(f"rebirth: internal error: {type(e).__name__}: {e}\n(this is a bug in rebirth-dsl; "
+          "please report it with the command you ran)", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -370,9 +426,12 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_draw(args: argparse.Namespace) -> int:
     """`rebirth draw FILE [-o out.svg]`."""
     from rebirth_dsl.present.render import draw  # see the start-up note at the top
+    from rebirth_dsl.records.inputs import record_files  # draw's own: not on eval's path
+
     path = find("boards", args.file)
-    target = check_output(args.output, [path]) if args.output else None  # before any work is done
     data = load_json(path)
+    # before any work is done; a record's rules (and the files they extend) and board are inputs too
+    target = check_output(args.output, record_files(path, data, args.allow_paths)) if args.output else None
     out = draw(shown(path), data, svg=target is not None, allow_paths=args.allow_paths)
     if target is not None:
         write_text_atomic(target, out)

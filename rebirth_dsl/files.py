@@ -110,7 +110,11 @@ def check_output(path: str | Path, inputs: list[str | Path] = ()) -> Path:  # ty
             except OSError:
                 continue
     folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
+    try:
+        is_folder = folder.is_dir()
+    except OSError as e:  # is_dir() lets a name too long or a permission error through
+        raise RebirthError.single(f"cannot write: {e.strerror or e}", file=name) from None
+    if not is_folder:
         raise RebirthError.single(f"cannot write: the folder {shown(folder)} does not exist", file=name)
     if not os.access(folder, os.W_OK | os.X_OK):
         raise RebirthError.single(f"cannot write: the folder {shown(folder)} is not writable", file=name)

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rebirth_dsl.board.model import IDENT, NEIGHBOUR_OFFSETS, validate_board_data
+from rebirth_dsl.board.model import IDENT, MAX_COORD, NEIGHBOUR_OFFSETS, validate_board_data
 from rebirth_dsl.errors import Diagnostic, RebirthError
+from rebirth_dsl.files import read_text, shown
 
 SECTIONS = ("board", "legend", "kinds", "labels", "tags", "areas", "landmarks")
 PICTURES = ("kinds", "labels", "tags")
@@ -38,7 +39,8 @@ BLANK = "."  # "nothing here" in [labels] and [tags] (as is the hex's own [kinds
 
 _IDENT = re.compile(IDENT)
 _SECTION = re.compile(r"^\[([^\]]*)\]$")
-_ROW = re.compile(r"^\s*(\d+)\|")
+MAX_PROBLEMS = 50  # problems of one map printed at a time
+_ROW = re.compile(r"^\s*([0-9]+)\|")  # ASCII digits: int() reads other scripts' digits too
 
 Coord = tuple[int, int]
 
@@ -92,12 +94,21 @@ class _Map:
     def error(self, message: str, line: int, col: int = 1, hint: str | None = None) -> None:
         """Record a problem at a 1-based line and column of the file."""
         src = self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        if src is not None:  # the line up to a little past the caret: a 60 KB line is not printed whole
+            src = src[:col + 80]
         self.problems.append(Diagnostic(message, file=self.file, line=line, col=col, source_line=src, hint=hint))
 
     def stop_if_wrong(self) -> None:
-        """Raise every problem found so far, in file order."""
+        """Raise the problems found so far in file order: the first MAX_PROBLEMS, then how many more."""
         if self.problems:
-            raise RebirthError(sorted(self.problems, key=lambda d: (d.line, d.col)))
+            found = sorted(self.problems, key=lambda d: (d.line, d.col))
+            first = found[:MAX_PROBLEMS]
+            # a line of 30,000 stray characters is 30,000 problems: printing each (with its line) took
+            # minutes and gigabytes; the first ones say what is wrong
+            if len(found) > MAX_PROBLEMS:
+                first.append(Diagnostic(f"and {len(found) - MAX_PROBLEMS:,} more problems: fix these first",
+                                         file=self.file))
+            raise RebirthError(first)
 
 
 def offset_to_axial(col: int, row: int) -> Coord:
@@ -227,7 +238,14 @@ def _read_picture(m: _Map, name: str) -> None:
             m.error(f"a [{name}] line is `ROW|cells`, e.g. ` 3|  ~ . f ~`", no,
                     len(body) - len(body.lstrip()) + 1)
             continue
-        r = int(head.group(1))
+        number = head.group(1).lstrip("0") or "0"
+        # a row past the board's coordinate limit is refused here, at its line: int() of over 4,300 digits
+        # raises ValueError, and a smaller huge row only fails later, in the board schema, without a line
+        if len(number) > len(str(MAX_COORD)) or int(number) > MAX_COORD:
+            m.error(f"row {number if len(number) <= 12 else number[:12] + '...'} is past the limit: rows are "
+                    f"numbered 0 to {MAX_COORD}", no, head.start(1) + 1)
+            continue
+        r = int(number)
         if r in rows:
             m.error(f"row {r} is drawn twice in [{name}] (first on line {rows[r][0]})", no, head.start(1) + 1)
             continue
@@ -430,11 +448,8 @@ def parse_map(text: str, file: str = "") -> dict[str, Any]:
 
 def load_map(path: str | Path) -> dict[str, Any]:
     """Read a map file and turn it into validated board JSON data."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RebirthError.single(f"cannot read: {getattr(e, 'strerror', None) or e}", file=str(path)) from None
-    return parse_map(text, file=str(path))
+    # files.read_text: a FIFO, a device or a huge file is refused, and a bad byte is named by its line
+    return parse_map(read_text(path, "map file"), file=shown(path))
 
 
 def render_board(data: dict[str, Any]) -> str:

@@ -176,8 +176,10 @@ _CHAINS = frozenset({"or_expr", "and_expr", "sum", "prod"})
 
 def _number_value(tok: Any) -> int | None:
     """The value of an INT or COUNT token (`12`, `x12`), or None when it has more digits than any limit."""
-    digits = str(tok).lstrip("x").lstrip("0") or "0"
-    return int(digits) if len(digits) <= len(str(MAX_NUMBER)) else None
+    written = str(tok).lstrip("x")
+    digits = written.lstrip("0") or "0"
+    # leading zeros count too: lower.py reads the token as written, and int() refuses over 4,300 digits
+    return int(digits) if len(digits) <= len(str(MAX_NUMBER)) and len(written) <= 64 else None
 
 
 def _over_limits(tree: Any, text: str, file: str) -> list[Diagnostic]:

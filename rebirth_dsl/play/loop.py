@@ -13,6 +13,7 @@ from rebirth_dsl.play.agents import Agent, decide, move_entry
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.table import play_at_terminal, resume_command
 from rebirth_dsl.present.report import evaluate, render_table
+from rebirth_dsl.records.inputs import rules_files
 from rebirth_dsl.records.record import dumps, load_ruleset, write_json_atomic
 from rebirth_dsl.records.resources import name_of, rules_and_board
 from rebirth_dsl.runtime.game import Game
@@ -100,7 +101,8 @@ def play_command(args: argparse.Namespace) -> int:
         raise RebirthError.single(f"{len(names)} players: {rs.title} is for {lo} to {hi} players")
     agent_names = agent_list(args.agents or "greedy", len(names))  # no --agents: greedy (--resume: the record's)
     agents = [make_agent(a) for a in agent_names]
-    out = check_output(args.output, [rules, board]) if args.output else None  # before the game is played
+    # before the game is played; the files the rules extend are read too
+    out = check_output(args.output, [*rules_files(rules), board]) if args.output else None
     if "human" in agent_names:  # a person can stop: the table saves the game so far, to be resumed
         return play_at_terminal(rules, board, names, [a.strip().lower() for a in agent_names], args.seed, out,
                                 args.quiet)

@@ -36,6 +36,7 @@ from rebirth_dsl.play.human import HumanAgent, SaveGame
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.present.describe import expr_text
 from rebirth_dsl.present.report import evaluate, render_table
+from rebirth_dsl.records.inputs import record_files
 from rebirth_dsl.records.record import (
     Loaded,
     dumps,
@@ -630,10 +631,11 @@ def resume_command(path: str, agents: str | None, output: str | None, quiet: boo
     agent_names = None
     if agents:
         agent_names = [a.strip() for a in agents.split(",") if a.strip()]
-        if names and len(agent_names) == 1:
+        if isinstance(names, list) and names and len(agent_names) == 1:  # a loose "players" is refused below
             agent_names = agent_names * len(names)
     table = table_from_record(data, src, allow_paths=allow_paths, agents=agent_names)
-    out = check_output(output, [src]) if output else src  # continuing a saved game extends that file
+    # continuing a saved game extends that file; another -o must not be one the record reads
+    out = check_output(output, record_files(src, data, allow_paths)) if output else src
     if out == src and name_of("examples", src) is not None:
         raise RebirthError.single(f"{shown(src)} is a bundled example: name a file to write with -o")
     if table.is_over():

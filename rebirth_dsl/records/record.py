@@ -229,6 +229,14 @@ def make_setup(rec: RecordView | GameRecord, rs: Ruleset) -> Setup:
                                    f"$.setup.supply.{p}")
     scores = [(s.scores or {}).get(p, 0) for p in rec.players] if s.scores else None
     held = [list((s.missions_held or {}).get(p, [])) for p in rec.players] if s.missions_held else None
+    all_cards = {c.name for cards in rs.decks.values() for c in cards}
+    for p, cards in (s.missions_held or {}).items():  # scored at the end by name: an unknown one was a KeyError
+        for i, c in enumerate(cards):
+            if c not in all_cards:
+                dym = did_you_mean(c, all_cards)
+                raise RebirthError.single(f"no card {c!r} in the ruleset's decks" + (f"; did you mean {dym!r}?"
+                                                                                        if dym else ""),
+                                          path=f"$.setup.missions_held.{p}[{i}]")
     if (scores or held) and not rec.scenario:
         raise RebirthError.single("starting scores and held cards are for scenarios only", path="$.setup")
     return Setup(set_aside, supply, decks, scores, held)

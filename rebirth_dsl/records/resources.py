@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rebirth_dsl.errors import RebirthError, did_you_mean
+from rebirth_dsl.files import read_bytes
+from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 
 # folder -> the suffix of its files
 FOLDERS = {"rules": ".rules", "boards": ".json", "schemas": ".json", "examples": ".json", "boards/maps": ".txt"}
@@ -75,7 +77,7 @@ def name_of(folder: str, path: Path) -> str | None:
     """The bundled name of a path, if it is a bundled file."""
     try:
         resolved = path.resolve()
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the path (a rules file's `extends "\x00"`)
         return None
     for name, p in bundled(folder).items():
         if p.resolve() == resolved:
@@ -100,10 +102,9 @@ def default_board(rules: Path) -> Path | None:
 
 def _extends(rules: Path) -> Path | None:
     """The file a rules file extends, read from its header line (no parsing: this only picks a default)."""
-    try:
-        with rules.open(encoding="utf-8") as f:
-            head = f.read(4096)
-    except (OSError, UnicodeDecodeError):
+    try:  # files.read_bytes: a FIFO or a device named by `extends` is refused, not waited on; a NUL is refused
+        head = read_bytes(rules, "rules", MAX_RULES_BYTES)[:4096].decode("utf-8", "replace")
+    except RebirthError:
         return None
     for line in head.splitlines():
         line = line.split("#", 1)[0].strip()
