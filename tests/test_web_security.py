@@ -438,3 +438,44 @@ def test_the_same_move_sent_many_times_at_once_is_made_once(server: Server) -> N
     assert results.count(200) == 1 and set(results) <= {200, 409}, results
     after = server.call(f"/api/games/{gid}?t={bob}")[1]
     assert after["moves"] == 1 and after["turn"] == 1
+
+
+def test_memory_holds_a_bounded_number_of_games_and_a_restart_replays_none_waiting_for_people(tmp_path: Path) -> None:
+    """Finding 9: every game stayed in memory (3,000 games: 76 -> 166 MB) and a restart replayed them all."""
+    from rebirth_dsl.web.hub import Hub
+
+    hub = Hub(tmp_path / "store", agent_delay=0, max_live=4)
+    made = [hub.create({"rules": "scotland", "seed": i, "seats": [{"agent": "human"}, {"agent": "human"}]})
+            for i in range(10)]
+    assert len(hub.games) <= 4
+    for live, links in made:  # every game is still there, loaded again on demand
+        assert hub.view(live.id, links[0]["token"])["moves"] == 0
+        assert len(hub.games) <= 4
+    hub.stop()
+    hub.store.close()
+    again = Hub(tmp_path / "store", agent_delay=0, max_live=4)
+    assert again.resume_all() == 0 and len(again.games) == 0
+    again.store.close()
+
+
+def test_a_kept_alive_connection_that_trickles_its_next_request_is_cut_off(server: Server) -> None:
+    host, port = server.url.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=40) as s:
+        s.sendall(f"GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        first = s.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200")
+        start = time.monotonic()
+        rest = b""
+        for ch in b"GET /api/catalog HTTP/1.1\r\nHost: ":
+            try:
+                s.sendall(bytes([ch]))
+            except OSError:
+                break
+            time.sleep(0.5)  # a byte every half second: always under the keep-alive time, never a whole request
+            if time.monotonic() - start > 30:
+                break
+        try:
+            rest = s.recv(65536)
+        except OSError:
+            rest = b""
+        assert rest == b"" and time.monotonic() - start < 20, (rest[:80], time.monotonic() - start)

@@ -173,10 +173,10 @@ class Hub:
         return found
 
     def resume_all(self) -> int:
-        """After a restart: let every unfinished game whose turn is an agent's play on. Finished games and
-        games waiting for a person stay in the store until someone opens them."""
+        """After a restart: let every unfinished game whose turn is an agent's play on. Games that wait for
+        a person, or are over, stay in the store until someone opens them (a restart replays none of them)."""
         n = 0
-        for gid in self.store.ids():
+        for gid in self.store.ids(waiting=("agent", "")):  # '': stored before the store said whom it waits for
             if self.stopping.is_set():
                 break
             try:
@@ -187,10 +187,6 @@ class Hub:
             if not t.is_over() and not t.is_human(t.game.turn):
                 self.kick(live)
                 n += 1
-            else:
-                with self._lock:
-                    if len(self.games) > self.max_live // 2:
-                        self.games.pop(gid, None)  # a restart does not fill the memory with idle games
         return n
 
     # ----- worlds ---------------------------------------------------------------------------------
@@ -322,7 +318,7 @@ class Hub:
             tokens = [secrets.token_urlsafe(16) for _ in table.players]
             watch = secrets.token_urlsafe(16)
             self.store.add_world(world.files)
-            self.store.create(gid, table.record(), tokens, watch, digest_s, world.rules, world.board)
+            self.store.create(gid, table.record(), tokens, watch, digest_s, world.rules, world.board, waiting(table))
         live = Live(gid, table, tokens, watch, 1, digest_s)
         with self._lock:
             self.games[gid] = live
@@ -473,7 +469,8 @@ class Hub:
         stored is dropped from memory too: the next request reloads the game as the store has it."""
         try:
             # the record itself, not a copy: it is written out (as JSON) before the lock is let go
-            live.version = self.store.save(live.id, live.version, live.table.data, live.table.pending)
+            live.version = self.store.save(live.id, live.version, live.table.data, live.table.pending,
+                                           waiting(live.table))
         except StaleWrite:
             self._forget(live)
             raise WebError(409, "the game was changed elsewhere: look again") from None
@@ -641,6 +638,13 @@ class Hub:
         out["move"] = out["log"][-1] if k and out["log"] else None
         out["record_moves"] = [{"player": m["player"], "tile": m["tile"], "hex": m.get("hex")} for m in full.moves]
         return out
+
+
+def waiting(table: Table) -> str:
+    """Whom a game waits for, as the store keeps it (a restart resumes only the agents' games)."""
+    if table.is_over():
+        return "nobody"
+    return "person" if table.is_human(table.game.turn) else "agent"
 
 
 def position_svg(table: Table) -> str:

@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS games (
     version INTEGER NOT NULL,
     world TEXT NOT NULL DEFAULT '',     -- the digest of the files the game began with (table worlds)
     rules TEXT NOT NULL DEFAULT '',     -- the game's rules file inside its world
-    board TEXT NOT NULL DEFAULT ''      -- the game's board file inside its world
+    board TEXT NOT NULL DEFAULT '',     -- the game's board file inside its world
+    waiting TEXT NOT NULL DEFAULT ''    -- who the game waits for: 'agent', 'person', 'nobody' (over)
 );
 CREATE TABLE IF NOT EXISTS worlds (
     digest TEXT NOT NULL,               -- of every (path, text) pair of the world
@@ -59,7 +60,8 @@ CREATE TABLE IF NOT EXISTS worlds (
 # older stores: games made before worlds existed name their files by absolute path in the record
 MIGRATIONS = ("ALTER TABLE games ADD COLUMN world TEXT NOT NULL DEFAULT ''",
               "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT ''",
-              "ALTER TABLE games ADD COLUMN board TEXT NOT NULL DEFAULT ''")
+              "ALTER TABLE games ADD COLUMN board TEXT NOT NULL DEFAULT ''",
+              "ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT ''")
 
 BATCH = 256  # changes committed together at the most: a bound on one transaction's size
 
@@ -222,13 +224,13 @@ class Store:
 
     # ----- games -----------------------------------------------------------------------------------
     def create(self, gid: str, record: dict[str, Any], tokens: list[str], watch: str, world: str = "",
-               rules: str = "", board: str = "") -> None:
+               rules: str = "", board: str = "", waiting: str = "") -> None:
         """Store a new game at version 1."""
         now = time.time()
         self._write(lambda db: db.execute(
-            "INSERT INTO games (id, created, updated, record, tokens, watch, pending, version, world, rules, board) "
-            "VALUES (?, ?, ?, ?, ?, ?, '{}', 1, ?, ?, ?)",
-            (gid, now, now, json.dumps(record), json.dumps(tokens), watch, world, rules, board)))
+            "INSERT INTO games (id, created, updated, record, tokens, watch, pending, version, world, rules, board, "
+            "waiting) VALUES (?, ?, ?, ?, ?, ?, '{}', 1, ?, ?, ?, ?)",
+            (gid, now, now, json.dumps(record), json.dumps(tokens), watch, world, rules, board, waiting)))
 
     def load(self, gid: str) -> Row | None:
         """A stored game, or None."""
@@ -240,23 +242,29 @@ class Store:
         pending = {int(k): v for k, v in json.loads(row[4]).items()}
         return Row(row[0], json.loads(row[1]), json.loads(row[2]), row[3], pending, row[5], row[6], row[7], row[8])
 
-    def save(self, gid: str, version: int, record: dict[str, Any], pending: dict[int, dict[str, Any]]) -> int:
+    def save(self, gid: str, version: int, record: dict[str, Any], pending: dict[int, dict[str, Any]],
+             waiting: str = "") -> int:
         """Write a game's new record over version `version`; return the new version (StaleWrite if the
         stored game is no longer at that version). It returns once the change is on disk."""
         text, pend = json.dumps(record), json.dumps({str(k): v for k, v in pending.items()})
 
         def write(db: sqlite3.Connection) -> None:
-            cur = db.execute("UPDATE games SET record = ?, pending = ?, version = version + 1, updated = ? "
-                             "WHERE id = ? AND version = ?", (text, pend, time.time(), gid, version))
+            cur = db.execute("UPDATE games SET record = ?, pending = ?, version = version + 1, updated = ?, "
+                             "waiting = ? WHERE id = ? AND version = ?",
+                             (text, pend, time.time(), waiting, gid, version))
             if cur.rowcount != 1:
                 raise StaleWrite(gid)
 
         self._write(write)
         return version + 1
 
-    def ids(self) -> list[str]:
-        """Every stored game, oldest first."""
-        return [r[0] for r in self._reader().execute("SELECT id FROM games ORDER BY created")]
+    def ids(self, waiting: tuple[str, ...] | None = None) -> list[str]:
+        """Every stored game, oldest first; with `waiting`, those that wait for one of these."""
+        if waiting is None:
+            return [r[0] for r in self._reader().execute("SELECT id FROM games ORDER BY created")]
+        marks = ",".join("?" * len(waiting))
+        return [r[0] for r in self._reader().execute(
+            f"SELECT id FROM games WHERE waiting IN ({marks}) ORDER BY created", waiting)]
 
     def count(self) -> int:
         """How many games are stored."""
