@@ -479,3 +479,43 @@ def test_a_kept_alive_connection_that_trickles_its_next_request_is_cut_off(serve
         except OSError:
             rest = b""
         assert rest == b"" and time.monotonic() - start < 20, (rest[:80], time.monotonic() - start)
+
+
+def test_a_store_of_the_older_version_is_adopted_from_its_own_texts(tmp_path: Path) -> None:
+    """Games stored before worlds named their uploads by absolute path into DATA/files/<hash>/: they get a
+    world from the texts the old store kept, and play on; nothing is read from that folder."""
+    import sqlite3
+
+    from rebirth_dsl.play.table import new_table
+    from rebirth_dsl.records.resources import bundled
+
+    folder = tmp_path / "store"
+    folder.mkdir()
+    variant = 'ruleset old extends "scotland.rules"\n'
+    upload = folder / "files" / "0123456789abcdef" / "old.rules"  # where the old version wrote it: never created
+    record = new_table(bundled("rules")["scotland"], bundled("boards")["scotland"], ["Ann", "Bob"],
+                       ["human", "human"], 3).record()
+    bundled_game = dict(record)
+    uploaded_game = {**record, "rules": str(upload)}
+    db = sqlite3.connect(folder / "games.sqlite3")
+    db.executescript("""
+        CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, updated REAL NOT NULL, record TEXT NOT NULL,
+            tokens TEXT NOT NULL, watch TEXT NOT NULL, pending TEXT NOT NULL DEFAULT '{}', version INTEGER NOT NULL);
+        CREATE TABLE files (hash TEXT PRIMARY KEY, name TEXT NOT NULL, text TEXT NOT NULL);
+    """)
+    db.execute("INSERT INTO files VALUES (?, ?, ?)", ("0123456789abcdef", "old.rules", variant))
+    for gid, rec in (("bundledgame", bundled_game), ("uploadgame", uploaded_game)):
+        db.execute("INSERT INTO games VALUES (?, 1, 1, ?, ?, 'w', '{}', 3)",
+                   (gid, json.dumps(rec), json.dumps([f"{gid}-a", f"{gid}-b"])))
+    db.commit()
+    db.close()
+    s = Server(folder)
+    try:
+        for gid in ("bundledgame", "uploadgame"):
+            got, v = s.call(f"/api/games/{gid}?t={gid}-a")
+            assert got == 200, v
+            assert v["version"] == 3 and v["turn"] == 0
+        assert s.call("/api/games/uploadgame/files/rules?t=uploadgame-a") == (200, variant)
+        assert not upload.exists()
+    finally:
+        s.stop()

@@ -102,6 +102,7 @@ class Hub:
         self._create_lock = threading.Lock()  # a world is laid out, used or dropped by one create at a time
         self.stopping = threading.Event()
         self.moves = RateLimit(move_rate, int(move_rate * 2))  # per seat: far above a person's pace
+        self._adopt_legacy()
         self._hidden = sorted({str(p) for p in (self.folder, self.folder.resolve(), games_root(),
                                                 games_root().resolve())}, key=len, reverse=True)
 
@@ -117,6 +118,40 @@ class Hub:
         if isinstance(e, IllegalMove):
             return WebError(409, self.scrub(e.diagnostics[0].message), e.rule)
         return WebError(status, self.scrub(e.render()))
+
+    def _adopt_legacy(self) -> None:
+        """Games stored by an older version named their uploads by absolute path into the store's old
+        files folder: each gets a world made of the texts that store kept (no file is read from disk),
+        with the bundled rulesets as they are now. A game whose files the store does not hold stays as it
+        is, and says why when opened."""
+        for gid, record, uploads in self.store.legacy():
+            files = self._bundled_rules()
+            places: dict[str, str] = {}
+            names: dict[str, str] = {}
+            for key, folder in (("rules", "rules"), ("board", "boards")):
+                named = str(record.get(key, ""))
+                if named in bundled(folder):
+                    rel = bundled(folder)[named].relative_to(games_root() / folder).as_posix()
+                    places[key], names[key] = f"{folder}/{rel}", named
+                    if key == "board":
+                        files[places[key]] = bundled(folder)[named].read_text(encoding="utf-8")
+                elif named in uploads:
+                    name = Path(named).name
+                    places[key], names[key] = f"{folder}/{name}", name
+                    files[places[key]] = uploads[named]
+                    if key == "rules":  # an upload was kept beside its siblings of the same folder
+                        for other, text in uploads.items():
+                            if Path(other).parent == Path(named).parent and other.endswith(".rules"):
+                                files.setdefault(f"rules/{Path(other).name}", text)
+            if len(places) < 2:
+                continue
+            try:
+                folder = self.store.world_folder(world_digest(files), files)
+                table = table_from_record({**record, **names}, folder / "record.json", allow_paths=False,
+                                          rules=folder / places["rules"], board=folder / places["board"])
+            except (RebirthError, OSError):
+                continue
+            self.store.adopt(gid, {**record, **names}, files, places["rules"], places["board"], waiting(table))
 
     # ----- finding games and seats --------------------------------------------------------------
     def get(self, gid: str) -> Live:

@@ -270,6 +270,31 @@ class Store:
         """How many games are stored."""
         return int(self._reader().execute("SELECT count(*) FROM games").fetchone()[0])
 
+    def legacy(self) -> list[tuple[str, dict[str, Any], dict[str, str]]]:
+        """Games stored by versions before worlds: (id, record, {file path -> text of that version's
+        uploads table}), for the hub to give them a world."""
+        db = self._reader()
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        uploads: dict[str, str] = {}
+        if "files" in tables:  # the old table of uploads: a folder per digest, the file's name in it
+            for digest, name, text in db.execute("SELECT hash, name, text FROM files"):
+                uploads[str(self.folder / "files" / digest / name)] = text
+        return [(gid, json.loads(rec), uploads)
+                for gid, rec in db.execute("SELECT id, record FROM games WHERE world = ''").fetchall()]
+
+    def adopt(self, gid: str, record: dict[str, Any], files: dict[str, str], rules: str, board: str,
+              waiting: str) -> None:
+        """Give a game of an older store its world (its files as that store kept them)."""
+        digest = world_digest(files)
+        rows = [(digest, p, t) for p, t in sorted(files.items())]
+
+        def write(db: sqlite3.Connection) -> None:
+            db.executemany("INSERT OR IGNORE INTO worlds VALUES (?, ?, ?)", rows)
+            db.execute("UPDATE games SET record = ?, world = ?, rules = ?, board = ?, waiting = ? WHERE id = ? "
+                       "AND world = ''", (json.dumps(record), digest, rules, board, waiting, gid))
+
+        self._write(write)
+
     # ----- worlds: the files a game began with ------------------------------------------------------
     def add_world(self, files: dict[str, str]) -> str:
         """Keep a world's files (path inside the world -> text); return its digest. Its folder is laid out
