@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import os
 import random
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -197,7 +198,8 @@ class Table:
         for lm, c in choices.items():
             if isinstance(c, dict) and len(c) == 1:
                 (key, val), = c.items()
-                if isinstance(val, str) and val.startswith("#") and val[1:].isdigit():
+                # ASCII digits only, and few: "#²" passes isdigit() and "#" + 5,000 digits int()'s limit
+                if isinstance(val, str) and re.fullmatch(r"#[0-9]{1,6}", val):
                     i = int(val[1:]) - 1
                     aside = self.game.set_aside[p]
                     if 0 <= i < len(aside):

@@ -11,6 +11,7 @@ import contextlib
 import gc
 import math
 import os
+import re
 import secrets
 import socket
 import sys
@@ -140,7 +141,7 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         tok = query(request, "t")
         after_text = query(request, "after")
         if after_text is not None:
-            if not (after_text.isascii() and after_text.lstrip("-").isdigit() and len(after_text) <= 18):
+            if not re.fullmatch(r"-?[0-9]{1,18}", after_text):  # not "--5", "²" or 5,000 digits: int() refuses them
                 raise WebError(400, "after: a version number")
             after = int(after_text)
             try:

@@ -84,7 +84,7 @@ def _tokens_equal(given: Any, secret: str) -> bool:
     """A token check in constant time; a token that is not text (or not ASCII) is simply not valid."""
     if not isinstance(given, str) or not given:
         return False
-    return secrets.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode())  # "\ud800" from JSON too
 
 
 class Hub:
