@@ -17,8 +17,6 @@ import os
 import random
 import re
 import socket
-import subprocess
-import sys
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -33,7 +31,7 @@ try:
 except ImportError as e:
     pytest.fail(f"the web extra is not installed ({e.name}): pip install -e '.[web]'", pytrace=False)
 
-from web_helpers import ROOT, page_token  # noqa: E402 - after the check
+from web_helpers import ROOT, Server  # noqa: E402 - after the check
 
 FUZZ_N = int(os.environ.get("REBIRTH_FUZZ_API") or "400")
 FUZZ_SEED = int(os.environ.get("REBIRTH_FUZZ_SEED") or "20261201")
@@ -65,43 +63,11 @@ STATIC = ["app.js", "index.html", "style.css", "missing.js", "..%2f..%2fpyprojec
 
 
 # ----- the server under fuzz -----------------------------------------------------------------------------------
-class FuzzServer:
-    """`rebirth serve --port 0 --agent-delay 0`, its log in a file (a pipe nobody reads would fill up and stall
-    it), started and stopped by its own process."""
+class FuzzServer(Server):
+    """`rebirth serve --port 0 --agent-delay 0`, its log in a file, started and stopped by its own process."""
 
     def __init__(self, data: Path, log: Path) -> None:
-        self.data, self.log_path = data, log
-        self._log = log.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rebirth_dsl", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
-             "--agent-delay", "0"],
-            cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE, stderr=self._log, text=True)
-        line = self.proc.stdout.readline() if self.proc.stdout else ""
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        if m is None:
-            self.stop()
-            raise RuntimeError(f"the server did not start: {line!r} {self.log()[-2000:]}")
-        self.port = int(m.group(1))
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.page_token = page_token(self.url)
-
-    def log(self) -> str:
-        """What the server wrote to its stderr so far."""
-        self._log.flush()
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def stop(self) -> None:
-        """End the server by its own process id."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self.proc.stdout:
-            self.proc.stdout.close()
-        self._log.close()
+        super().__init__(data, 0.0, log=log)
 
 
 class Client:

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -17,23 +18,37 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 class Server:
-    """`rebirth serve --port 0` on a data folder; `url` is the address it printed."""
+    """`rebirth serve --port 0` on a data folder; `url` is the address it printed. Its error output goes to a
+    file (`log`): a pipe nobody reads would fill up and stall the server."""
 
-    def __init__(self, data: Path, agent_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
+    def __init__(self, data: Path, agent_delay: float = 0.0, extra: tuple[str, ...] = (),
+                 log: Path | None = None) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.data = data
+        if log is None:
+            fd, name = tempfile.mkstemp(prefix="rebirth-serve-", suffix=".log")
+            os.close(fd)
+            log = Path(name)
+        self.log_path = log
+        self._log = log.open("w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rebirth_dsl", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
              "--agent-delay", str(agent_delay), *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=self._log, text=True)
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         if m is None:
             self.stop()
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            raise RuntimeError(f"the server did not start: {line!r} {err[-2000:]}")
-        self.url = f"http://127.0.0.1:{m.group(1)}"
+            raise RuntimeError(f"the server did not start: {line!r} {self.log()[-2000:]}")
+        self.port = int(m.group(1))
+        self.url = f"http://127.0.0.1:{self.port}"
         self.banner = line
         self.page_token = page_token(self.url)
+
+    def log(self) -> str:
+        """What the server wrote to its error output so far."""
+        self._log.flush()
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
 
     def stop(self) -> None:
         """End the server (it is ours: by its own process)."""
@@ -44,9 +59,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream:
-                stream.close()
+        if self.proc.stdout:
+            self.proc.stdout.close()
+        self._log.close()
 
     def call(self, path: str, body: Any = None, raw: bytes | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
