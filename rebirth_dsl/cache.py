@@ -190,23 +190,10 @@ def secret_key(root: Path) -> bytes | None:
 
 
 def _read_secret(path: Path) -> bytes | None:
-    """The secret if the file is fit to trust: a regular file of the user's with mode 0600, not reached
-    through a link, of exactly KEY_BYTES bytes."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) != 0o600
-                or st.st_size != KEY_BYTES):
-            return None
-        data = os.read(fd, KEY_BYTES + 1)
-        return data if len(data) == KEY_BYTES else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    """The secret if the file is fit to trust: a regular file of the user's that only the user may read or
+    write (no bit of 0o177 set), not reached through a link, of exactly KEY_BYTES bytes."""
+    data = read_private(path, KEY_BYTES, others=0o177)
+    return data if data is not None and len(data) == KEY_BYTES else None
 
 
 def read_private(path: Path, limit: int, others: int = 0o022) -> bytes | None:
