@@ -519,3 +519,23 @@ def test_a_store_of_the_older_version_is_adopted_from_its_own_texts(tmp_path: Pa
         assert not upload.exists()
     finally:
         s.stop()
+
+
+def test_bundled_names_are_never_looked_up_in_the_working_folder(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 11: a server started in a folder holding ./scotland played that file as the bundled board."""
+    from rebirth_dsl.web.hub import Hub
+
+    work = tmp_path / "work"
+    work.mkdir()
+    for name in ("scotland", "scotland.json", "scotland.rules", "ireland"):
+        (work / name).write_text("not what the bundled game holds\n")
+    monkeypatch.chdir(work)
+    hub = Hub(tmp_path / "store", agent_delay=0)
+    try:
+        live, _ = hub.create({"rules": "scotland", "board": "scotland", "seats": [{"agent": "human"}] * 2})
+        assert live.table.game.rs.title.startswith("Rebirth")
+        live, _ = hub.create({"rules": "ireland", "seats": [{"agent": "human"}] * 2})
+        assert "Ireland" in live.table.game.rs.title
+    finally:
+        hub.store.close()
