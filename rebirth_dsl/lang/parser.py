@@ -86,7 +86,7 @@ def load_rules(path: str | Path, _seen: tuple[str, ...] = (), root: Path | None 
     if root is not None and not _inside(root, p.parent, ext):
         raise RebirthError.single(f"`extends {shown(ext)!r}` names a file outside this ruleset's folder: here a "
                                   "ruleset may extend only a bundled ruleset by name or a rules file sent with it",
-                                  file=sp.file, line=sp.line, col=sp.col, hint='for example `extends "scotland"`')
+                                  file=sp.file, line=sp.line, col=sp.col, hint="name a bundled ruleset (`rebirth list` shows them) or send the file with this one")
     try:
         base_path = _beside(p.parent, ext).resolve()
         here = p.resolve()

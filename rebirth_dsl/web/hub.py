@@ -185,15 +185,21 @@ class Hub:
 
     def _evict(self) -> None:
         """Keep at most max_live games in memory: the least recently used idle ones go (the caller holds
-        _lock); a game whose agents are thinking stays."""
+        _lock); a game whose agents are thinking, or that a request is changing, stays."""
         if len(self.games) <= self.max_live:
             return
         for gid in list(self.games):
             if len(self.games) <= self.max_live:
                 return
             live = self.games[gid]
-            if live.worker is None or not live.worker.is_alive():
+            if live.worker is not None and live.worker.is_alive():
+                continue
+            if not live.lock.acquire(blocking=False):
+                continue  # a request is changing it: a copy loaded now could be a version behind
+            try:
                 del self.games[gid]
+            finally:
+                live.lock.release()
 
     def seat(self, live: Live, token: Any) -> int | None:
         """The seat a secret names (None: the spectator's link); 403 for any other."""

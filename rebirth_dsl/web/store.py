@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE TABLE IF NOT EXISTS worlds (
     digest TEXT NOT NULL,               -- of every (path, text) pair of the world
-    path TEXT NOT NULL,                 -- relative to the world's folder: rules/scotland.rules, boards/x.json
+    path TEXT NOT NULL,                 -- inside the world's folder: rules/NAME.rules, boards/NAME.json
     text TEXT NOT NULL,
     PRIMARY KEY (digest, path)
 );
