@@ -76,6 +76,17 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         """Run a Hub method in a worker thread."""
         return await run_in_threadpool(fn, *args)  # the engine's work never blocks the event loop
 
+    async def soon(fn: Callable[..., Any], gid: str, *args: Any) -> Any:
+        """Run a Hub method that reads a game: right here when the game is in memory and nobody is changing
+        it (drawing a view costs less than handing it to a worker thread and back), else in a worker."""
+        live = hub.loaded(gid)
+        if live is not None and live.lock.acquire(blocking=False):
+            try:
+                return fn(gid, *args)
+            finally:
+                live.lock.release()
+        return await call(fn, gid, *args)
+
     async def body(request: Request) -> dict[str, Any]:
         """The request's JSON object: from this server's pages only, size- and depth-limited."""
         check_same_origin(request.headers)
@@ -166,14 +177,16 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
                     polls.leave(client)
             if v <= after:
                 return JSONResponse({"version": v, "unchanged": True})
-        data = await call(hub.view_json, gid, tok)  # made once per version and seat
-        return Response(data, media_type="application/json", headers={"Cache-Control": "no-store"})
+        gz = accepts_gzip(request)
+        data = await soon(hub.view_json, gid, tok, gz)  # made once per version and seat
+        return Response(data, media_type="application/json", headers=packed_headers(gz))
 
     async def api_svg(request: Request) -> Response:
         """GET: the game's position as SVG, drawn once per version for every seat."""
-        data = await call(hub.svg, request.path_params["gid"], query(request, "t"))
+        gz = accepts_gzip(request)
+        data = await soon(hub.svg, request.path_params["gid"], query(request, "t"), gz)
         return Response(data, media_type="image/svg+xml",
-                        headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+                        headers={**packed_headers(gz), "X-Content-Type-Options": "nosniff",
                                  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
 
     async def api_move(request: Request) -> Response:
@@ -224,7 +237,8 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         Route("/api/games/{gid}/files/{key}", guarded(api_file)),
         Route("/api/study", guarded(api_study), methods=["POST"]),
         Route("/api/{rest:path}", guarded(not_found), methods=["GET", "POST"]),
-        Mount("/static", StaticFiles(directory=str(static_dir())), name="static"),
+        # the page's scripts are compressed per request (they are small and the browser keeps them)
+        Mount("/static", GZipMiddleware(StaticFiles(directory=str(static_dir())), minimum_size=2048), name="static"),
     ]
 
     @contextlib.asynccontextmanager
@@ -234,7 +248,20 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         hub.stop()  # agent threads stop at their next step
 
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(HostGuard, hosts=hosts), Middleware(GZipMiddleware, minimum_size=2048)])
+                     middleware=[Middleware(HostGuard, hosts=hosts)])
+
+
+def accepts_gzip(request: Request) -> bool:
+    """Whether the client reads gzip-compressed answers (every browser does)."""
+    return "gzip" in (request.headers.get("accept-encoding") or "").lower()
+
+
+def packed_headers(gz: bool) -> dict[str, str]:
+    """The headers of an answer made once per version: never cached, compressed when asked."""
+    out = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+    if gz:
+        out["Content-Encoding"] = "gzip"
+    return out
 
 
 def attachment(name: str) -> str:

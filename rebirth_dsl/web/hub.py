@@ -14,6 +14,7 @@ and edits of the bundled files. Error messages are shown without the server's fo
 from __future__ import annotations
 
 import collections
+import gzip
 import json
 import re
 import secrets
@@ -53,6 +54,22 @@ class WebError(Exception):
 
 
 @dataclass
+class Packed:
+    """An answer made once per version of a game, and its gzip form once asked for (a page that reads
+    compressed answers costs one compression a version, not one a request)."""
+
+    version: int
+    data: bytes
+    _gz: bytes | None = None
+
+    def gzip(self) -> bytes:
+        """The data, gzip-compressed (made on the first call)."""
+        if self._gz is None:
+            self._gz = gzip.compress(self.data, compresslevel=1, mtime=0)  # the fastest: SVG still shrinks 6x
+        return self._gz
+
+
+@dataclass
 class Live:
     """A game in memory: its table, the seats' secrets, its version, and what was drawn for it."""
 
@@ -63,8 +80,8 @@ class Live:
     version: int
     world: str = ""
     lock: threading.RLock = field(default_factory=threading.RLock)
-    svg: tuple[int, bytes] | None = None
-    views: dict[int | None, tuple[int, bytes]] = field(default_factory=dict)  # seat -> (version, JSON)
+    svg: Packed | None = None  # the picture of the current version
+    views: dict[int | None, Packed] = field(default_factory=dict)  # by seat: its view of the current version
     worker: threading.Thread | None = None
     has_files: dict[str, bool] | None = None  # whether its rules and board were uploaded (to offer them)
 
@@ -182,6 +199,11 @@ class Hub:
             self.games.move_to_end(gid)
             self._evict()
         return live
+
+    def loaded(self, gid: Any) -> Live | None:
+        """The game if it is in memory (no store is read): for answering without a worker thread."""
+        with self._lock:
+            return self.games.get(gid) if isinstance(gid, str) else None
 
     def _evict(self) -> None:
         """Keep at most max_live games in memory: the least recently used idle ones go (the caller holds
@@ -575,20 +597,18 @@ class Hub:
         self.stopping.set()
 
     # ----- what a browser sees ------------------------------------------------------------------
-    def view_json(self, gid: str, token: Any) -> bytes:
-        """The seat's view of its game as JSON, made once per version and seat (a burst of woken long polls
-        costs one view, not one each)."""
+    def view_json(self, gid: str, token: Any, gz: bool = False) -> bytes:
+        """The seat's view of its game as JSON (gzip-compressed with `gz`), made once per version and seat:
+        a burst of woken long polls costs one view, and one compression."""
         live = self.get(gid)
         p = self.seat(live, token)
         with live.lock:
             cached = live.views.get(p)
-            if cached is not None and cached[0] == live.version:
-                return cached[1]
-            data = json.dumps(self._view(live, p)).encode()
-            if len(live.views) > 8:
-                live.views.clear()
-            live.views[p] = (live.version, data)
-            return data
+            if cached is None or cached.version != live.version:
+                if len(live.views) > 8:
+                    live.views.clear()
+                cached = live.views[p] = Packed(live.version, json.dumps(self._view(live, p)).encode())
+            return cached.gzip() if gz else cached.data
 
     def view(self, gid: str, token: Any) -> dict[str, Any]:
         """The seat's view of its game, with the board drawn by the project's renderer."""
@@ -607,21 +627,16 @@ class Hub:
         out["has_files"] = live.has_files
         return out
 
-    def svg(self, gid: str, token: Any) -> bytes:
-        """The position as SVG, for any seat or spectator of the game (it shows only what all may see)."""
+    def svg(self, gid: str, token: Any, gz: bool = False) -> bytes:
+        """The position as SVG (gzip-compressed with `gz`), for any seat or spectator of the game (it shows
+        only what all may see), drawn once per version (the score table is the page's: the picture's
+        would add up other players' secret missions)."""
         live = self.get(gid)
         self.seat(live, token)
         with live.lock:
-            return self._svg(live)
-
-    def _svg(self, live: Live) -> bytes:
-        """The position as SVG, drawn once per version (the score table is the page's: the picture's
-        would add up other players' secret missions)."""
-        if live.svg is not None and live.svg[0] == live.version:
-            return live.svg[1]
-        svg = position_svg(live.table).encode()
-        live.svg = (live.version, svg)
-        return svg
+            if live.svg is None or live.svg.version != live.version:
+                live.svg = Packed(live.version, position_svg(live.table).encode())
+            return live.svg.gzip() if gz else live.svg.data
 
     def version(self, gid: str, token: Any) -> int:
         """The game's version (cheap: for waiting until something changes)."""
