@@ -381,6 +381,21 @@ def _ring(cx: float, cy: float, s: float, colour: str) -> str:
     return f'<path class="owner" d="{d}" fill="none" stroke="{colour}" stroke-width="{_f(s * 0.14)}"/>'
 
 
+_MEMOS: dict[tuple[int, float], tuple[object, dict[tuple[Any, ...], str]]] = {}  # board id and size -> pieces
+
+
+def _memo(board: Board | BoardView, s: float) -> dict[tuple[Any, ...], str]:
+    """The drawn pieces of one board at one size, by the state of their hex (bounded)."""
+    got = _MEMOS.get((id(board), s))
+    if got is None or got[0] is not board:
+        if len(_MEMOS) >= 32:
+            _MEMOS.clear()
+        got = _MEMOS[(id(board), s)] = (board, {})
+    if len(got[1]) > 50_000:
+        got[1].clear()
+    return got[1]
+
+
 _AREA_PATHS: dict[tuple[int, float], tuple[object, str]] = {}  # board id and size -> (board, path): bounded
 
 
@@ -437,25 +452,31 @@ def render_svg(view: View, size: float = 30.0) -> str:
     if view.status:
         body.append(_text(left + pad, ty + fs * 1.5, view.status, fs * 0.85, fill="#444"))
 
-    # hexes: one polygon each, filled by kind, thin outline, a tooltip
+    # hexes: one polygon each, filled by kind, thin outline, a tooltip; each hex's pieces are kept per
+    # board and state of the hex, so a game drawn again after a move makes only the changed hex's anew
+    memo = _memo(view.board, s)
     tile_ch = _letters([k for k in view.tile_kinds if k not in view.valued], {}, upper=True)
     for i, h in enumerate(hexes):
-        cx, cy = centre[i]
-        pts = _hex_points(cx, cy, s)
-        tip = [f"({h.q},{h.r}) {h.kind}"]
-        if h.name:
-            tip.append(h.name)
-        if h.area:
-            tip.append(f"area {h.area}")
-        if h.tags:
-            tip.append("tags " + ", ".join(h.tags))
         o = view.owner[i]
-        if o >= 0:
-            v = view.value[i]
-            tip.append(f"{view.players[o]}'s {view.tile[i]}" + (f":{v}" if v is not None else ""))
-        elif o == NEUTRAL:
-            tip.append("neutral tile")
-        body.append(_polygon(pts, h.kind, s, "; ".join(tip)))
+        key = (i, o, view.players[o] if o >= 0 else "", view.tile[i] if o >= 0 else "", view.value[i] if o >= 0 else 0)
+        piece = memo.get(("hex", key))
+        if piece is None:
+            cx, cy = centre[i]
+            pts = _hex_points(cx, cy, s)
+            tip = [f"({h.q},{h.r}) {h.kind}"]
+            if h.name:
+                tip.append(h.name)
+            if h.area:
+                tip.append(f"area {h.area}")
+            if h.tags:
+                tip.append("tags " + ", ".join(h.tags))
+            if o >= 0:
+                v = view.value[i]
+                tip.append(f"{view.players[o]}'s {view.tile[i]}" + (f":{v}" if v is not None else ""))
+            elif o == NEUTRAL:
+                tip.append("neutral tile")
+            piece = memo[("hex", key)] = _polygon(pts, h.kind, s, "; ".join(tip))
+        body.append(piece)
 
     # settlement areas: a thick border on every edge whose neighbour is not of the same area
     areas = _area_path(view.board, s)
@@ -471,33 +492,45 @@ def render_svg(view: View, size: float = 30.0) -> str:
         body.append(_ring(cx, cy, s, seat_colour(lo)))
 
     # tags: anchor / clover / dot / a letter, placed around the hex so tiles do not cover them
+    shown_tags = tuple(tags)
     for i, h in enumerate(hexes):
-        cx, cy = centre[i]
-        shown = [t for t in h.tags if t in tags]
+        if not h.tags:
+            continue
         occupied = view.owner[i] != EMPTY
-        if i in lm_of:  # the name sits across the middle
-            free = [(0.0, -0.64), (-0.56, -0.3), (0.56, -0.3)]
-        elif occupied:  # the tile sits in the middle
-            free = [(0.0, -0.64), (0.0, 0.66), (-0.56, -0.3), (0.56, -0.3)]
-        else:
-            free = [(0.0, 0.0), (0.0, -0.64), (0.0, 0.66), (-0.56, -0.3), (0.56, -0.3)]
-        for t, (dx, dy) in zip(shown, free, strict=False):
-            if TAG_GLYPHS.get(t) == "dot" and occupied:
-                continue
-            body.append(_glyph(t, cx + dx * s, cy + dy * s, s * (0.6 if (dx, dy) == (0.0, 0.0) else 0.44)))
+        key2 = (i, occupied, i in lm_of, shown_tags)
+        piece = memo.get(("tags", key2))
+        if piece is None:
+            cx, cy = centre[i]
+            shown = [t for t in h.tags if t in tags]
+            if i in lm_of:  # the name sits across the middle
+                free = [(0.0, -0.64), (-0.56, -0.3), (0.56, -0.3)]
+            elif occupied:  # the tile sits in the middle
+                free = [(0.0, -0.64), (0.0, 0.66), (-0.56, -0.3), (0.56, -0.3)]
+            else:
+                free = [(0.0, 0.0), (0.0, -0.64), (0.0, 0.66), (-0.56, -0.3), (0.56, -0.3)]
+            piece = memo[("tags", key2)] = "\n".join(  # one element a line, as the picture is written
+                _glyph(t, cx + dx * s, cy + dy * s, s * (0.6 if (dx, dy) == (0.0, 0.0) else 0.44))
+                for t, (dx, dy) in zip(shown, free, strict=False) if not (TAG_GLYPHS.get(t) == "dot" and occupied))
+        if piece:
+            body.append(piece)
 
     # tiles: circles in the seat's colour, with the tile's letter or value
     for i in range(len(hexes)):
         o = view.owner[i]
         if o == EMPTY:
             continue
-        cx, cy = centre[i]
-        fill = seat_colour(o)
-        body.append(_disc(cx, cy, s, fill))
-        if o >= 0:
-            v = view.value[i]
-            label = str(v) if v is not None else tile_ch.get(view.tile[i], "?")
-            body.append(_text(cx, cy + s * 0.16, label, s * 0.46, anchor="middle", weight="bold", fill=_ink(fill)))
+        key3 = (i, o, view.tile[i] if o >= 0 else "", view.value[i] if o >= 0 else 0, tuple(tile_ch.items()))
+        piece = memo.get(("tile", key3))
+        if piece is None:
+            cx, cy = centre[i]
+            fill = seat_colour(o)
+            piece = _disc(cx, cy, s, fill)
+            if o >= 0:
+                v = view.value[i]
+                label = str(v) if v is not None else tile_ch.get(view.tile[i], "?")
+                piece += "\n" + _text(cx, cy + s * 0.16, label, s * 0.46, anchor="middle", weight="bold", fill=_ink(fill))
+            memo[("tile", key3)] = piece
+        body.append(piece)
 
     # landmark names, on top so neighbours do not hide them
     for h, name in view.landmarks:
