@@ -539,3 +539,16 @@ def test_bundled_names_are_never_looked_up_in_the_working_folder(tmp_path: Path,
         assert "Ireland" in live.table.game.rs.title
     finally:
         hub.store.close()
+
+
+def test_a_method_no_route_takes_is_refused_in_json(server: Server) -> None:
+    import http.client
+
+    host, port = server.url.removeprefix("http://").rsplit(":", 1)
+    for method, path in (("PUT", "/api/games"), ("DELETE", "/api/catalog"), ("PATCH", "/api/study")):
+        c = http.client.HTTPConnection(host, int(port), timeout=30)
+        c.request(method, path, headers={"Host": f"{host}:{port}", "Origin": server.url})
+        r = c.getresponse()
+        body = json.loads(r.read())
+        assert r.status == 405 and method in body["error"] and r.getheader("Allow"), (method, body)
+        c.close()

@@ -23,6 +23,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect, Request
@@ -247,7 +248,15 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         yield
         hub.stop()  # agent threads stop at their next step
 
-    return Starlette(routes=routes, lifespan=lifespan,
+    async def http_refusal(request: Request, exc: Exception) -> Response:
+        """Starlette's own refusals (a method a route does not take): JSON on the API, as every other."""
+        status = getattr(exc, "status_code", 400)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": f"{request.method} is not taken at this address"}, status_code=status,
+                                headers=getattr(exc, "headers", None))
+        return Response(status_code=status, headers=getattr(exc, "headers", None))
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_refusal},
                      middleware=[Middleware(HostGuard, hosts=hosts)])
 
 
