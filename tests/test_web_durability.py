@@ -60,8 +60,8 @@ def stream(server: Server, games: dict[str, list[str]], acked: dict[str, list[tu
         for gid, tokens in games.items():
             try:
                 move = play_one(server, gid, tokens)
-            except OSError:
-                return  # the server is gone: what was acknowledged before is what counts
+            except (OSError, ValueError, KeyError, TypeError):
+                return  # the server is gone (an answer cut off too): what was acknowledged before is what counts
             if move is not None:
                 acked[gid].append(move)
 
