@@ -592,8 +592,8 @@ class Hub:
                 self._save(live)
 
     def stop(self) -> None:
-        """Let the agent threads finish (a move half thought out is simply not made), then close the store
-        once every acknowledged change is written."""
+        """Let the agent threads finish (a move half thought out is simply not made); the server closes the
+        store after this, once every change handed to it is written."""
         self.stopping.set()
 
     # ----- what a browser sees ------------------------------------------------------------------
