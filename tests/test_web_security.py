@@ -552,3 +552,21 @@ def test_a_method_no_route_takes_is_refused_in_json(server: Server) -> None:
         body = json.loads(r.read())
         assert r.status == 405 and method in body["error"] and r.getheader("Allow"), (method, body)
         c.close()
+
+
+def test_answers_are_compressed_for_a_client_beyond_the_machine_only(server: Server) -> None:
+    """A browser on another machine (here: named by a reverse proxy on loopback) gets views and pictures
+    gzipped, made once per version; a client on this machine gets them as they are."""
+    import gzip
+    import urllib.request
+
+    gid, (ann, _bob, _w) = new_game(server, ["human", "human"])
+    for path in (f"/api/games/{gid}?t={ann}", f"/api/games/{gid}/board.svg?t={ann}"):
+        bodies = {}
+        for forwarded in (None, "203.0.113.7"):
+            headers = {"Accept-Encoding": "gzip"} | ({"X-Forwarded-For": forwarded} if forwarded else {})
+            with urllib.request.urlopen(urllib.request.Request(server.url + path, headers=headers), timeout=30) as r:
+                raw, enc = r.read(), r.headers.get("Content-Encoding")
+            assert (enc == "gzip") == (forwarded is not None), (path, forwarded, enc)
+            bodies[forwarded] = gzip.decompress(raw) if enc == "gzip" else raw
+        assert bodies[None] == bodies["203.0.113.7"]

@@ -261,8 +261,12 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
 
 
 def accepts_gzip(request: Request) -> bool:
-    """Whether the client reads gzip-compressed answers (every browser does)."""
-    return "gzip" in (request.headers.get("accept-encoding") or "").lower()
+    """Whether to compress an answer: the client reads gzip (every browser does) and is not on this machine
+    (on loopback, compressing costs more than sending; behind a reverse proxy the client is the one the
+    proxy names)."""
+    if "gzip" not in (request.headers.get("accept-encoding") or "").lower():
+        return False
+    return not (request.client is not None and is_loopback(request.client.host))
 
 
 def packed_headers(gz: bool) -> dict[str, str]:
