@@ -92,6 +92,9 @@ def test_uploads_extend_bundled_games_by_name_and_files_sent_with_them(server: S
 def test_an_upload_may_not_take_a_bundled_ruleset_s_name(server: Server) -> None:
     got, answer = upload(server, 'ruleset scotland extends "scotland"\n', name="scotland.rules")
     assert got == 400 and "bundled ruleset" in answer["error"]
+    got, answer = upload(server, 'ruleset a extends "scotland"\n', name="a.rules",
+                         rules_files=[{"name": "a.rules", "text": "ruleset a\n"}])
+    assert got == 400 and "two uploaded files" in answer["error"]
 
 
 def test_an_uploaded_record_names_bundled_games_only(server: Server, secret_file: Path) -> None:

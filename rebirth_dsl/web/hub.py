@@ -296,6 +296,8 @@ class Hub:
             if f"rules/{name}" in bundled_paths:
                 raise WebError(400, f"{name!r} is the name of a bundled ruleset: give your file another name "
                                     "(it may still `extends` the bundled one)")
+            if f"rules/{name}" in files:
+                raise WebError(400, f"two uploaded files are named {name!r}: an `extends` could not tell them apart")
             files[f"rules/{name}"] = text
             rules_name = rules_name or name
         if rules_name is None:
