@@ -9,9 +9,9 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
@@ -35,6 +35,7 @@ from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS
 if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as board.view.BoardView too
     from rebirth_dsl.board.model import Board as BoardModel
     from rebirth_dsl.board.view import BoardView
+    from rebirth_dsl.check.symbols import Hex
 
     Board = BoardModel | BoardView
 
@@ -129,6 +130,7 @@ def check_limits(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
     out: list[Diagnostic] = []
     ints: list[tuple[object, str, int]] = []  # (node, what, value): every number a statement holds
     tile_total = 0
+    it: A.AreaItem | A.MajorityItem  # the items of an area block, then of a majority block
     for s in rules.statements:
         for e in _statement_exprs(s):
             d, size, per_player = expr_measures(e)
@@ -240,6 +242,7 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
     hexlike_set, tile_set = set(hexlike), set(t.tile_kinds)
     hexes, landmarks, tags = set(t.hex_kinds), set(t.landmark_kinds), set(t.tags)
     ground = t.hex_kinds + t.landmark_kinds
+    it: A.AreaItem | A.MajorityItem  # the items of an area block, then of a majority block
 
     def tile(node: object, name: str, classes: bool = False) -> None:
         if name in tile_set or (classes and name in t.classes):
@@ -461,8 +464,9 @@ def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
         if got not in (typ, "?"):
             sp = expr.span
             article = "an" if typ[:1] in "aeiou" else "a"
-            errors.append(ExprError.single(f"this must be {article} {typ}, but it is {'an' if got[:1] in 'aeiou' else 'a'} {got}", file=sp.file,
-                                           line=sp.line, col=sp.col))
+            # single() builds a `cls`, annotated as its base RebirthError
+            errors.append(cast(ExprError, ExprError.single(f"this must be {article} {typ}, but it is {'an' if got[:1] in 'aeiou' else 'a'} {got}", file=sp.file,
+                                                           line=sp.line, col=sp.col)))
     return [d for e in errors for d in e.diagnostics]
 
 
@@ -515,11 +519,12 @@ def check_board_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
     """Every kind, tag and ability on the board is declared by the rules."""
     if board is None:
         return []
+    board_hexes: Sequence[Hex] = board.hexes  # enumerate(board.hexes) would give `object` items
     out: list[Diagnostic] = []
     kinds = t.hex_kinds + t.landmark_kinds
     kind_set, tag_set = set(kinds), set(t.tags)
     abilities = {s.name for s in rules.statements if isinstance(s, A.AbilityDecl)}
-    for i, h in enumerate(board.hexes):
+    for i, h in enumerate(board_hexes):
         if h.kind not in kind_set:
             dym = t.suggest(h.kind, kinds)
             out.append(_bd(t.board_file, f"$.hexes[{i}].kind", f"hex kind {h.kind!r} is not declared by the rules"
@@ -538,7 +543,7 @@ def check_board_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
     using = {s.event.kind for s in rules.statements if isinstance(s, A.Trigger)  # each kind once: the board is
              and isinstance(s.action, A.AbilityAction) and isinstance(s.event, A.TouchEvent)}  # read once, not per rule
     if using:
-        for i, h in enumerate(board.hexes):
+        for i, h in enumerate(board_hexes):
             if h.kind in using and h.ability is None:
                 out.append(_bd(t.board_file, f"$.hexes[{i}]", f"{h.kind} {h.name!r} names no ability"))
     return out
@@ -573,12 +578,13 @@ def check_areas(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
     """Areas are of an area kind, contiguous, and have a payout for their size at every player count."""
     if board is None:
         return []
+    board_hexes: Sequence[Hex] = board.hexes  # enumerate(board.hexes) would give `object` items
     out: list[Diagnostic] = []
     area_rules = {s.kind: s for s in rules.statements if isinstance(s, A.AreaBlock)}
     lo, hi = players_range(rules)
     first_index: dict[str, int] = {}
     sizes_of: dict[str, set[tuple[int, int | None]]] = {}
-    for i, h in enumerate(board.hexes):
+    for i, h in enumerate(board_hexes):
         if h.area is not None:
             first_index.setdefault(h.area, i)
             if h.kind not in area_rules:
@@ -597,8 +603,8 @@ def check_areas(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
         todo, seen = [hexes[0]], {hexes[0]}
         members = set(hexes)
         while todo:
-            h = todo.pop()
-            for m in t.neighbours[h]:
+            x = todo.pop()  # a hex id (h is a board hex above)
+            for m in t.neighbours[x]:
                 if m in members and m not in seen:
                     seen.add(m)
                     todo.append(m)
@@ -623,6 +629,7 @@ def check_geometry(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagn
     """Tags sit where their rules can fire; landmarks touch tile hexes; no tile hex is cut off."""
     if board is None:
         return []
+    board_hexes: Sequence[Hex] = board.hexes  # enumerate(board.hexes) would give `object` items
     out: list[Diagnostic] = []
     takeable = {h for s in rules.statements if isinstance(s, A.PlaceRule) for h in s.on}
     tag_rules: dict[str, set[str]] = {}
@@ -639,7 +646,7 @@ def check_geometry(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagn
         hexes = tag_rules.setdefault(at, set())
         for k in kinds:
             hexes |= placed_on.get(k, set())
-    for i, h in enumerate(board.hexes):
+    for i, h in enumerate(board_hexes):
         for tag in h.tags:
             allowed = t.tag_on.get(tag)
             if allowed and h.kind not in allowed:
@@ -689,10 +696,11 @@ def check_neutral_hexes(rules: A.Rules, t: Tables, board: Board | None) -> list[
     """The hexes neutral tiles are laid on take a tile: a neutral tile occupies its hex (S-U2)."""
     if board is None:
         return []
+    board_hexes: Sequence[Hex] = board.hexes  # enumerate(board.hexes) would give `object` items
     out: list[Diagnostic] = []
     takeable = {h for s in rules.statements if isinstance(s, A.PlaceRule) for h in s.on}
     laid = {s.tag: s for s in rules.statements if isinstance(s, A.Neutral)}
-    for i, h in enumerate(board.hexes):
+    for i, h in enumerate(board_hexes):
         for tag in h.tags:
             if tag in laid and h.kind not in takeable:
                 out.append(_bd(t.board_file, f"$.hexes[{i}].tags", f"{tag!r} on a {h.kind} hex ({h.q},{h.r}): with "
@@ -705,12 +713,13 @@ def check_abilities(rules: A.Rules, t: Tables, board: Board | None) -> list[Diag
     """Every declared ability is printed on a landmark whose first touch uses it, and only there (I-R1)."""
     if board is None:
         return []
+    board_hexes: Sequence[Hex] = board.hexes  # enumerate(board.hexes) would give `object` items
     out: list[Diagnostic] = []
     users = {s.event.kind for s in rules.statements if isinstance(s, A.Trigger)
              and isinstance(s.event, A.TouchEvent) and isinstance(s.action, A.AbilityAction)}
     printed: set[str] = set()
     declared = set(t.hex_kinds + t.landmark_kinds)
-    for i, h in enumerate(board.hexes):
+    for i, h in enumerate(board_hexes):
         if h.ability is None:
             continue
         printed.add(h.ability)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.errors import did_you_mean
@@ -10,9 +11,12 @@ from rebirth_dsl.lang.ids import comment_ids
 
 if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as board.view.BoardView too
     from rebirth_dsl.board.model import Board as BoardModel
-    from rebirth_dsl.board.view import BoardView
+    from rebirth_dsl.board.model import Hex as HexModel
+    from rebirth_dsl.board.view import BoardView, HexView
 
     Board = BoardModel | BoardView
+    # a hex of either board; `enumerate(board.hexes)` would join the two lists' items to `object`
+    Hex = HexModel | HexView
 
 
 MAX_SUGGESTIONS = 200  # did-you-mean searches in one check; a real file has a handful of typos
@@ -128,6 +132,7 @@ class Tables:
     # ----- board ------------------------------------------------------------------------------
     def _bind(self, board: Board) -> None:
         geo = board.geometry
+        hexes: Sequence[Hex] = board.hexes
         self.n = len(board.hexes)
         self.coords = geo.coords
         self.index = geo.index
@@ -139,7 +144,7 @@ class Tables:
         self.landmark_name: list[str] = []
         self.landmark_of_hex: dict[int, int] = {}
         self.landmark_ability: list[str | None] = []
-        for i, h in enumerate(board.hexes):
+        for i, h in enumerate(hexes):
             if h.kind in self.landmark_kinds:
                 self.landmark_ability.append(h.ability)
                 self.landmark_of_hex[i] = len(self.landmark_hex)
@@ -159,7 +164,7 @@ class Tables:
         self.area_of: list[int] = []
         area_index: dict[str, int] = {}  # linear in the hexes, however many areas a board has
         members: list[list[int]] = []
-        for i, h in enumerate(board.hexes):
+        for i, h in enumerate(hexes):
             if h.area is None:
                 self.area_of.append(-1)
                 continue
