@@ -154,9 +154,9 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.reactions.append(rule)
                 track.append(rule.category)
             case A.MajorityBlock():
-                rule = _majority(s, t)
-                rs.majorities.append(rule)
-                rs.reactions.append(rule)
+                majority = _majority(s, t)
+                rs.majorities.append(majority)
+                rs.reactions.append(majority)
             case A.DeckBlock():
                 if s.on_empty is None:
                     rs.empty_decks[s.name] = EmptyDeck(None, "draw", t.ids(s.empty_span))

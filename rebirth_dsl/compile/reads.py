@@ -380,8 +380,8 @@ class _Growth:
                                 for m in t.neighbours[t.landmark_hex[lm]]:
                                     near[m] += 1
                         return [list(near) for _ in range(self.nk)]
-                    case A.Call(fn="atleast", args=(A.Call(fn="groups", args=(A.Name(id="me"), *sel)), n)) \
-                            if self.r.value(n) == self.r.none:
+                    case A.Call(fn="atleast", args=(A.Call(fn="groups", args=(A.Name(id="me"), *sel)), size)) \
+                            if self.r.value(size) == self.r.none:
                         # a tile makes at most one more group reach the size: its own (merging never adds two)
                         return self.table(selected_kinds(t, tuple(sel)), [True] * t.n, 1)
                     case A.Call(fn="owned", args=(A.Name(id="me"), A.Name(id=kind))):

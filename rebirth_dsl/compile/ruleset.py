@@ -176,7 +176,7 @@ class Ruleset(Record):
     track_categories: list[str] = field(default_factory=list)
     # what later stages derive from the ruleset once (runtime tables, the generated engine), by name:
     # a field made for it, so nothing is stuck onto the object afterwards
-    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    derived: dict[str | tuple[Any, ...], Any] = field(default_factory=dict, repr=False, compare=False)
 
     # ----- tiles ------------------------------------------------------------------------------
     def tile_name(self, kind: int, value: int) -> str:

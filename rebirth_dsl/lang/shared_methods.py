@@ -14,7 +14,7 @@ repr. `Record` classes are mutable and unhashable (as `@dataclass` makes them); 
 
 from __future__ import annotations
 
-from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
+from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
 _T = TypeVar("_T")
@@ -37,7 +37,8 @@ class Record:
 
     __slots__ = ()
     __match_args__: ClassVar[tuple[str, ...]] = ()
-    __hash__ = None  # type: ignore[assignment] - mutable with equality: unhashable, as @dataclass makes it
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set on each subclass by @dataclass
+    __hash__ = None  # type: ignore[assignment]  # mutable with equality: unhashable, as @dataclass makes it
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         names = self.__match_args__  # every field is an init field, in order
@@ -86,7 +87,7 @@ class Node(Record):
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # frozen: hashable again, as @dataclass(frozen=True)
         return hash(self._compared())
 
     def __getstate__(self) -> list[Any]:  # copy and pickle: a slotted object has no __dict__

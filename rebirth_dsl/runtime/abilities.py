@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def pending(g: Game, p: int, h: int) -> list[tuple[int, TouchRule]]:
     """Landmarks whose ability a placement on h would trigger for p (first touch), in board order."""
-    out = []
+    out: list[tuple[int, TouchRule]] = []
     for r in g.ability_rules:  # empty when no statement uses abilities: nothing to scan per move
         out.extend((lm, r) for lm in g.lm_adj[h] if g.t.landmark_kind[lm] == r.kind and lm not in g.touched[p])
     return out
@@ -131,12 +131,13 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
     if ab.fn is not None:  # points to score (a ScoreEffect: the only effect compiled with a function)
         pts = ab.fn(Ctx(g, p))
         if quiet:  # the points alone
-            g.event(index, p, pts, effect.category, ids, "")
+            g.event(index, p, pts, effect.category, ids, "")  # type: ignore[union-attr] # fn: a ScoreEffect
         else:
-            g.event(index, p, pts, effect.category, ids, "{} first touches {}: {} = {}", g.players[p], name, ab.name,
+            g.event(index, p, pts, effect.category, ids,  # type: ignore[union-attr] # fn: a ScoreEffect
+                    "{} first touches {}: {} = {}", g.players[p], name, ab.name,
                     pts)
         return
-    answer = c[key] if isinstance(c, dict) else None
+    answer: Any = c[key] if isinstance(c, dict) else None
     if opts == [] or (opts and answer is None):
         if not quiet:
             g.event(index, p, 0, "ability", ids, "{} first touches {}: {} has nothing to act on", g.players[p], name,

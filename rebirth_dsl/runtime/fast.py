@@ -518,8 +518,8 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
             guarded(f"TOUCH{ri}", block)
         elif isinstance(r, PublicRule):  # the usual case inline where the kind is known, else the handler
             rule = closure(f"RULE{ri}", r)
-            src = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure, r.placer_first)
-            out.extend(src or [f"PUBLIC(g, p, {rule}, None, h)"])
+            inline = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure, r.placer_first)
+            out.extend(inline or [f"PUBLIC(g, p, {rule}, None, h)"])
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
     # every landmark next to h is touched now (reactions.react)
@@ -654,14 +654,18 @@ def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...]
                 else:
                     fixed += table[i]
         out.append((table, fixed, times))
-    orders = tuple(tuple(sorted(range(n), key=lambda q, c=c: [s.key(q, c, n) for s in ties])) for c in range(n))
+    def order(c: int) -> tuple[int, ...]:
+        return tuple(sorted(range(n), key=lambda q: [s.key(q, c, n) for s in ties]))
+
+    orders = tuple(order(c) for c in range(n))
     return tuple(out), orders
 
 
 def _answer_per_seat(rngs: list[random.Random]) -> Any:
     """Random ability answers in playouts, each seat drawing from its own generator."""
     def answer(game: Game, p: int, lm: int, decl: Any, key: str, options: list[str] | None) -> Any:
-        return {key: options[rngs[p]._randbelow(len(options))]} if options else True
+        # _randbelow: Random's own method, absent from the stubs
+        return {key: options[rngs[p]._randbelow(len(options))]} if options else True  # type: ignore[attr-defined]
 
     return answer
 

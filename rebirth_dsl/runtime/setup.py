@@ -100,7 +100,7 @@ def seeded(seed: int) -> random.Random:
     method random.Random.seed itself calls, without the two Python frames and type checks around it."""
     rng = _RANDOM.__new__(_RANDOM)
     _SEED(rng, seed)
-    rng.gauss_next = None  # what Random.__init__ and Random.seed set after seeding
+    rng.gauss_next = None  # type: ignore[attr-defined] # not in the stubs; what Random.__init__ and Random.seed set after seeding
     return rng
 
 

@@ -128,9 +128,9 @@ def _copier(ann: str, var: str, depth: int = 0) -> str | None:
         return None
     if "|" in ann and not ann.startswith(("list[", "dict[", "set[")):
         parts = [a.strip() for a in ann.split("|")]
-        inner = [p for p in parts if p != "None"]
-        if len(inner) == 1:
-            src = _copier(inner[0], var, depth)
+        kept = [p for p in parts if p != "None"]
+        if len(kept) == 1:
+            src = _copier(kept[0], var, depth)
             return None if src is None else f"(None if {var} is None else {src})"
         return None
     m = re.fullmatch(r"(list|set|dict)\[(.*)\]", ann)
