@@ -253,7 +253,7 @@ def hint(game: Game, player: int | None = None, tile: tuple[int, int] | None = N
     for x in tiles:
         hexes, _ = game.legal_hexes(x[0])
         cands += [(x, h) for h in sorted(hexes, key=lambda h: t.coords[h])] if hexes else [(x, None)]
-    moves = []
+    moves: list[dict[str, Any]] = []
     for x, h in cands:
         margins, own, wins = [], [], []
         for j in range(playouts):

@@ -283,14 +283,15 @@ class ISMCTSAgent:
         # the root's candidates: most immediate points first, random order among equals. They are read on a
         # determinisation, not on the game: points never depend on hidden parts, and this way nothing the
         # search reads can (a pass has no hex and scores nothing)
-        first = obs.deal(r)
+        dealt = obs.deal(r)
+        first: Game | None = dealt  # one_deal uses it once, then rebinds it to None
         pts: dict[Move, int] = {}
         for tile in dict.fromkeys(t for t, _ in moves):
             hs = [h for t, h in moves if t == tile]
             if hs[0] < 0:
                 pts[(tile, -1)] = 0
                 continue
-            for h, x in zip(hs, scorer.many(first, p, tile, hs), strict=True):
+            for h, x in zip(hs, scorer.many(dealt, p, tile, hs), strict=True):
                 pts[(tile, h)] = x
         order = sorted(moves, key=lambda m: (-pts[m], r.random()))
         cands = order[: max(2, self.width)]

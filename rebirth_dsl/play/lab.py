@@ -112,12 +112,12 @@ def category_pairs(base: Sequence[str], variant: Sequence[str]) -> list[tuple[st
     else:
         pairs += [(c, None) for c in only_b] + [(None, c) for c in only_v]
     order = {c: i for i, c in enumerate(base)}
-    order_v = {c: i for i, c in enumerate(variant)}
+    order_v: dict[str | None, int] = {c: i for i, c in enumerate(variant)}
     return sorted(pairs, key=lambda bv: (order.get(bv[0], len(order)) if bv[0] else len(order), order_v.get(bv[1], 0)))
 
 
 def _pair_name(b: str | None, v: str | None) -> str:
-    return b if b == v else f"{b or '-'} -> {v or '-'}"
+    return b if b is not None and b == v else f"{b or '-'} -> {v or '-'}"
 
 
 def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list[dict[str, Any]]:
@@ -132,9 +132,9 @@ def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list
         bb = sum(1 for x, y in zip(rb, rv, strict=True) if q in x[2] and q not in y[2])
         cc = sum(1 for x, y in zip(rb, rv, strict=True) if q not in x[2] and q in y[2])
         _, dci = stats.paired_t([y - x for x, y in zip(wb, wv, strict=True)])
-        kb, kv = sum(wb), sum(wv)
-        rows.append(_row("seats", f"win rate {who}", (kb / games, stats.wilson(kb, games)),
-                         (kv / games, stats.wilson(kv, games)), (kv - kb) / games, dci, "McNemar",
+        nb, nv = sum(wb), sum(wv)
+        rows.append(_row("seats", f"win rate {who}", (nb / games, stats.wilson(nb, games)),
+                         (nv / games, stats.wilson(nv, games)), (nv - nb) / games, dci, "McNemar",
                          stats.mcnemar(bb, cc), "%"))
     for q in range(n_players):
         who = f"{q + 1} {DEFAULT_NAMES[q]}"

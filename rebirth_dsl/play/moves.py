@@ -29,7 +29,7 @@ def legal_moves(game: Game, tile: str | None = None, player: str | None = None) 
             held = ", ".join(rs.tile_name(*x) for x in game.hand[p])
             raise RebirthError.single(f"{game.players[p]} holds {held}, not {tile}")
     hexes, fallback = game.legal_hexes(kind)
-    moves = []
+    moves: list[dict[str, Any]] = []
     for h in sorted(hexes, key=lambda h: game.t.coords[h]):
         g2 = game.clone()
         events = g2.play(p, (kind, value), h)

@@ -21,7 +21,7 @@ always exactly the probe's; tests/test_agents.py proves it along games on every 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import (
@@ -581,9 +581,9 @@ class Points:
             else:
                 self.fallback_kind = [True] * nk
         self.base = [tuple(b) for b in base]
-        # the reactions beyond the tables, in the rules' order, with their kind decided once here
-        kinds = {AreaRule: _AREA, MajorityRule: _MAJ, PlaceDraw: _DRAW, TouchRule: _TOUCH, PublicRule: _PUBLIC}
-        self.steps = [(kinds[type(r)], r) for r in rs.reactions if type(r) in kinds]
+        # the reactions beyond the tables, in the rules' order (each kind a class of its own: no subclasses)
+        self.steps = [r for r in rs.reactions if isinstance(r, (AreaRule, MajorityRule, PlaceDraw, TouchRule,
+                                                                PublicRule))]
         # the most cards one placement can draw: a deck with more left cannot run out in it
         self.max_draws = len(self.draws) + 6 * (len(self.touch_rules) + 1)
         # landmarks next to each hex, per touch rule / majority rule
@@ -678,7 +678,7 @@ class Points:
                 out[i] = probe_points(game, p, tile, h)
         return out
 
-    def _special(self, g: Game, p: int, k: int) -> set[int] | bool | None:
+    def _special(self, g: Game, p: int, k: int) -> set[int] | Literal[True] | None:
         """The hexes whose reactions can score beyond the tables and the group: True for every hex (a face-up
         mission could pay p), a set of hexes, or None for none."""
         if self.public is not None and g.public and any(p not in g.public_by[c] for c in g.public):
@@ -697,8 +697,8 @@ class Points:
             for lm in range(len(t.landmark_hex)):
                 if t.landmark_kind[lm] == r.kind and lm not in touched:
                     out.update(t.neighbours[t.landmark_hex[lm]])
-        for r in self.draws:
-            if (r.kinds is None or k in r.kinds) and self._deck_scores(g, r.deck):
+        for dr in self.draws:
+            if (dr.kinds is None or k in dr.kinds) and self._deck_scores(g, dr.deck):
                 return True
         return out or None
 
@@ -723,8 +723,8 @@ class Points:
         decks_left: dict[str, int] = {}
         doubled: dict[str, int] | None = None
         new_touch: set[int] | None = None
-        for code, r in self.steps:
-            if code == _AREA:
+        for r in self.steps:
+            if isinstance(r, AreaRule):
                 if (not area_scored and a >= 0 and g.area_free[a] == 1 and not g.area_done[a]
                         and t.area_kind[a] == r.kind):
                     area_scored = True  # later area rules see it done
@@ -732,13 +732,13 @@ class Points:
                     pts += got
                     if d is not None and first >= 0:
                         d.area_post = (a, first)
-            elif code == _MAJ:
+            elif isinstance(r, MajorityRule):
                 if d is not None:  # only the missions read who holds a landmark within the placement
                     self._challenge(g, p, k, h, r, d.lm_post)
-            elif code == _DRAW:
+            elif isinstance(r, PlaceDraw):
                 if (r.kinds is None or k in r.kinds) and (r.at is None or r.at[h]):
                     pts += self._draw(g, p, r.deck, decks_left)
-            elif code == _TOUCH:
+            elif isinstance(r, TouchRule):
                 touched = g.touched[p]
                 for lm in self.touch_adj[self.touch_rules.index(r)][h]:
                     if lm in touched or (new_touch is not None and lm in new_touch):
@@ -876,9 +876,6 @@ class Points:
             card = g.cards[name]
             pts += (card.points if nth == 0 else (card.small or 0)) * mine.get(name, 1)
         return pts
-
-
-_AREA, _MAJ, _DRAW, _TOUCH, _PUBLIC = range(5)
 
 
 def _is_group_size(e: A.Expr) -> bool:

@@ -165,7 +165,8 @@ def run_ray(job: Job, games: int, workers: int, progress: Callable[[int], None],
         refs = [remote.remote(job, a, b) for a, b in chunks]
         out: list[GameResult] = []
         for (a, b), ref in zip(chunks, refs, strict=True):
-            out.extend(ray.get(ref))
+            chunk: list[GameResult] = ray.get(ref)
+            out.extend(chunk)
             progress(b - a)
         return out
     finally:

@@ -380,7 +380,7 @@ class Table:
         out: dict[str, list[dict[str, Any]]] = {}
         for tile in dict.fromkeys(g.hand[p]):
             hexes, fallback = g.legal_hexes(tile[0])
-            rows = []
+            rows: list[dict[str, Any]] = []
             for h in hexes:
                 trial = g.clone()
                 trial.auto_choose = first_choice
@@ -435,7 +435,7 @@ class Table:
             if secret:
                 choices = {lm: ({k: HIDDEN if v in secret else v for k, v in c.items()} if isinstance(c, dict)
                                 else c) for lm, c in choices.items()}
-            events = []
+            events: list[dict[str, Any]] = []
             for e in by_move.get(i, []):
                 text = e.text
                 for s in secret:
