@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import IllegalMove, RebirthError
@@ -190,7 +190,7 @@ class Game:
                     out.append(Move(name, None))
                 continue
             for h in sorted(hexes, key=lambda h: g.t.coords[h]):
-                asks = []
+                asks: list[list[tuple[str, Answer]]] = []
                 for lm, _ in g.pending_abilities(p, h):
                     _, _, opts = g.ability_options(p, lm)
                     asks.append([(g.t.landmark_name[lm], o) for o in opts] if opts else [(g.t.landmark_name[lm], True)])
@@ -230,7 +230,7 @@ class Game:
                               len(self._moves)) from None
         h = None
         if move.hex is not None:
-            h = g.t.index.get(tuple(move.hex))
+            h = g.t.index.get(cast("tuple[int, int]", tuple(move.hex)))  # Move.hex: (q, r)
             if h is None:
                 raise IllegalMove(f"there is no hex ({move.hex[0]},{move.hex[1]}) on the board",
                                   g.rs.one_tile_ids[0] if g.rs.one_tile_ids else "the one-tile rule", len(self._moves))

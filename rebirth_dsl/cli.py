@@ -6,7 +6,7 @@ import argparse
 import errno
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl import __version__
 from rebirth_dsl.board.data import load_json
@@ -17,6 +17,9 @@ from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.present.report import evaluate, explain, render_table
 from rebirth_dsl.records.record import load_record, replay
 from rebirth_dsl.records.resources import bundled, default_board, find
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # Start-up: the modules above are what `rebirth eval` runs. The commands below import their own modules
 # inside their functions (check, play, simulate, moves, draw, rules, board): measured with
@@ -313,6 +316,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         problems.extend(e.diagnostics)
         rules_path = None
     try:
+        board_path: Path | None
         if args.board:
             board_path = find("boards", args.board)
         elif rules_path is not None and not args.no_board:
@@ -339,6 +343,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(", ".join(counts), file=sys.stderr)
     if failed:
         return EXIT_PROBLEMS
+    assert rules is not None  # not failed: the rules loaded
     n = len(rules.statements) if rules else 0
     what = f" against {board_file} ({len(board.hexes)} hexes)" if board else ""
     print(f"{args.rules}: ok: ruleset {rules.header.name!r}, {n} statements{what}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Self
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,7 @@ class RebirthError(Exception):
         Exception.__init__(self, self.render())
 
     @classmethod
-    def single(cls, message: str, **where: object) -> RebirthError:
+    def single(cls, message: str, **where: object) -> Self:
         """Build an error holding one diagnostic."""
         return cls([Diagnostic(message, **where)])  # type: ignore[arg-type]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
 from rebirth_dsl.errors import RebirthError
@@ -80,7 +81,7 @@ def decode_text(data: bytes, path: str | Path, what: str = "file") -> str:
     return text.removeprefix("\ufeff")  # a byte-order mark some editors write
 
 
-def check_output(path: str | Path, inputs: list[str | Path] = ()) -> Path:  # type: ignore[assignment]
+def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
     """Refuse, before any work is done, an output path that would destroy an input or is not a plain file
     to write: an input of the same command, a link, a device, a folder, or a missing or read-only folder."""
     name = shown(path)

@@ -55,7 +55,7 @@ def observation_space(encoder: Encoder, spec: Spec) -> spaces.Dict:
 class RebirthAEC(AECEnv):
     """Rebirth for PettingZoo: one agent per seat, turn by turn, each decision one action."""
 
-    metadata = {"name": "rebirth_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "rebirth_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, rules: str | Rules | None = None, players: int = 2, board: str | None = None,
                  reward: str = "win", render_mode: str | None = None) -> None:
@@ -154,6 +154,7 @@ class RebirthAEC(AECEnv):
         """The score table and whose turn it is (`ansi` returns it, `human` prints it)."""
         if self.render_mode is None or self.game is None:
             return None
+        assert self.table is not None  # made with the game, in reset()
         g = self.game
         head = "game over" if g.is_over else f"{g.to_move} ({self.agent_selection}) to decide: {self.table.phase()}"
         return render_table(g.result(), self.rules.ruleset.categories) + "\n" + head

@@ -169,7 +169,7 @@ class Table:
         if g.is_over():
             return []
         p = g.turn
-        out = []
+        out: list[int] = []
         for slot, (kind, _) in enumerate(g.hand[p]):
             hexes, _ = g.legal_hexes(kind)
             if hexes:

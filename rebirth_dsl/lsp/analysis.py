@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Protocol
 
 from rebirth_dsl.board.model import Board, load_board
 from rebirth_dsl.check.checks import check
@@ -304,11 +305,17 @@ def _problem(d: Diagnostic, file: str, lines: list[str], elsewhere: Range) -> Pr
 _IDS_AT_END = re.compile(r" \[(?:[A-Z]{1,3}-[A-Z]{0,3}[0-9]+(?:, )?)+\]$")
 
 
-def _pick(nodes: tuple, line: int, col: int) -> object | None:
+class _Spanned(Protocol):
+    @property
+    def span(self) -> A.Span: ...
+
+
+def _pick(nodes: tuple[_Spanned, ...], line: int, col: int) -> _Spanned | None:
     """Among nodes, the one whose lines hold a 1-based position: the last that starts at or before it."""
     on_line = [n for n in nodes if n.span.line <= line <= (n.span.end_line or n.span.line)]
     before = [n for n in on_line if (n.span.line, n.span.col) <= (line, col)]
-    return (before or on_line or [None])[-1 if before else 0]
+    pool = before or on_line
+    return pool[-1 if before else 0] if pool else None
 
 
 def _source(rules: A.Rules, span: A.Span) -> str:

@@ -256,7 +256,8 @@ class _Gen:
         fk_of = {k: i for i, k in enumerate(self.free_kinds)}
         out.append(f"static const i32 HEX_FK[{c_int(max(t.n, 1))}] = "
                    f"{c_ints([fk_of.get(t.hex_kind[h], -1) for h in range(t.n)])};")
-        free0, offs = [], [0]
+        free0: list[int] = []
+        offs = [0]
         for k in self.free_kinds:
             free0.extend(h for h in range(t.n) if t.hex_kind[h] == k)
             offs.append(len(free0))
@@ -314,7 +315,9 @@ class _Gen:
         """Each player count's colour tiles and neutral hexes, the decks and the cards' points."""
         rs, t, out = self.rs, self.t, self.tables
         np_ = max(rs.players[1], 1)
-        colour, coffs, neut, noffs = [], [0], [], [0]
+        colour: list[int] = []
+        neut: list[int] = []
+        coffs, noffs = [0], [0]
         for n in range(0, np_ + 1):
             if rs.players[0] <= n <= rs.players[1]:
                 colour.extend(k << VBITS | v for k, v in colour_tiles(rs, n))
@@ -327,7 +330,8 @@ class _Gen:
         out.append(f"static const i32 COLOUR[{c_int(max(len(colour), 1))}] = {c_ints(colour)};")
         out.append(f"static const i32 NEUT_OFF[NP + 2] = {c_ints(noffs)};")
         out.append(f"static const i32 NEUT[{c_int(max(len(neut), 1))}] = {c_ints(neut)};")
-        deck0, doffs = [], [0]
+        deck0: list[int] = []
+        doffs = [0]
         for cards in rs.decks.values():
             deck0.extend(self.card_id[c.name] for c in cards)
             doffs.append(len(deck0))
@@ -427,7 +431,7 @@ class _Gen:
     def area_function(self, ri: int, r: AreaRule, blk: A.AreaBlock) -> None:
         """S-A1..S-A4: rank the seats with influence by the tie chain, pay the table for the area's size."""
         rs, t = self.rs, self.t
-        keys = []
+        keys: list[str] = []
         for step in r.ties:
             key = TIE_KEYS.get(tuple(step.words))
             if key is None:
@@ -448,13 +452,13 @@ class _Gen:
         for a in range(len(t.area_hexes)):
             size = len(t.area_hexes[a])
             for n in range(max(rs.players[1], 1) + 1):
-                key = (size, n) if (size, n) in r.pay else (size, None)
-                paykey.append(tables.index(key) if key in r.pay else -1)
+                size_key = (size, n) if (size, n) in r.pay else (size, None)
+                paykey.append(tables.index(size_key) if size_key in r.pay else -1)
         self.tables.append(f"static const i32 PAYKEY{ri}[{c_int(max(len(paykey), 1))}] = {c_ints(paykey)};")
         cat = c_int(self.cat.get(r.category, -1))
         L = [f"static i64 pay{ri}(const S *s, int key, int place, int q, i64 inf, int alone) {{", "    switch (key) {"]
-        for ki, key in enumerate(tables):
-            fns = [self.expr(e, f"an area payout for size {key[0]}") for e in pay_ast[key]]
+        for ki, pay_key in enumerate(tables):
+            fns = [self.expr(e, f"an area payout for size {pay_key[0]}") for e in pay_ast[pay_key]]
             L.append(f"    case {c_int(ki)}:")
             if r.alone:
                 terms = " + ".join(f"{fns[i]}(s, q, -1, inf)" for i in r.alone if i < len(fns)) or "0"

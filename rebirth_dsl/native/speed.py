@@ -18,7 +18,7 @@ def games_per_second(eng: NativeEngine, n: int, seconds: float) -> tuple[float, 
     """Random games per second with their scores, breakdowns and winners read back into Python, and
     microseconds per move, over about `seconds` (the Python figure's counterpart)."""
     eng.results(n, 0, 100)  # warm up
-    games = moves = 0
+    games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         eng.results(n, games, CHUNK)

@@ -69,8 +69,8 @@ def describe(rules: A.Rules) -> str:
             case A.Hand():
                 say(f"Each player starts with {s.count} tile in hand.", s)
             case A.Returns():
-                names = ", ".join(f"{tc.count} {tc.kind}" + (f" of {tc.value}" if tc.value else "") for tc in s.tiles)
-                say(f"With {s.players} players each returns {names} to the box.", s)
+                returned = ", ".join(f"{tc.count} {tc.kind}" + (f" of {tc.value}" if tc.value else "") for tc in s.tiles)
+                say(f"With {s.players} players each returns {returned} to the box.", s)
             case A.Neutral():
                 say(f"With {s.players} players, {s.count} neutral tiles cover the hexes marked {s.tag}.", s)
             case A.PublicSetup():
@@ -117,24 +117,24 @@ def describe(rules: A.Rules) -> str:
                             out.append(f"    - alone in an area: the {' + '.join(it.places)} places' payouts{_ids(rules, it.span)}")
             case A.MajorityBlock():
                 say(f"A {s.kind} is held by majority over its neighbouring hexes:", s)
-                for it in s.items:
-                    match it:
+                for mit in s.items:
+                    match mit:
                         case A.UnownedTakes():
-                            out.append(f"    - placing next to an unheld {s.kind} takes it{_ids(rules, it.span)}")
+                            out.append(f"    - placing next to an unheld {s.kind} takes it{_ids(rules, mit.span)}")
                         case A.Compare():
-                            ms = ", then ".join("all tiles" if m == "any" else f"{m} tiles" for m in it.metrics)
-                            out.append(f"    - otherwise the placer is compared with the holder by {ms}: more takes it{_ids(rules, it.span)}")
+                            ms = ", then ".join("all tiles" if m == "any" else f"{m} tiles" for m in mit.metrics)
+                            out.append(f"    - otherwise the placer is compared with the holder by {ms}: more takes it{_ids(rules, mit.span)}")
                         case A.FinalTie():
-                            out.append(f"    - still tied: the {'placer takes it' if it.placer_takes else 'holder keeps it'}{_ids(rules, it.span)}")
+                            out.append(f"    - still tied: the {'placer takes it' if mit.placer_takes else 'holder keeps it'}{_ids(rules, mit.span)}")
             case A.DeckBlock():
                 empty = ("draws nothing" if s.on_empty is None else
                          f"scores {expr_text(s.on_empty.expr)} ({s.on_empty.category}) instead")
                 say(f"The {s.name} deck holds {sum(c.copies for c in s.cards)} cards; a draw from it when it is "
                     f"empty {empty}{_ids(rules, s.empty_span) if s.empty_span.line else ''}:", s)
-                for c in s.cards:
-                    pts = f"{c.points}" + (f" / {c.small}" if c.small is not None else "")
-                    copies = f" (x{c.copies})" if c.copies > 1 else ""
-                    out.append(f'    - "{c.name}"{copies}, {pts}: {expr_text(c.condition)}')
+                for card in s.cards:
+                    pts = f"{card.points}" + (f" / {card.small}" if card.small is not None else "")
+                    copies = f" (x{card.copies})" if card.copies > 1 else ""
+                    out.append(f'    - "{card.name}"{copies}, {pts}: {expr_text(card.condition)}')
             case A.PublicDecl():
                 order = "the placer first, then clockwise" if s.placer_first else "in seat order"
                 say(f"Public missions ({s.category}) are checked after every placement, {order}: the first to "

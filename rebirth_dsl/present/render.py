@@ -11,7 +11,7 @@ import functools
 import math
 import textwrap
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
@@ -22,7 +22,8 @@ from rebirth_dsl.present.report import evaluate, render_table
 from rebirth_dsl.records.record import load_record, replay
 
 if TYPE_CHECKING:
-    from rebirth_dsl.board.view import BoardView
+    from rebirth_dsl.board.model import Hex
+    from rebirth_dsl.board.view import BoardView, HexView
     from rebirth_dsl.runtime.game import Game
 
 # ----- palettes (display only: unknown names fall back to generic choices) ------------------------
@@ -92,7 +93,7 @@ def _seat_letter(seat: int) -> str:
 class View:
     """A board with, for a game, who holds what. Hexes are board indices."""
 
-    board: Board
+    board: Board | BoardView
     title: str
     landmark_kinds: list[str]
     landmarks: list[tuple[int, str]]  # (hex, name) per landmark
@@ -201,7 +202,7 @@ def _wrap(head: str, items: list[str], width: int = 110) -> list[str]:
 
 def render_text(view: View) -> str:
     """Pointy-top hexes as offset rows: hex (q, r) sits in row r at column 2q + r, two characters per hex."""
-    hexes = view.board.hexes
+    hexes: Sequence[Hex | HexView] = view.board.hexes
     plain_kinds = list(dict.fromkeys(view.hex_kinds + [h.kind for h in hexes if h.kind not in view.landmark_kinds]))
     kind_ch = _letters(sorted(plain_kinds), KIND_LETTERS, upper=False)  # sorted: same letters on every map
     lm_ch = _letters(sorted(view.landmark_kinds), {}, upper=True)
@@ -258,8 +259,8 @@ def render_text(view: View) -> str:
                      + (["## neutral tile"] if NEUTRAL in view.owner else []))
     if view.landmarks:
         out.append("landmarks:")
-        for li, (h, name) in enumerate(view.landmarks):
-            hx = hexes[h]
+        for li, (hi, name) in enumerate(view.landmarks):
+            hx = hexes[hi]
             tagtxt = f" [{', '.join(hx.tags)}]" if hx.tags else ""
             held = ""
             if view.is_game and li in view.contested:
@@ -268,8 +269,8 @@ def render_text(view: View) -> str:
             out.append(f"  {lm_ch[hx.kind]} {name} ({hx.q},{hx.r}) {hx.kind}{tagtxt}{held}")
     if view.result is not None:
         out.append("")
-        for line in render_table(view.result, view.categories).splitlines():
-            out.extend(textwrap.wrap(line, 110, subsequent_indent="  ", break_on_hyphens=False) or [""])
+        for text_line in render_table(view.result, view.categories).splitlines():
+            out.extend(textwrap.wrap(text_line, 110, subsequent_indent="  ", break_on_hyphens=False) or [""])
     return "\n".join(out)
 
 
@@ -404,7 +405,7 @@ def _area_path(board: Board | BoardView, s: float) -> str:
     got = _AREA_PATHS.get((id(board), s))
     if got is not None and got[0] is board:
         return got[1]
-    hexes = board.hexes
+    hexes: Sequence[Hex | HexView] = board.hexes
     centre = [(s * SQRT3 * (h.q + h.r / 2), s * 1.5 * h.r) for h in hexes]
     index = {(h.q, h.r): i for i, h in enumerate(hexes)}
     seg: list[str] = []
@@ -430,7 +431,7 @@ def _area_path(board: Board | BoardView, s: float) -> str:
 
 def render_svg(view: View, size: float = 30.0) -> str:
     """The board as pointy-top hexes (one polygon per hex), with tiles, landmarks, a legend and scores."""
-    hexes = view.board.hexes
+    hexes: Sequence[Hex | HexView] = view.board.hexes
     s = size
     centre = [(s * SQRT3 * (h.q + h.r / 2), s * 1.5 * h.r) for h in hexes]
     lm_of = {h: i for i, (h, _) in enumerate(view.landmarks)}
@@ -484,11 +485,11 @@ def render_svg(view: View, size: float = 30.0) -> str:
         body.append(areas)
 
     # landmark owners: an inner ring in the owner's colour
-    for li, (h, _) in enumerate(view.landmarks):
+    for li, (hi, _) in enumerate(view.landmarks):
         lo = view.lm_owner[li] if li < len(view.lm_owner) else -1
         if lo < 0:
             continue
-        cx, cy = centre[h]
+        cx, cy = centre[hi]
         body.append(_ring(cx, cy, s, seat_colour(lo)))
 
     # tags: anchor / clover / dot / a letter, placed around the hex so tiles do not cover them
@@ -533,8 +534,8 @@ def render_svg(view: View, size: float = 30.0) -> str:
         body.append(piece)
 
     # landmark names, on top so neighbours do not hide them
-    for h, name in view.landmarks:
-        cx, cy = centre[h]
+    for hi, name in view.landmarks:
+        cx, cy = centre[hi]
         lines = _split(name)
         nfs = s * 0.3
         y0 = cy + nfs * 0.35 - (len(lines) - 1) * nfs * 0.55 + s * 0.12
@@ -574,10 +575,12 @@ def render_svg(view: View, size: float = 30.0) -> str:
             return c + (_text(x, yy + fs * 0.3, label, fs * 0.8, "middle", "bold", _ink(colour)) if label else "")
         return one
 
+    def glyph(tag: str) -> Callable[[float, float], str]:
+        return lambda x, yy: _glyph(tag, x, yy, fs * 1.6)
+
     kinds = list(dict.fromkeys(view.hex_kinds + [h.kind for h in hexes]))
     flow("Hexes", [(rect(kind_colour(k)), k) for k in kinds if any(h.kind == k for h in hexes)])
-    marks: list[tuple[Callable[[float, float], str], str]] = [
-        (lambda x, yy, t=t: _glyph(t, x, yy, fs * 1.6), t) for t in tags]
+    marks: list[tuple[Callable[[float, float], str], str]] = [(glyph(t), t) for t in tags]
     if any(h.area for h in hexes):
         marks.append((lambda x, yy: (f'<path d="M{_f(x - fs * 0.6)},{_f(yy)}H{_f(x + fs * 0.6)}" stroke="{AREA_BORDER}" '
                                      f'stroke-width="{_f(s * 0.11)}"/>'), "area border"))
@@ -588,12 +591,12 @@ def render_svg(view: View, size: float = 30.0) -> str:
              + ([(disc(NEUTRAL_COLOUR), "neutral tile")] if NEUTRAL in view.owner else []))
     if view.landmarks:
         items = []
-        for li, (h, name) in enumerate(view.landmarks):
+        for li, (hi, name) in enumerate(view.landmarks):
             label = name
             lo = view.lm_owner[li] if li < len(view.lm_owner) else -1
             if view.is_game and li in view.contested:
                 label += f": {view.players[lo]}" if lo >= 0 else ": -"
-            items.append((rect(kind_colour(hexes[h].kind)) if lo < 0 else disc(seat_colour(lo)), label))
+            items.append((rect(kind_colour(hexes[hi].kind)) if lo < 0 else disc(seat_colour(lo)), label))
         flow("Landmarks", items)
 
     if view.result is not None:
@@ -630,9 +633,9 @@ def render_svg(view: View, size: float = 30.0) -> str:
 
     height = y + pad - top
     vb = f"{_f(left)} {_f(top)} {_f(width)} {_f(height)}"
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" width="{_f(width)}" height="{_f(height)}" '
+    svg_head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" width="{_f(width)}" height="{_f(height)}" '
             f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">\n'
             f'<title>{escape(view.title)}</title>\n'
             f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(width)}" height="{_f(height)}" fill="#fff"/>')
-    return "\n".join([head, *body, "</svg>"]) + "\n"
+    return "\n".join([svg_head, *body, "</svg>"]) + "\n"
 

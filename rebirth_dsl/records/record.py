@@ -8,7 +8,7 @@ from _thread import allocate_lock  # threading itself is not imported by a warm 
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rebirth_dsl import cache
 from rebirth_dsl.board.view import BoardView, load_board_view
@@ -111,9 +111,11 @@ def load_ruleset_keyed(rules_path: Path, board_path: Path) -> tuple[Ruleset, Boa
     root = shown(rules_path)
     # the chain as the parser read it: the root under the name it was given, bases under their resolved paths
     chain = (where[0], *(n for n in rules.sources if n != root))
-    texts = [rules.sources.get(root), *(rules.sources[n] for n in chain[1:])]
+    root_text = rules.sources.get(root)
+    bases = [rules.sources[n] for n in chain[1:]]
+    texts = [root_text, *bases]
     resolved = (str(Path(rules_path).resolve()), str(Path(board_path).resolve()))
-    content = _content(texts, raw) if texts[0] is not None else ""
+    content = _content([root_text, *bases], raw) if root_text is not None else ""
     key = cache.digest(*resolved, content)
     with _LOCK:
         hit = _CACHE.get(key)
@@ -291,7 +293,7 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
             h = None
             where = f"$.moves[{i}].hex"
             if m.hex is not None:
-                h = game.t.index.get(tuple(m.hex))
+                h = game.t.index.get(cast("tuple[int, int]", tuple(m.hex)))  # a validated hex: two ints
                 if h is None:
                     raise IllegalMove(f"there is no hex ({m.hex[0]},{m.hex[1]}) on the board",
                                       rs.one_tile_ids[0] if rs.one_tile_ids else "the one-tile rule", i)

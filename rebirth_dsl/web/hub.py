@@ -163,9 +163,9 @@ class Hub:
             if len(places) < 2:
                 continue
             try:
-                folder = self.store.world_folder(world_digest(files), files)
-                table = table_from_record({**record, **names}, folder / "record.json", allow_paths=False,
-                                          rules=folder / places["rules"], board=folder / places["board"])
+                world = self.store.world_folder(world_digest(files), files)
+                table = table_from_record({**record, **names}, world / "record.json", allow_paths=False,
+                                          rules=world / places["rules"], board=world / places["board"])
             except (RebirthError, OSError):
                 continue
             self.store.adopt(gid, {**record, **names}, files, places["rules"], places["board"], waiting(table))
@@ -301,10 +301,10 @@ class Hub:
             files[f"rules/{name}"] = text
             rules_name = rules_name or name
         if rules_name is None:
-            name = self._bundled_name(spec["rules"], "rules") if spec.get("rules") else name_of("rules",
-                                                                                               default_rules())
-            assert name is not None  # rules/DEFAULT names a bundled ruleset
-            rules_name, rules_path = name, f"rules/{bundled('rules')[name].relative_to(games_root() / 'rules').as_posix()}"
+            chosen = self._bundled_name(spec["rules"], "rules") if spec.get("rules") else name_of("rules",
+                                                                                                 default_rules())
+            assert chosen is not None  # rules/DEFAULT names a bundled ruleset
+            rules_name, rules_path = chosen, f"rules/{bundled('rules')[chosen].relative_to(games_root() / 'rules').as_posix()}"
         else:
             rules_path = f"rules/{rules_name}"
         if spec.get("board_file") is not None:
