@@ -289,9 +289,8 @@ def _corner(cx: float, cy: float, size: float, k: int) -> tuple[float, float]:
     return cx + size * ux, cy + size * uy
 
 
-@functools.lru_cache(maxsize=16384)
 def _hex_points(cx: float, cy: float, size: float) -> str:
-    """A hex's polygon points (the same board is drawn again at every move of a game)."""
+    """A hex's polygon points."""
     return " ".join(f"{_f(cx + size * ux)},{_f(cy + size * uy)}" for ux, uy in _UNIT)
 
 
@@ -361,14 +360,12 @@ def _split(name: str, limit: int = 9) -> list[str]:
     return list(best) if best else [name]
 
 
-@functools.lru_cache(maxsize=16384)  # a pure function: a hex changes only when a tile goes on it
 def _polygon(pts: str, kind: str, s: float, tip: str) -> str:
     """One hex: filled by kind, a thin outline, a tooltip."""
     return (f'<polygon class="hex" points="{pts}" fill="{kind_colour(kind)}" stroke="#7a7a7a" '
             f'stroke-width="{_f(s * 0.035)}"><title>{escape(tip)}</title></polygon>')
 
 
-@functools.lru_cache(maxsize=16384)  # a pure function: a tile stays where it was placed
 def _disc(cx: float, cy: float, s: float, fill: str) -> str:
     """A tile: a circle in its seat's colour."""
     return (f'<circle class="tile" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.42)}" fill="{fill}" '
