@@ -106,12 +106,18 @@ def _extends(rules: Path) -> Path | None:
         head = read_bytes(rules, "rules", MAX_RULES_BYTES)[:4096].decode("utf-8", "replace")
     except RebirthError:
         return None
-    for line in head.splitlines():
+    ext = header_extends(head)
+    return None if ext is None else rules.parent / ext
+
+
+def header_extends(text: str) -> str | None:
+    """What a rules text's header line says it extends (None: nothing), read without parsing."""
+    for line in text[:4096].splitlines():
         line = line.split("#", 1)[0].strip()
         if line.startswith("ruleset "):
             if " extends " not in line:
                 return None
-            return rules.parent / line.rsplit(" extends ", 1)[1].strip().strip('"')
+            return line.rsplit(" extends ", 1)[1].strip().strip('"')
     return None
 
 

@@ -121,10 +121,17 @@ def check_same_origin(headers: Any) -> None:
         raise Refused(415, "the request body must be sent as application/json")
 
 
+def same_secret(given: Any, secret: str) -> bool:
+    """Whether a request carries a secret, compared in constant time (a secret is a password); anything
+    that is not text, or is empty, is simply not it (a lone surrogate from JSON too)."""
+    if not isinstance(given, str) or not given:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode())
+
+
 def check_page_token(headers: Any, token: str) -> None:
     """Refuse a request that reads files unless it carries the secret written into this server's page."""
-    given = headers.get("x-rebirth-page") or ""
-    if not secrets.compare_digest(given.encode("utf-8", "surrogateescape"), token.encode()):
+    if not same_secret(headers.get("x-rebirth-page"), token):
         raise Refused(403, "this request must come from this server's page (reload the page)")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import gzip
 import json
+import posixpath
 import re
 import secrets
 import sys
@@ -29,8 +30,15 @@ from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.registry import AGENTS
 from rebirth_dsl.play.table import HUMAN, Table, new_table, table_from_record
 from rebirth_dsl.present.render import position_view, render_svg, seat_colour
-from rebirth_dsl.records.resources import bundled, default_rules, games_root, is_name, name_of
-from rebirth_dsl.web.guard import RateLimit
+from rebirth_dsl.records.resources import (
+    bundled,
+    default_rules,
+    games_root,
+    header_extends,
+    is_name,
+    name_of,
+)
+from rebirth_dsl.web.guard import RateLimit, same_secret
 from rebirth_dsl.web.store import StaleWrite, Store, world_digest
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}")
@@ -79,6 +87,7 @@ class Live:
     watch: str
     version: int
     world: str = ""
+    files: dict[str, str] = field(default_factory=dict)  # "rules", "board" -> its place in the world
     lock: threading.RLock = field(default_factory=threading.RLock)
     svg: Packed | None = None  # the picture of the current version
     views: dict[int | None, Packed] = field(default_factory=dict)  # by seat: its view of the current version
@@ -95,13 +104,6 @@ class World:
     board: str
     rules_name: str  # as the record names it: a bundled name, or the uploaded file's name
     board_name: str
-
-
-def _tokens_equal(given: Any, secret: str) -> bool:
-    """A token check in constant time; a token that is not text (or not ASCII) is simply not valid."""
-    if not isinstance(given, str) or not given:
-        return False
-    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode())  # "\ud800" from JSON too
 
 
 class Hub:
@@ -148,8 +150,7 @@ class Hub:
             for key, folder in (("rules", "rules"), ("board", "boards")):
                 named = str(record.get(key, ""))
                 if named in bundled(folder):
-                    rel = bundled(folder)[named].relative_to(games_root() / folder).as_posix()
-                    places[key], names[key] = f"{folder}/{rel}", named
+                    places[key], names[key] = pinned_place(bundled(folder)[named], folder), named
                     if key == "board":
                         files[places[key]] = bundled(folder)[named].read_text(encoding="utf-8")
                 elif named in uploads:
@@ -193,7 +194,7 @@ class Hub:
         except RebirthError as e:
             raise WebError(409, "this stored game cannot be replayed: " + self.scrub(e.render())) from None
         table.pending = row.pending
-        live = Live(gid, table, row.tokens, row.watch, row.version, row.world)
+        live = Live(gid, table, row.tokens, row.watch, row.version, row.world, {"rules": row.rules, "board": row.board})
         with self._lock:
             live = self.games.setdefault(gid, live)  # another request may have loaded it meanwhile
             self.games.move_to_end(gid)
@@ -225,11 +226,11 @@ class Hub:
 
     def seat(self, live: Live, token: Any) -> int | None:
         """The seat a secret names (None: the spectator's link); 403 for any other."""
-        if _tokens_equal(token, live.watch):  # constant time: a token is a password
+        if same_secret(token, live.watch):  # constant time: a token is a password
             return None
         found = -1
         for i, t in enumerate(live.tokens):
-            if _tokens_equal(token, t):
+            if same_secret(token, t):
                 found = i
         if found < 0:
             raise WebError(403, "this link's token is not valid for this game")
@@ -256,9 +257,7 @@ class Hub:
     def _bundled_rules(self) -> dict[str, str]:
         """Every bundled ruleset's text by its place in a world (rules/scotland.rules ...): a game's world
         holds them all, so an uploaded variant extends any of them by name, pinned as they are now."""
-        root = games_root() / "rules"
-        return {f"rules/{p.relative_to(root).as_posix()}": p.read_text(encoding="utf-8")
-                for p in bundled("rules").values()}
+        return {pinned_place(p, "rules"): p.read_text(encoding="utf-8") for p in bundled("rules").values()}
 
     def _upload(self, upload: Any, suffix: str) -> tuple[str, str]:
         """An uploaded file ({"name", "text"}): its checked file name and its text."""
@@ -304,7 +303,7 @@ class Hub:
             chosen = self._bundled_name(spec["rules"], "rules") if spec.get("rules") else name_of("rules",
                                                                                                  default_rules())
             assert chosen is not None  # rules/DEFAULT names a bundled ruleset
-            rules_name, rules_path = chosen, f"rules/{bundled('rules')[chosen].relative_to(games_root() / 'rules').as_posix()}"
+            rules_name, rules_path = chosen, pinned_place(bundled("rules")[chosen], "rules")
         else:
             rules_path = f"rules/{rules_name}"
         if spec.get("board_file") is not None:
@@ -315,7 +314,7 @@ class Hub:
             if spec.get("board"):
                 board_name = self._bundled_name(spec["board"], "boards")
             else:
-                found = self._default_board(files, rules_path)
+                found = self._default_board(files, rules_path, bundled_paths)
                 if found is None:
                     raise WebError(400, "no bundled board goes with this ruleset: choose a board")
                 board_name = found
@@ -323,11 +322,10 @@ class Hub:
             files[board_path] = bundled("boards")[board_name].read_text(encoding="utf-8")
         return World(files, rules_path, board_path, rules_name, board_name)
 
-    def _default_board(self, files: dict[str, str], rules_path: str) -> str | None:
-        """The bundled board a ruleset plays on when none is chosen: that of its name, else its base's (read
-        from the world's own texts: an upload is never looked up on disk)."""
+    def _default_board(self, files: dict[str, str], rules_path: str, pinned: set[str]) -> str | None:
+        """The bundled board a ruleset plays on when none is chosen: that of its name, else its base's, as
+        resources.default_board picks it, read from the world's own texts (`pinned`: its bundled files)."""
         boards = bundled("boards")
-        pinned = set(self._bundled_rules())
         seen = set()
         path: str | None = rules_path
         while path is not None and path in files and path not in seen:
@@ -335,20 +333,11 @@ class Hub:
             name = path.removeprefix("rules/").removesuffix(".rules")
             if path in pinned and name in boards:
                 return name
-            m = re.search(r'^\s*ruleset\s+\S+(?:\s+"[^"]*")?\s+extends\s+"([^"]+)"', files[path], re.M)
-            if m is None:
+            ext = header_extends(files[path])
+            if ext is None:
                 return None
-            ext = m.group(1)
-            folder = path.rsplit("/", 1)[0]
-            target = f"{folder}/{ext}" if ext.endswith(".rules") else f"{folder}/{ext}.rules"
-            parts: list[str] = []
-            for part in target.split("/"):
-                if part == "..":
-                    if parts:
-                        parts.pop()
-                elif part not in ("", "."):
-                    parts.append(part)
-            path = "/".join(parts)
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(path),
+                                                     ext if ext.endswith(".rules") else f"{ext}.rules"))
         return None
 
     # ----- making games -------------------------------------------------------------------------
@@ -384,7 +373,7 @@ class Hub:
             watch = secrets.token_urlsafe(16)
             self.store.add_world(world.files)
             self.store.create(gid, table.record(), tokens, watch, digest_s, world.rules, world.board, waiting(table))
-        live = Live(gid, table, tokens, watch, 1, digest_s)
+        live = Live(gid, table, tokens, watch, 1, digest_s, {"rules": world.rules, "board": world.board})
         with self._lock:
             self.games[gid] = live
             self._evict()
@@ -428,13 +417,13 @@ class Hub:
         base = table_from_record(data, path, allow_paths=False, at=at, playable=True)
         files = self._bundled_rules()
         rules_name = str(base.data.get("rules"))
-        rel = base.rules_path.resolve().relative_to((games_root() / "rules").resolve()).as_posix()
+        rules_place = pinned_place(base.rules_path, "rules")
         board_text = base.board_path.read_text(encoding="utf-8")
         board_name = str(base.data.get("board"))
         board_path = f"boards/{Path(board_name).name}" + ("" if board_name.endswith(".json") else ".json")
         files[board_path] = board_text
         record = base.record()
-        return World(files, f"rules/{rel}", board_path, rules_name, board_name), record
+        return World(files, rules_place, board_path, rules_name, board_name), record
 
     def open_record(self, source: Any) -> tuple[dict[str, Any], Path]:
         """A record to study or branch from: {"record": {...}} (uploaded; it may name bundled games only),
@@ -667,11 +656,10 @@ class Hub:
             raise WebError(404, "a game's files are `rules` and `board`")
         if live.table.data[key] in bundled("rules" if key == "rules" else "boards"):
             raise WebError(404, f"this game's {key} file is bundled: it comes with rebirth-dsl")
-        row = self.store.load(gid)
-        text = None if row is None else self.store.world_text(live.world, row.rules if key == "rules" else row.board)
-        if text is None or row is None:
+        text = self.store.world_text(live.world, live.files[key])
+        if text is None:
             raise WebError(404, "this game has no such file")
-        return text, Path(row.rules if key == "rules" else row.board).name
+        return text, Path(live.files[key]).name
 
     # ----- study ----------------------------------------------------------------------------------
     def study(self, source: Any, step: Any) -> dict[str, Any]:
@@ -696,6 +684,11 @@ class Hub:
         out["move"] = out["log"][-1] if k and out["log"] else None
         out["record_moves"] = [{"player": m["player"], "tile": m["tile"], "hex": m.get("hex")} for m in full.moves]
         return out
+
+
+def pinned_place(path: Path, folder: str) -> str:
+    """Where a bundled file of `folder` (rules, boards) stands in a game's world: its place in that folder."""
+    return f"{folder}/{path.resolve().relative_to((games_root() / folder).resolve()).as_posix()}"
 
 
 def waiting(table: Table) -> str:
