@@ -1,0 +1,24 @@
+"""What a rule's reaction may see of a game: the fields and methods it reads or changes, as a Protocol, so
+the rule modules sit below the runtime that implements them (runtime.game.Game satisfies it)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from rebirth_dsl.check.symbols import Tables
+    from rebirth_dsl.compile.ruleset import Ruleset
+
+
+class GameView(Protocol):
+    """The game as the rule modules see it (each rule module adds what it reads, nothing more)."""
+
+    rs: Ruleset
+    t: Tables
+    players: list[str]
+    n_players: int
+    quiet: bool
+
+    def event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str,
+              *args: object) -> None:
+        """Record an event (and its points) for player p."""
