@@ -1,6 +1,6 @@
 """Work out an example game's numbers from its record, its board JSON and RULES.md, without the engine.
 
-A helper for tests/test_golden_pairs.py, the hand computation each golden file is paired with: it prints,
+A helper for tests/rules/test_golden_pairs.py, the hand computation each golden file is paired with: it prints,
 for one bundled example, every scoring fact with the moves it comes from (0-based indices, `m12`), each
 player's points per category with their parts, and the facts the mission cards read. It never imports
 rebirth_dsl and never reads a golden file; the mission cards are re-stated below from the rules files'

@@ -38,9 +38,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDEN_TESTS = ("tests/test_cli.py::test_eval_json_golden",)
+GOLDEN_TESTS = ("tests/surfaces/test_cli.py::test_eval_json_golden",)
 # Test files in the order they run: cheap files that kill many mutants first, so that a killed mutant
-# costs seconds; every other tests/test_*.py file follows, and the slow packaging test comes last.
+# costs seconds; every other test file (tests/*/test_*.py) follows, and the slow packaging test comes last.
 FIRST = ("test_positions.py", "test_missions.py", "test_rule_details.py", "test_golden_pairs.py", "test_engine_oracle.py",
          "test_fast.py", "test_properties.py", "test_variants.py", "test_rules.py", "test_oracle.py")
 LAST = ("test_hardening.py", "test_wheel.py")
@@ -371,12 +371,12 @@ def occurrences(root: Path, m: Mutant) -> int:
 
 
 def test_files(root: Path) -> list[str]:
-    """tests/test_*.py in the order they run (see FIRST and LAST)."""
-    names = sorted(p.name for p in (root / "tests").glob("test_*.py"))
-    first = [n for n in FIRST if n in names]
-    last = [n for n in LAST if n in names]
-    middle = [n for n in names if n not in first and n not in last]
-    return [f"tests/{n}" for n in first + middle + last]
+    """tests/*/test_*.py (one folder per layer) in the order they run (see FIRST and LAST)."""
+    where = {p.name: p.relative_to(root).as_posix() for p in sorted((root / "tests").glob("**/test_*.py"))}
+    first = [n for n in FIRST if n in where]
+    last = [n for n in LAST if n in where]
+    middle = [n for n in sorted(where) if n not in first and n not in last]
+    return [where[n] for n in first + middle + last]
 
 
 def environment(root: Path) -> dict[str, str]:

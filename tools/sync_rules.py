@@ -1,6 +1,6 @@
 """Copy shared/RULES.md into the repository as tests/data/RULES.md, printing what changes.
 
-The rule-coverage test (tests/test_positions.py) reads the rule ids from this copy, so it runs wherever
+The rule-coverage test (tests/rules/test_positions.py) reads the rule ids from this copy, so it runs wherever
 the repository is checked out (CI has no shared/ folder beside it) and never skips. When shared/RULES.md
 is beside the repository, the same test also fails if the copy is out of date: run this then.
 

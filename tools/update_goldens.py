@@ -1,8 +1,8 @@
 """Regenerate the golden `eval --json` files (tests/golden/*.eval.json) and print what changes.
 
-The golden test (tests/test_cli.py::test_eval_json_golden) only compares; it never writes. When a change
+The golden test (tests/surfaces/test_cli.py::test_eval_json_golden) only compares; it never writes. When a change
 of the engine or of an example is meant to change a golden file, run this, read the diff, and check it
-against the hand-computed assertions on the same games (tests/test_golden_pairs.py): a golden file is
+against the hand-computed assertions on the same games (tests/rules/test_golden_pairs.py): a golden file is
 the program's own past output, a second line behind those.
 
     python tools/update_goldens.py            # print the diff, write the changed files

@@ -9,13 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.records.resources import default_board, find
 
-ROOT = Path(__file__).resolve().parents[1]
 SCOTLAND = ROOT / "rules" / "scotland.rules"
 IRELAND = ROOT / "rules" / "ireland.rules"
 

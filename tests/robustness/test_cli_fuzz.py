@@ -4,7 +4,7 @@ compare, board build, list), run in this process.
 
 Every input must end in exit 0, 1 or 2 (never 70, the internal error), with no traceback or "internal
 error" on stderr, within a time bound, and without changing any file the command was given. The default
-run is small; `REBIRTH_FUZZ_CLI=10000 pytest tests/test_cli_fuzz.py` raises the count (and
+run is small; `REBIRTH_FUZZ_CLI=10000 pytest tests/robustness/test_cli_fuzz.py` raises the count (and
 REBIRTH_FUZZ_SEED changes the seed). Failures are gathered by their class (the exception's first line)
 and reported together, each with a command that reproduces it.
 
@@ -28,7 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BOARDS, ROOT, RULES
+
+# run as a script (see the end) as well: the shared helpers are in tests/, one folder up
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from conftest import BOARDS, ROOT, RULES  # noqa: E402
 
 COUNT = int(os.environ.get("REBIRTH_FUZZ_CLI", "300"))
 SEED = int(os.environ.get("REBIRTH_FUZZ_SEED", "20261201"))
@@ -522,7 +525,7 @@ def test_cli_fuzz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module_cache:
     print(f"\nrebirth CLI fuzz: {result['count']} inputs (seed {SEED}), exit codes {result['codes']}, "
           f"{internal} failures, {result['seconds']:.0f} s; slowest {result['slowest'][0]:.1f} s",
           file=sys.__stderr__, flush=True)
-    detail = "\n".join(f"{n}x {cls}\n    first: input {i} (python tests/test_cli_fuzz.py {SEED} {i} DIR)\n"
+    detail = "\n".join(f"{n}x {cls}\n    first: input {i} (python tests/robustness/test_cli_fuzz.py {SEED} {i} DIR)\n"
                        f"    argv: {[a if len(a) < 200 else a[:60] + '...' for a in argv]!r}\n"
                        f"    stderr: {err[:600]!r}"
                        for cls, (n, argv, err, i) in sorted(failures.items(), key=lambda kv: -kv[1][0]))
@@ -556,7 +559,7 @@ def test_the_fuzzer_sees_an_internal_error_and_a_changed_input(tmp_path: Path, m
     assert _problem(["rules"], code, err, before, _snapshot(folder), set()) == "rules changed an input: base.rules"
 
 
-if __name__ == "__main__":  # python tests/test_cli_fuzz.py SEED N DIR: input N's files in DIR, and its argv
+if __name__ == "__main__":  # python tests/robustness/test_cli_fuzz.py SEED N DIR: input N's files in DIR, and its argv
     out_dir = Path(sys.argv[3])
     out_dir.mkdir(parents=True, exist_ok=True)
     print(make_input(World(out_dir), int(sys.argv[1]), int(sys.argv[2])))

@@ -9,7 +9,8 @@ import re
 import tokenize
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 PKG = ROOT / "rebirth_dsl"
 
 

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, RULES
+from conftest import BOARDS, RULES, TESTS
 from hypothesis import given
 from hypothesis import strategies as st
 from oracle import score_record
@@ -39,7 +39,7 @@ def played(seed: int, n: int, rules: str = "scotland", board: str = "scotland", 
 def as_record(rs, seed: int, n: int, moves, rules: str = "scotland", board: str = "scotland") -> dict:
     from rebirth_dsl.runtime.setup import deal
 
-    return record_for(rs, RULES / f"{rules}.rules", BOARDS / f"{board}.json", Path(__file__).parent, NAMES[:n],
+    return record_for(rs, RULES / f"{rules}.rules", BOARDS / f"{board}.json", TESTS, NAMES[:n],
                       ["random"] * n, seed, deal(rs, n, seed), moves)
 
 
@@ -67,7 +67,7 @@ def test_a_placed_farm_scores_the_size_of_its_group(g: tuple[int, int]) -> None:
     rs = ruleset()
     game, moves = played(seed, n)
     rec = as_record(rs, seed, n, moves)
-    loaded = load_record(Path(__file__).parent / "x.json", rec, allow_paths=True)
+    loaded = load_record(TESTS / "x.json", rec, allow_paths=True)
     for i in range(len(moves)):
         r = replay(loaded, stop_at=i + 1)
         m = moves[i]
@@ -89,7 +89,7 @@ def test_events_per_category_equal_the_oracle(g: tuple[int, int], side: str) -> 
     seed, n = g
     rs = ruleset(side, side)
     game, moves = played(seed, n, side, side)
-    result = score_record(as_record(rs, seed, n, moves, side, side), Path(__file__).parent)
+    result = score_record(as_record(rs, seed, n, moves, side, side), TESTS)
     report = evaluate(game)
     events = game.events + game.end_events()
     for q, row in enumerate(report["players"]):
@@ -155,11 +155,11 @@ def test_the_record_replays_to_the_live_game_and_the_oracle(g: tuple[int, int], 
     rs = ruleset(side, side)
     game, moves = played(seed, n, side, side, greedy=True)
     rec = as_record(rs, seed, n, moves, side, side)
-    r = replay(load_record(Path(__file__).parent / "x.json", rec, allow_paths=True))
+    r = replay(load_record(TESTS / "x.json", rec, allow_paths=True))
     assert r.error is None
     assert r.game.owner == game.owner and r.game.tkind == game.tkind and r.game.tval == game.tval
     assert r.game.lm_owner == game.lm_owner and r.game.held == game.held
-    oracle = score_record(rec, Path(__file__).parent)
+    oracle = score_record(rec, TESTS)
     report = evaluate(r.game)
     for row in report["players"]:
         assert {c: row["breakdown"].get(c, 0) for c in oracle.categories} == oracle.points[row["name"]]

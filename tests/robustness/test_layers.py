@@ -10,7 +10,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PKG = Path(__file__).resolve().parents[1] / "rebirth_dsl"
+from conftest import ROOT
+
+PKG = ROOT / "rebirth_dsl"
 
 # the data flow, lowest first; a module may import from its own layer and those before it
 LAYERS: list[tuple[str, ...]] = [

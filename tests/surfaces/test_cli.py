@@ -89,7 +89,7 @@ def test_eval_json_golden(run_cli, example: Path) -> None:
     assert code == 0, err
     golden = GOLDEN / f"{example.stem}.eval.json"
     # never written here: `python tools/update_goldens.py` rewrites them and prints the diff to review. Each
-    # file is paired with hand-computed assertions on the same game in tests/test_golden_pairs.py.
+    # file is paired with hand-computed assertions on the same game in tests/rules/test_golden_pairs.py.
     assert json.loads(out) == json.loads(golden.read_text()), "intended? python tools/update_goldens.py"
 
 

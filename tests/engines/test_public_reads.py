@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fast import snapshot  # tests/ is on sys.path (no __init__.py)
+from test_fast import snapshot  # its own folder is on sys.path (no __init__.py)
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.compile.closures import compile_expr
@@ -38,8 +39,6 @@ from rebirth_dsl.runtime import reactions
 from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game, first_choice
 from rebirth_dsl.runtime.setup import deal, seat_rng
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @cache

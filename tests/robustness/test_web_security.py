@@ -21,7 +21,7 @@ try:
 except ImportError as e:
     pytest.fail(f"the web extra is not installed ({e.name}): pip install -e '.[web]'", pytrace=False)
 
-from web_helpers import Server, new_game  # noqa: E402 - after the check
+from web_helpers import ROOT, Server, new_game  # noqa: E402 - after the check
 
 SEATS = [{"name": "Ann", "agent": "human"}, {"name": "Bob", "agent": "greedy"}]
 SECRET_LINE = "PRETTY_NAME=top-secret-value"
@@ -180,7 +180,7 @@ def test_requests_that_read_files_need_the_page_s_secret(server: Server) -> None
 
 def test_records_are_read_by_path_only_with_local_files(server: Server, tmp_path: Path) -> None:
     rec = tmp_path / "g.json"
-    rec.write_text((Path(__file__).resolve().parents[1] / "examples" / "scotland-2p.json").read_text())
+    rec.write_text((ROOT / "examples" / "scotland-2p.json").read_text())
     got, answer = server.call("/api/study", {"source": {"path": str(rec)}})
     assert got == 403 and "--local-files" in answer["error"]
     assert server.call("/api/catalog")[1]["local_files"] is False
@@ -278,10 +278,10 @@ def test_an_upload_is_never_written_through_a_planted_link(tmp_path: Path) -> No
         # plant links where the upload will be laid out: in the world folder named as the store names it
         from rebirth_dsl.web.store import world_digest
 
-        files = {f"rules/{p.relative_to(Path(__file__).resolve().parents[1] / 'rules').as_posix()}": p.read_text()
-                 for p in (Path(__file__).resolve().parents[1] / "rules").rglob("*.rules")}
+        files = {f"rules/{p.relative_to(ROOT / 'rules').as_posix()}": p.read_text()
+                 for p in (ROOT / "rules").rglob("*.rules")}
         files["rules/a.rules"] = text
-        files["boards/scotland.json"] = (Path(__file__).resolve().parents[1] / "boards" / "scotland.json").read_text()
+        files["boards/scotland.json"] = (ROOT / "boards" / "scotland.json").read_text()
         w = folder / "worlds" / world_digest(files)
         (w / "rules").mkdir(parents=True)
         (w / "rules" / "a.rules").symlink_to(victim)

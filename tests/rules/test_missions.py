@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_positions import _check  # tests/ is on sys.path (pytest rootdir-relative import, no __init__.py)
+from conftest import ROOT, TESTS
+from test_positions import _check  # its own folder is on sys.path (no __init__.py)
 
-HERE = Path(__file__).parent
-RULES = HERE.parent / "rules" / "scotland.rules"
-POSITIONS = sorted((HERE / "missions").glob("*.json"))
+RULES = ROOT / "rules" / "scotland.rules"
+POSITIONS = sorted((TESTS / "missions").glob("*.json"))
 
 CARD = re.compile(r'^\s*card\s+"([^"]+)"\s+\d+(?:\s+x\d+)?\s*:\s*(.*?)\s*(?:#.*)?$', re.M)
 

@@ -22,7 +22,8 @@ from statistics import NormalDist
 from typing import Any
 
 import pytest
-import test_public_reads as public_reads  # tests/ is on sys.path (no __init__.py)
+import test_public_reads as public_reads  # its own folder is on sys.path (no __init__.py)
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,7 +45,6 @@ from rebirth_dsl.runtime.fast import random_game
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.setup import deal
 
-ROOT = Path(__file__).resolve().parents[1]
 COVERAGE = ROOT / "tests" / "native" / "coverage.rules"
 FALLBACK = ROOT / "tests" / "boards" / "fallback.json"
 WHY = native.unavailable()

@@ -16,11 +16,11 @@ import pytest
 
 pytest.importorskip("pygls", reason="the editor server is the optional extra rebirth-dsl[lsp]")
 
+from conftest import ROOT
 from lsprotocol import types as T  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 from pygls.uris import from_fs_path  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SCOTLAND = ROOT / "rules" / "scotland.rules"
 SCOTLAND_BOARD = ROOT / "boards" / "scotland.json"
 TIMEOUT = 20.0  # seconds for any one answer: the first check imports the whole checker

@@ -1,6 +1,6 @@
 """The reference manual (docs/language.md) keeps up with the language, and its examples are true.
 
-- Every statement form of the grammar (read as tests/test_statement_forms.py reads them), every block, every
+- Every statement form of the grammar (read as tests/lang/test_statement_forms.py reads them), every block, every
   expression atom, every function of check/types.SIGNATURES and every variable of VARIABLES has an entry:
   a heading with a marker `<!-- form: NAME -->`, `<!-- function: NAME -->` or `<!-- variable: NAME -->`,
   and an example in its section that really uses it. A function's `**Type:**` line is its signature.
@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_statement_forms import CONTAINERS, grammar_forms  # tests/ is on sys.path (no __init__.py)
+from conftest import ROOT
+from test_statement_forms import CONTAINERS, grammar_forms  # its own folder is on sys.path (no __init__.py)
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.check.checks import check
@@ -37,7 +38,6 @@ from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.lang.parser import lark_parser, load_rules
 from rebirth_dsl.records.resources import default_board, find
 
-ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
 MANUAL = ROOT / "docs" / "language.md"
 TEXT = MANUAL.read_text(encoding="utf-8")

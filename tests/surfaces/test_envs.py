@@ -14,6 +14,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from rebirth_dsl.cli import main
 from rebirth_dsl.envs.table import AgentPlayer, Table, spec_for
@@ -22,7 +23,6 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.records.record import load_record, replay
 
-ROOT = Path(__file__).resolve().parents[1]
 INSTALL = "install the research extra: pip install -e '.[rl]'"
 
 

@@ -16,11 +16,11 @@ import pytest
 
 pytest.importorskip("pygls", reason="the editor server is the optional extra rebirth-dsl[lsp]")
 
+from conftest import ROOT
 from pygls.uris import from_fs_path  # noqa: E402
 
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SCOTLAND = ROOT / "rules" / "scotland.rules"
 TIMEOUT = 20.0  # seconds for any one answer: the first check imports the whole checker
 REQUESTS = ("textDocument/hover", "textDocument/completion", "textDocument/definition")

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import rebirth as _rebirth  # tests/ is on sys.path
+from cli_helpers import rebirth as _rebirth  # tests/ is on sys.path (pyproject: pythonpath)
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rebirth_dsl.board.model import MAX_COORD, MAX_HEXES
 from rebirth_dsl.lang.limits import MAX_EXPR_DEPTH, MAX_NUMBER, MAX_PLAYERS, MAX_TILES_PER_COLOUR
 
-ROOT = Path(__file__).resolve().parents[1]
 TIME_LIMIT = 20  # seconds for one command: a hang fails the test instead of stalling it
 
 

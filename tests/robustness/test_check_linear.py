@@ -8,12 +8,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.lang.parser import load_rules
 
-ROOT = Path(__file__).resolve().parents[1]
 SCOTLAND = ROOT / "rules" / "scotland.rules"
 SCOTLAND_BOARD = ROOT / "boards" / "scotland.json"
 SMALL, LARGE = 50, 400

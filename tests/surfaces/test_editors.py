@@ -1,6 +1,6 @@
 """Editor support without an editor: the TextMate grammar and VS Code extension under editors/, and what
 the language server knows (rebirth_dsl/lsp/analysis.py, which needs no extra package). The protocol
-exchange itself is tests/test_lsp.py."""
+exchange itself is tests/surfaces/test_lsp.py."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from rebirth_dsl.check.types import SIGNATURES, VARIABLES
 from rebirth_dsl.lang.parser import lark_parser
 from rebirth_dsl.lsp.analysis import Analyser, completions, definition, grammar_keywords, hover, token_at
 
-ROOT = Path(__file__).resolve().parents[1]
 VSCODE = ROOT / "editors" / "vscode"
 TM = VSCODE / "syntaxes" / "rebirth.tmLanguage.json"
 SCOTLAND = ROOT / "rules" / "scotland.rules"

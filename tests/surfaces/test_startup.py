@@ -16,6 +16,7 @@ from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.board.view import load_board_view
@@ -28,7 +29,6 @@ from rebirth_dsl.records.record import load_record
 from rebirth_dsl.records.resources import bundled
 from rebirth_dsl.records.view import record_view
 
-ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("pydantic", "lark", "jsonschema", "rebirth_dsl.check.checks", "rebirth_dsl.lang.syntax",
          "rebirth_dsl.board.model", "rebirth_dsl.records.models")
 _PROBE = """

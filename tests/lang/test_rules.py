@@ -7,7 +7,7 @@ import string
 from pathlib import Path
 
 import pytest
-from conftest import RULES
+from conftest import ROOT, RULES
 from hypothesis import given
 from hypothesis import strategies as st
 from lark import Lark
@@ -20,7 +20,7 @@ from rebirth_dsl.lang.parser import load_rules, parse_text
 
 def test_grammar_is_conflict_free_lalr() -> None:
     """strict=True makes Lark fail on any shift/reduce or terminal collision."""
-    grammar = (Path(__file__).parents[1] / "rebirth_dsl" / "lang" / "grammar.lark").read_text()
+    grammar = (ROOT / "rebirth_dsl" / "lang" / "grammar.lark").read_text()
     Lark(grammar, parser="lalr", strict=True, maybe_placeholders=True)
 
 
@@ -147,7 +147,7 @@ def test_edited_numbers_parse_and_compile_to_what_the_text_says(lo: int, more: i
     _assert_parsed_from(rules, text)
     (players,) = [s for s in rules.statements if isinstance(s, A.PlayersRange)]
     assert (players.low, players.high) == (lo, lo + more)
-    rs = compile_rules(rules, load_board(Path(__file__).parents[1] / "boards" / "scotland.json"))
+    rs = compile_rules(rules, load_board(ROOT / "boards" / "scotland.json"))
     assert rs.players == (lo, lo + more)
     assert rs.mix.count((rs.tile_kinds.index("food"), 0)) == food
     assert 2 not in rs.neutral or rs.neutral[2].count == neutral
@@ -278,7 +278,7 @@ def test_mutated_rules_never_crash_the_checker(edits: list[tuple[int, int, str]]
             _assert_inside(text, d.line, d.col)
         return
     _assert_parsed_from(rules, text)
-    board = load_board(Path(__file__).parents[1] / "boards" / "scotland.json")
+    board = load_board(ROOT / "boards" / "scotland.json")
     problems = check(rules, board, "b.json")
     for d in problems:
         assert d.message and (d.file == "m.rules" or d.path or d.file.endswith("b.json")), d.render()

@@ -14,12 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from rebirth_dsl import cache
 from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, RulesSyntaxError
 from rebirth_dsl.play.simulate import Job, run_local
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def rebirth(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 120

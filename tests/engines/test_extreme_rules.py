@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import rebirth as _rebirth  # tests/ is on sys.path
+from cli_helpers import rebirth as _rebirth  # tests/ is on sys.path (pyproject: pythonpath)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, ROOT, RULES
+from conftest import BOARDS, ROOT, RULES, TESTS
 
 from rebirth_dsl.play import stats
 from rebirth_dsl.play.agents import RandomAgent
@@ -25,7 +25,7 @@ from rebirth_dsl.runtime.setup import deal
 
 SCOTLAND = RULES / "scotland.rules"
 SCOTLAND_BOARD = BOARDS / "scotland.json"
-LAB = Path(__file__).parent / "lab"
+LAB = TESTS / "lab"
 
 
 def variant(tmp_path: Path, name: str, body: str) -> Path:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.compile.compiler import compile_rules
@@ -25,7 +26,6 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.present.report import evaluate, explain
 from rebirth_dsl.records.record import load_record, load_ruleset, replay
 
-ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rules"
 
 # the grammar's containers: their forms are the alternatives inside them

@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 import rebirth_dsl as rb
 from rebirth_dsl.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_docs_api_md_examples_run() -> None:

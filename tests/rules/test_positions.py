@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TESTS
 
 from rebirth_dsl.present.report import evaluate
 from rebirth_dsl.records.record import SetupRefused, load_record, replay
 
-HERE = Path(__file__).parent
-POSITIONS = sorted((HERE / "positions").glob("*.json")) + sorted((HERE / "positions_ireland").glob("*.json"))
+POSITIONS = sorted((TESTS / "positions").glob("*.json")) + sorted((TESTS / "positions_ireland").glob("*.json"))
 
 
 def _check(pos_file: Path) -> None:
@@ -56,10 +56,10 @@ def test_reference_position(pos_file: Path) -> None:
 
 # The rule ids come from the repository's own copy of shared/RULES.md (tests/data/RULES.md, written by
 # `python tools/sync_rules.py`), so this test runs wherever the repository is checked out and never skips.
-RULES_COPY = HERE / "data" / "RULES.md"
-RULES_SHARED = HERE.parent.parent / "shared" / "RULES.md"  # beside the repository in the team's tree only
+RULES_COPY = TESTS / "data" / "RULES.md"
+RULES_SHARED = ROOT.parent / "shared" / "RULES.md"  # beside the repository in the team's tree only
 RULE_ID = re.compile(r"^- ([SI]-[A-Z]+\d+)", re.M)
-MISSIONS = sorted((HERE / "missions").glob("*.json"))
+MISSIONS = sorted((TESTS / "missions").glob("*.json"))
 
 
 def _rule_ids() -> set[str]:

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ROOT
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.present.render import draw
 
-RULES = Path(__file__).resolve().parents[1] / "rules" / "scotland.rules"
+RULES = ROOT / "rules" / "scotland.rules"
 SVG = "{http://www.w3.org/2000/svg}"
 
 # Two rows: a coast, a two-hex settlement area with a harbour, two castles (one with the clover), a
