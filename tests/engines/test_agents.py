@@ -229,7 +229,7 @@ def test_determinisations_keep_the_public_position(name: str, n: int) -> None:
             assert d.held[p] == g.held[p]
 
 
-def test_ismcts_answers_a_face_down_take_blind() -> None:
+def test_I_U1_ismcts_answers_a_face_down_take_blind() -> None:
     """Ireland's set-aside tiles are face down (I-U1): which one is taken depends only on public counts."""
     rs = ruleset("ireland")
     g = Game(rs, DEFAULT_NAMES[:2], deal(rs, 2, 1))

@@ -113,7 +113,7 @@ def assert_engine_equals_oracle(game: Game, record: dict[str, Any]) -> OracleRes
     return result
 
 
-def test_two_player_scotland_lays_32_neutral_tiles() -> None:
+def test_S_U2_S_C4_two_player_scotland_lays_32_neutral_tiles() -> None:
     """S-U2, S-C4: the map marks 32 hexes for neutral tiles and a 2-player game covers every one of them."""
     rs = ruleset("scotland")
     game = Game(rs, DEFAULT_NAMES[:2], deal(rs, 2, 0))

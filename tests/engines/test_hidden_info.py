@@ -36,7 +36,7 @@ def hidden_names(t: Table, p: int) -> set[str]:
 
 
 @pytest.mark.parametrize("answer", [{"take": "zzz"}, {"take": "#9"}, {"take": None}, {"keep": "#1"}, True])
-def test_a_wrong_take_answer_lists_the_face_down_positions_not_the_tiles(answer: object) -> None:
+def test_I_R1_a_wrong_take_answer_lists_the_face_down_positions_not_the_tiles(answer: object) -> None:
     t, p, tile, hexq, tower = tower_question("take")
     assert not t.game.rs.set_aside_visible
     assert t.submit(p, tile, hexq)["status"] == "question"

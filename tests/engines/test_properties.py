@@ -61,7 +61,7 @@ def _bfs_group(game: Game, h: int) -> set[int]:
 
 
 @given(games)
-def test_a_placed_farm_scores_the_size_of_its_group(g: tuple[int, int]) -> None:
+def test_S_F1_a_placed_farm_scores_the_size_of_its_group(g: tuple[int, int]) -> None:
     """S-F1: replaying move by move, each farm placement scores exactly its group's size at that moment."""
     seed, n = g
     rs = ruleset()

@@ -72,7 +72,7 @@ def cards_after(t: Table, p: int, tile: tuple[int, int], h: int) -> int:
     return len(trial.held[p])
 
 
-def test_a_move_that_drew_a_tile_is_not_taken_back() -> None:
+def test_S_T1_a_move_that_drew_a_tile_is_not_taken_back() -> None:
     """Move, read the new hand, take back, move again: the next draw would be known in advance."""
     t = table("scotland", ["human", "random"])
     person_moves(t, lambda t, p, tile, h: cards_after(t, p, tile, h) == len(t.game.held[p]))
@@ -81,7 +81,7 @@ def test_a_move_that_drew_a_tile_is_not_taken_back() -> None:
     refused(rebuilt(t), 0, "drew a tile you have seen")  # known again after a restart, by replaying the move
 
 
-def test_a_move_that_drew_a_mission_card_is_not_taken_back() -> None:
+def test_S_M1_a_move_that_drew_a_mission_card_is_not_taken_back() -> None:
     """First touching a cathedral draws the deck's top card (S-M1): taking it back would show the next one."""
     t = table("scotland", ["human", "random"])
     person_moves(t, lambda t, p, tile, h: cards_after(t, p, tile, h) > len(t.game.held[p]))
@@ -124,7 +124,7 @@ def ready_to_keep(t: Table) -> bool:
             and any(keep_tower(t, p, g.hand[p][0], h) for h in g.legal_hexes(g.hand[p][0][0])[0]))
 
 
-def test_no_take_back_once_a_question_has_shown_the_top_of_the_supply() -> None:
+def test_I_R1_no_take_back_once_a_question_has_shown_the_top_of_the_supply() -> None:
     """Ireland: place on a "keep" tower, read the three tiles its question offers (I-R1), take back."""
     t = table("ireland", ["human", "random"])
     play_on(t, ready_to_keep)

@@ -47,7 +47,7 @@ def test_neighbours_are_the_six_axial_offsets() -> None:
     assert len(got) == 6
 
 
-def test_scotland_board_shape() -> None:
+def test_S_C4_scotland_board_shape() -> None:
     """S-C4 (reconstructed): 105-120 tile hexes, ~1/3 settlements in areas of 1-3, >=6 harbours, 8 cathedrals,
     10-12 castles with Edinburgh (clover) and Stirling, exactly 32 neutral hexes."""
     b = load_board(BOARDS / "scotland.json")

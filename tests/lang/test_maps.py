@@ -227,7 +227,7 @@ def _ireland(tmp_path: Path, change: Callable[[dict, list], None]) -> str:
     return "\n".join(d.render() for d in check(load_rules(RULES / "ireland.rules"), load_board(out), str(out)))
 
 
-def test_neutral_hex_count_comes_from_the_rules(run_cli, tmp_path: Path) -> None:
+def test_S_U2_neutral_hex_count_comes_from_the_rules(run_cli, tmp_path: Path) -> None:
     """S-U2: one neutral mark taken off the Scotland map: `players 2: neutral 32 on neutral` lays 32."""
     text = (MAPS / "scotland.txt").read_text(encoding="utf-8")
     bad = tmp_path / "scotland.txt"
@@ -238,7 +238,7 @@ def test_neutral_hex_count_comes_from_the_rules(run_cli, tmp_path: Path) -> None
     assert code == 1 and f"with 2 players 32 neutral tiles go on `neutral` hexes, but {out} has 31" in err
 
 
-def test_neutral_hexes_take_a_tile(tmp_path: Path) -> None:
+def test_S_U2_neutral_hexes_take_a_tile(tmp_path: Path) -> None:
     """S-U2: a neutral tile occupies its hex, so a neutral mark on a sea hex is refused."""
     def change(named: dict, hexes: list) -> None:
         next(h for h in hexes if "neutral" in h.get("tags", []))["tags"].remove("neutral")
@@ -249,7 +249,7 @@ def test_neutral_hexes_take_a_tile(tmp_path: Path) -> None:
             "places a tile on sea hexes") in text
 
 
-def test_every_ability_is_printed_on_a_tower(tmp_path: Path) -> None:
+def test_I_R1_every_ability_is_printed_on_a_tower(tmp_path: Path) -> None:
     """I-R1: an ability no tower carries can never be used; one on a castle is never used either."""
     def change(named: dict, hexes: list) -> None:
         named["Hill of Tara"]["ability"] = "score_3"
@@ -263,7 +263,7 @@ def test_every_ability_is_printed_on_a_tower(tmp_path: Path) -> None:
             "(only those of tower)") in _ireland(tmp_path, on_castle)
 
 
-def test_clover_is_on_one_castle(tmp_path: Path) -> None:
+def test_S_C3_I_E2_clover_is_on_one_castle(tmp_path: Path) -> None:
     """S-C3, I-E2: `castle with clover` names one castle; a second clover castle makes it ambiguous."""
     def change(named: dict, hexes: list) -> None:
         named["Kilkenny"]["tags"] = ["clover"]

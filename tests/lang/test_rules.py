@@ -24,7 +24,7 @@ def test_grammar_is_conflict_free_lalr() -> None:
     Lark(grammar, parser="lalr", strict=True, maybe_placeholders=True)
 
 
-def test_scotland_rules_parse_and_declare_the_game() -> None:
+def test_S_C1_scotland_rules_parse_and_declare_the_game() -> None:
     """S-C1: 36 tiles a colour, of three kinds; the file names the game's pieces, not the engine."""
     rules = load_rules(RULES / "scotland.rules")
     t = Tables(rules)
@@ -32,7 +32,7 @@ def test_scotland_rules_parse_and_declare_the_game() -> None:
     assert "castle" in t.landmark_kinds and "cathedral" in t.landmark_kinds
 
 
-def test_tile_mix_per_colour() -> None:
+def test_S_C1_S_C2_tile_mix_per_colour() -> None:
     """S-C1, S-C2: 12 food, 12 energy, 12 settlements of influence 1,1,1,2,2,2,2,3,3,3,4,4."""
     from rebirth_dsl.lang import ast as A
 

@@ -34,7 +34,7 @@ def _variant(tmp_path: Path, old: str, new: str) -> Path:
     return f
 
 
-def test_korean_castle_tie_placer_takes(tmp_path: Path) -> None:
+def test_S_K5_korean_castle_tie_placer_takes(tmp_path: Path) -> None:
     """S-K5 flipped in rules/variants/korean-castles.rules. Position s_k5_owner_keeps_final_tie:
     move 1 Ann ties Bob on tiles 1-1 and farms 1-1 -> the placer Ann takes Stirling;
     move 2 Bob food (4,1): Bob 2 tiles vs Ann 1 -> Bob takes it back;
@@ -56,7 +56,7 @@ def test_changed_payout(tmp_path: Path) -> None:
     assert {p["name"]: p["score"] for p in res["players"]} == {"Ann": 10, "Bob": 9}
 
 
-def test_changed_tile_mix(tmp_path: Path) -> None:
+def test_S_C2_changed_tile_mix(tmp_path: Path) -> None:
     """A fifth settlement of influence 4 per colour: a record dealt for the 12/12/12 mix is now refused
     (S-C2), and a seeded game deals 37 - 2 set aside = 35 tiles per player with 3 players."""
     from rebirth_dsl.records.record import load_ruleset

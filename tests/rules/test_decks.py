@@ -40,7 +40,7 @@ def _is_always(cond: A.Expr) -> bool:
     return isinstance(cond, A.Name) and cond.id == "always"
 
 
-def test_the_box_holds_32_mission_cards() -> None:
+def test_S_C1_the_box_holds_32_mission_cards() -> None:
     """S-C1: Scotland's private deck and Ireland's public deck together hold 32 cards, copies counted."""
     assert _copies("scotland") + _copies("ireland") == 32
     assert len(_engine_deck("scotland")) + len(_engine_deck("ireland")) == 32
@@ -53,7 +53,7 @@ def test_each_deck_size(game: str, cards: int) -> None:
     assert len(_engine_deck(game)) == cards
 
 
-def test_scotland_holds_four_cathedral_gifts() -> None:
+def test_S_M2_scotland_holds_four_cathedral_gifts() -> None:
     """S-M2: four of Scotland's 20 cards are the Cathedral gift (3 points, no condition); the other 16 are
     conditional cards, one copy each."""
     block = _deck_block("scotland")
@@ -65,7 +65,7 @@ def test_scotland_holds_four_cathedral_gifts() -> None:
     assert not any(_is_always(c.condition) for c in others), "a second unconditional card"
 
 
-def test_ireland_has_no_cathedral_gift() -> None:
+def test_I_M1_ireland_has_no_cathedral_gift() -> None:
     """Ireland's 12 public cards are all conditional and each has a big and a small number (I-M1)."""
     block = _deck_block("ireland")
     assert all(not _is_always(c.condition) for c in block.cards)

@@ -15,7 +15,7 @@ from rebirth_dsl.runtime.setup import Setup, deal
 PROVINCE = ROOT / "tests" / "positions_ireland" / "boards" / "province.json"
 
 
-def test_ireland_lays_eight_public_missions_from_the_top_of_the_deck() -> None:
+def test_I_M1_ireland_lays_eight_public_missions_from_the_top_of_the_deck() -> None:
     """I-M1: 8 public mission cards lie face up (`public 8 from mission`): the top 8 of the shuffled deck;
     the others stay in the deck for the round towers' private missions (I-R1)."""
     rs = load_ruleset(RULES / "ireland.rules", BOARDS / "ireland.json")[0]
@@ -26,7 +26,7 @@ def test_ireland_lays_eight_public_missions_from_the_top_of_the_deck() -> None:
         assert game.decks["mission"] == setup.decks["mission"][8:]
 
 
-def test_public_missions_check_the_placer_first(tmp_path: Path) -> None:
+def test_I_M1_public_missions_check_the_placer_first(tmp_path: Path) -> None:
     """I-M1 (README decision: the placer is checked first, then clockwise): a card every player fulfils at
     once goes first to the placer, even in the second seat. Ireland with its deck replaced by one card that
     is always fulfilled, "Gift" 5 / 2, laid face up. Bob (seat 2) places a food on the plain (0,0) of province.json:
@@ -43,7 +43,7 @@ def test_public_missions_check_the_placer_first(tmp_path: Path) -> None:
     assert [game.scores[q].get("public_missions", 0) for q in (0, 1)] == [2, 5]
 
 
-def test_a_taken_set_aside_tile_leaves_the_set_aside_pile() -> None:
+def test_I_U1_I_R1_a_taken_set_aside_tile_leaves_the_set_aside_pile() -> None:
     """I-U1, I-R1: Ann's 4 set-aside tiles are settlement:4, settlement:3, energy, food. On abbey.json her
     food on (1,0) first touches Turlough (take a set-aside tile) and she takes settlement:4: it joins her
     hand, with the food she then draws (S-T1), and leaves the pile, which holds 3 tiles: it can never be
@@ -58,7 +58,7 @@ def test_a_taken_set_aside_tile_leaves_the_set_aside_pile() -> None:
     assert sorted(rs.tile_name(*t) for t in game.hand[0]) == ["food", "settlement:4"]
 
 
-def test_fewest_is_fulfilled_on_a_tie(tmp_path: Path) -> None:
+def test_S_M3_fewest_is_fulfilled_on_a_tie(tmp_path: Path) -> None:
     """S-M3: cards that compare with other players are fulfilled on a tie, `fewest` as `most`. Scotland with
     one card, "Humble" 5: fewest(count(tiles(me, food))), held by both players, on field.json. Ann's food
     on (0,0), Bob's on (3,0): 1 = 1, both fulfil (5 each); Bob's second food on (2,1): Ann 1 < 2 fulfils, Bob

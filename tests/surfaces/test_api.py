@@ -54,7 +54,7 @@ def test_a_refused_move_leaves_the_game_untouched() -> None:
     assert (json.dumps(game.record()), game.scores(), game.hand(), len(game._undo)) == before
 
 
-def test_a_question_needs_its_answer_and_refuses_a_wrong_one() -> None:
+def test_I_R1_a_question_needs_its_answer_and_refuses_a_wrong_one() -> None:
     """A tower question left unanswered or answered with an impossible option is refused, citing I-R1."""
     game = rb.new_game("ireland", 2, seed=4)
     while not any(m.choices and isinstance(m.choices[0][1], str) for m in game.legal_moves()):

@@ -143,7 +143,7 @@ def test_a_seat_sees_its_own_secrets_and_nobody_else_s(server: Server) -> None:
     assert "set_aside" not in me and me["set_aside_count"] == 4
 
 
-def test_a_question_is_asked_after_the_tile_is_down_and_its_answer_recorded(server: Server) -> None:
+def test_I_R1_a_question_is_asked_after_the_tile_is_down_and_its_answer_recorded(server: Server) -> None:
     """I-R1 in Ireland: the placement is committed, then the options are shown; another placement is
     refused until the question is answered; the answer is in the record."""
     gid, (ann, bob, _) = new_game(server, ["human", "human"], rules="ireland", seed=3)
