@@ -104,7 +104,14 @@ def run_local(job: Job, games: int, workers: int, progress: Callable[[int], None
             progress(b - a)
     else:
         ctx = mp.get_context("spawn")  # no fork: a clean interpreter per worker, same on every OS
-        pool = ctx.Pool(workers, initializer=_quiet_worker)
+        # Workers leave Ctrl-C to the parent, which ends them. An ignored signal stays ignored across the
+        # exec that starts a worker, so a Ctrl-C while a worker is still importing (before its initializer
+        # runs) prints no traceback either: the parent ignores it only while it starts them.
+        was = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            pool = ctx.Pool(workers, initializer=_quiet_worker)
+        finally:
+            signal.signal(signal.SIGINT, was)
         try:
             pending = {a: pool.apply_async(play_range, (job, a, b)) for a, b in chunks}
             for a, b in chunks:
