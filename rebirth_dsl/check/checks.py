@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
@@ -464,9 +464,8 @@ def check_expressions(rules: A.Rules, t: Tables, board: Board | None) -> list[Di
         if got not in (typ, "?"):
             sp = expr.span
             article = "an" if typ[:1] in "aeiou" else "a"
-            # single() builds a `cls`, annotated as its base RebirthError
-            errors.append(cast(ExprError, ExprError.single(f"this must be {article} {typ}, but it is {'an' if got[:1] in 'aeiou' else 'a'} {got}", file=sp.file,
-                                                           line=sp.line, col=sp.col)))
+            errors.append(ExprError.single(f"this must be {article} {typ}, but it is {'an' if got[:1] in 'aeiou' else 'a'} {got}", file=sp.file,
+                                           line=sp.line, col=sp.col))
     return [d for e in errors for d in e.diagnostics]
 
 
@@ -922,14 +921,14 @@ def check_overlaps(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagn
             kinds, at = ev[1], ev[2]
             # two placements meet when their kinds share one (or either is `any`) and their hexes do (either
             # names no `at`, or both name the same)
-            if kinds == "any":
+            if not isinstance(kinds, tuple):  # `any`
                 met = [by_cat.get(cat, [])] if at is None else [by_cat_at.get((cat, at), []),
                                                                 by_cat_at.get((cat, None), [])]
             elif at is None:
                 met = [by_kind.get((cat, k), []) for k in (*kinds, "any")]
             else:
                 met = [by_kind_at.get((cat, k, a), []) for k in (*kinds, "any") for a in (at, None)]
-            own = ("any",) if kinds == "any" else kinds
+            own = kinds if isinstance(kinds, tuple) else ("any",)
             kinds_at = [by_cat.setdefault(cat, []), by_cat_at.setdefault((cat, at), [])]
             kinds_at += [by_kind.setdefault((cat, k), []) for k in own]
             kinds_at += [by_kind_at.setdefault((cat, k, at), []) for k in own]

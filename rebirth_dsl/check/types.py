@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang import ast as A
@@ -61,8 +61,7 @@ class ExprError(RebirthError):
 
 def _err(msg: str, node: Any, hint: str | None = None) -> ExprError:
     sp = node.span
-    # single() builds a `cls`, annotated as its base RebirthError
-    return cast(ExprError, ExprError.single(msg, file=sp.file, line=sp.line, col=sp.col, hint=hint))
+    return ExprError.single(msg, file=sp.file, line=sp.line, col=sp.col, hint=hint)
 
 
 def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> str:

@@ -58,7 +58,8 @@ class _Compiler:
                         return sum(val[h] for h in fh(ctx))
 
                     return attr_sum
-                return getattr(self, "fn_" + fn)(args)
+                compile_call: Callable[[tuple[A.Expr, ...]], Fn] = getattr(self, "fn_" + fn)  # one method per function
+                return compile_call(args)
         sp = node.span
         raise RebirthError.single("cannot compile this expression", file=sp.file, line=sp.line, col=sp.col)
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 
-
-def literal(v: Any) -> str:
+def literal(v: object) -> str:
     """Source for a plain value, after checking it is one: int, bool, str, None, or tuples or dicts of them.
     The one way generated code (here and in fast.py) receives data."""
     if isinstance(v, bool | int | str) or v is None:

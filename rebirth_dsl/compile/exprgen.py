@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import reduce
 from operator import itemgetter, or_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from rebirth_dsl.compile.emit import literal
-from rebirth_dsl.compile.prims import Ctx, Fn, best_of, fewest_of, most_of, selected_kinds
+from rebirth_dsl.compile.prims import Ctx, DirectFn, ExprGame, Fn, best_of, fewest_of, most_of, selected_kinds
 from rebirth_dsl.lang import ast as A
 
 if TYPE_CHECKING:
@@ -25,10 +25,11 @@ if TYPE_CHECKING:
 
 _OPS = {"+": "+", "-": "-", "*": "*", ">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!=",
         "and": "and", "or": "or"}
+_T = TypeVar("_T")
 _GROUPS = {"+": "sum", "-": "sum", "*": "prod", "and": "and", "or": "or"}  # left-associative in both languages
 
 
-def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
+def _tiles(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
     if p < 0:
         return []
     mine = g.tiles_of[p]
@@ -46,7 +47,7 @@ def _atleast(sizes: list[int], n: int) -> list[int]:
     return [x for x in sizes if x >= n]
 
 
-def _group_sizes(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
+def _group_sizes(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
     """The sizes of a player's groups of these kinds, read off the union-find roots. A `groups` value is
     only ever counted, measured (`largest`) or filtered by size (`atleast`), so the generated code carries
     sizes where the closures carry hex lists: no group is built or sorted (tests/test_fast.py proves the
@@ -58,7 +59,7 @@ def _group_sizes(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
     return [gsize[h] for k in kinds if k in group_kinds for h in mine[k] if parent[h] == h]
 
 
-def _largest(g: Any, p: int, kinds: tuple[int, ...]) -> int:
+def _largest(g: ExprGame, p: int, kinds: tuple[int, ...]) -> int:
     """`largest(groups(p, kinds))` without finding a root: the largest size recorded on any of the tiles.
     A union adds the joining root's size to the other root's, and only a root's size ever changes, so a
     tile that stopped being a root keeps the size its group had then, never more than its root's now: the
@@ -73,30 +74,31 @@ def _largest(g: Any, p: int, kinds: tuple[int, ...]) -> int:
     return max(map(g.gsize.__getitem__, hexes)) if hexes else 0  # max(..., default=0) parses a keyword: slower
 
 
-def _touched(g: Any, rings: tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...], p: int) -> list[int]:
+def _touched(g: ExprGame, rings: tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...], p: int) -> list[int]:
     if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
         return []
     owner = g.owner
     return [i for i, ring in rings if p in ring(owner)]
 
 
-def _ring_getters(rings: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[tuple[int, Callable[..., Any]], ...]:
+def _ring_getters(rings: tuple[tuple[int, tuple[int, ...]], ...]
+                  ) -> tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...]:
     """Each landmark's ring of hexes as an itemgetter, reading the owners around it in one call (a ring of
     one hex is read twice, so the getter still returns a tuple)."""
     return tuple((i, itemgetter(*ring) if len(ring) > 1 else itemgetter(*ring, *ring)) for i, ring in rings if ring)
 
 
-def _reader(values: tuple[Any, ...]) -> Callable[[int], Any]:
+def _reader(values: tuple[_T, ...]) -> Callable[[int], _T]:
     """A constant table's __getitem__, of a list copy (see _Gen.table)."""
     return list(values).__getitem__
 
 
-def _owned(g: Any, lms: tuple[int, ...], p: int) -> list[int]:
+def _owned(g: ExprGame, lms: tuple[int, ...], p: int) -> list[int]:
     lm_owner = g.lm_owner
     return [i for i in lms if lm_owner[i] == p]
 
 
-def _won(g: Any, p: int) -> list[int]:
+def _won(g: ExprGame, p: int) -> list[int]:
     return [a for a, first in g.area_first.items() if first == p]
 
 
@@ -124,7 +126,7 @@ class _Gen:
             self.consts.append(f"{name} = {value}")
         return name
 
-    def const(self, value: Any) -> str:
+    def const(self, value: object) -> str:
         return self.define("C", literal(value))
 
     def derived(self, helper: str, const: str) -> str:
@@ -156,7 +158,8 @@ class _Gen:
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
                     return self.sums("g.tval.__getitem__", args[0], me, self.valued)
-                return getattr(self, "fn_" + fn)(args, me)
+                gen: Callable[[tuple[A.Expr, ...], str], str] = getattr(self, "fn_" + fn)  # one method per function
+                return gen(args, me)
         raise ValueError("cannot generate this expression")
 
     def chain(self, node: A.BinOp, me: str) -> str:
@@ -320,7 +323,7 @@ class _Gen:
         assert near is not None  # the checks allow only a landmark, kind or tag here
         return near
 
-    def table(self, values: tuple[Any, ...]) -> str:
+    def table(self, values: tuple[object, ...]) -> str:
         """The reader (`__getitem__`) of a per-hex constant, for `map`: made once, and a list's, a direct
         method, where a tuple's is a slot wrapper taking about twice as long per element (never mutated)."""
         return self.derived("_reader", self.const(values))
@@ -399,7 +402,8 @@ _EXPRS: WeakKeyDictionary[Callable[..., Any], A.Expr] = WeakKeyDictionary()
 def _run(source: str) -> Callable[..., Any]:
     env: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_HELPERS}
     exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
-    return env["f"]
+    f: Callable[..., Any] = env["f"]  # the source defines f
+    return f
 
 
 def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
@@ -413,7 +417,7 @@ def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
 
 
 def compile_direct_source(node: A.Expr, t: Tables, group_kinds: frozenset[int] | None = None
-                          ) -> tuple[Callable[..., Any], str]:
+                          ) -> tuple[DirectFn, str]:
     """The same expression as a function `f(g, me, placed=-1, influence=0)` of the values a Ctx would carry,
     and its source: no context object is made or read (the same body, reading its parameters). With the
     ruleset's `group_kinds` (which compile_expr_source cannot know: it may run before the group statement
@@ -421,11 +425,12 @@ def compile_direct_source(node: A.Expr, t: Tables, group_kinds: frozenset[int] |
     gen = _Gen(t, "placed", "influence", group_kinds)
     body = gen.src(node, "me")
     source = "\n".join([*gen.consts, "def f(g, me, placed=-1, influence=0):", f"    return {body}", ""])
-    return _run(source), source
+    f: DirectFn = _run(source)
+    return f, source
 
 
 def direct_function(fn: Fn, t: Tables, group_kinds: frozenset[int] | None = None
-                    ) -> tuple[Callable[..., Any], bool]:
+                    ) -> tuple[DirectFn, bool]:
     """fn (a function of a Ctx) as `f(g, me, placed=-1, influence=0)`, and whether that was generated
     (compile_direct_source of the expression fn was made from); otherwise fn itself runs, on a Ctx made per
     call (a closure of closures.py, or source Python cannot compile, as compiler._generated)."""

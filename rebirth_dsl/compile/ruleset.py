@@ -187,7 +187,7 @@ class Ruleset(Record):
     def parse_tile(self, text: str) -> tuple[int, int]:
         """`settlement:3` -> (kind id, value); raises a RebirthError naming the valid tiles."""
         # a tile name parses the same way every time (abilities parse their answers every use): kept per text
-        parsed = self.derived.get("parsed tiles")
+        parsed: dict[str, tuple[int, int]] | None = self.derived.get("parsed tiles")
         if parsed is None:
             parsed = self.derived["parsed tiles"] = {}
         if type(text) is str and text in parsed:

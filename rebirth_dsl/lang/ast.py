@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from rebirth_dsl.errors import Span
+from rebirth_dsl.errors import Span as Span  # exported: every node carries one (A.Span)
 from rebirth_dsl.lang.shared_methods import Node, node
 
 NOSPAN = Span("", 0, 0)
+
+# A statement's identity for overrides: its head word, then the names and numbers that tell it apart
+# (`("pay", 3, None)`, `("on", "place", ("food",), "harbour")`).
+KeyPart = str | int | tuple[str, ...] | None
+Key = tuple[KeyPart, ...]
 
 
 # ----- expressions -----------------------------------------------------------------------------
@@ -90,7 +95,7 @@ class PlayersRange(Node):
     low: int
     high: int
     span: Span = NOSPAN
-    key: tuple = ("players",)
+    key: Key = ("players",)
 
 
 @node
@@ -113,7 +118,7 @@ class TileSpec(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Tile kinds override one by one."""
         return ("tile", self.kind)
 
@@ -127,7 +132,7 @@ class ClassDecl(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Classes override by name."""
         return ("class", self.name)
 
@@ -149,7 +154,7 @@ class SetAside(Node):
     count: int
     visible: bool
     span: Span = NOSPAN
-    key: tuple = ("set aside",)
+    key: Key = ("set aside",)
 
 
 @node
@@ -158,7 +163,7 @@ class Hand(Node):
 
     count: int
     span: Span = NOSPAN
-    key: tuple = ("hand",)
+    key: Key = ("hand",)
 
 
 @node
@@ -170,7 +175,7 @@ class Returns(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """One return list per player count."""
         return ("return", self.players)
 
@@ -185,7 +190,7 @@ class Neutral(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """One neutral rule per player count."""
         return ("neutral", self.players)
 
@@ -197,7 +202,7 @@ class PublicSetup(Node):
     count: int
     deck: str
     span: Span = NOSPAN
-    key: tuple = ("public",)
+    key: Key = ("public",)
 
 
 @node
@@ -210,7 +215,7 @@ class PlaceRule(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """One placement rule and one fallback per tile kind."""
         return ("fallback" if self.fallback else "place", self.tile)
 
@@ -220,7 +225,7 @@ class OneTile(Node):
     """`one tile per hex` (S-P1): a hex with a tile takes no other."""
 
     span: Span = NOSPAN
-    key: tuple = ("one tile",)
+    key: Key = ("one tile",)
 
 
 @node
@@ -228,7 +233,7 @@ class Turns(Node):
     """`turns clockwise` (S-T1): place the hand tile, score, draw; then the next seat."""
 
     span: Span = NOSPAN
-    key: tuple = ("turns",)
+    key: Key = ("turns",)
 
 
 @node
@@ -236,7 +241,7 @@ class PassRule(Node):
     """`when no hex is legal: pass` (S-P5)."""
 
     span: Span = NOSPAN
-    key: tuple = ("pass",)
+    key: Key = ("pass",)
 
 
 @node
@@ -245,7 +250,7 @@ class GroupDecl(Node):
 
     kinds: tuple[str, ...]
     span: Span = NOSPAN
-    key: tuple = ("group",)
+    key: Key = ("group",)
 
 
 @node
@@ -257,7 +262,7 @@ class PlaceEvent(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Identity of the event for overrides."""
         return ("place", self.kinds, self.at)
 
@@ -270,7 +275,7 @@ class TouchEvent(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Identity of the event for overrides."""
         return ("touch", self.kind)
 
@@ -314,7 +319,7 @@ class Trigger(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Triggers override by their event."""
         return ("on",) + self.event.key
 
@@ -325,7 +330,7 @@ class RankBy(Node):
 
     attribute: str
     span: Span = NOSPAN
-    key: tuple = ("rank",)
+    key: Key = ("rank",)
 
 
 @node
@@ -334,7 +339,7 @@ class Ties(Node):
 
     steps: tuple[tuple[str, ...], ...]
     span: Span = NOSPAN
-    key: tuple = ("ties",)
+    key: Key = ("ties",)
 
 
 @node
@@ -347,7 +352,7 @@ class Pay(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """One payout per size and player count."""
         return ("pay", self.size, self.players)
 
@@ -358,7 +363,7 @@ class Alone(Node):
 
     places: tuple[str, ...]
     span: Span = NOSPAN
-    key: tuple = ("alone",)
+    key: Key = ("alone",)
 
 
 AreaItem = RankBy | Ties | Pay | Alone
@@ -374,7 +379,7 @@ class AreaBlock(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Area blocks merge item by item under an extending ruleset."""
         return ("area", self.kind)
 
@@ -384,7 +389,7 @@ class OverAdjacent(Node):
     """`over adjacent`: the majority counts tiles on the hexes next to the landmark (S-K1)."""
 
     span: Span = NOSPAN
-    key: tuple = ("over",)
+    key: Key = ("over",)
 
 
 @node
@@ -392,7 +397,7 @@ class UnownedTakes(Node):
     """`unowned: placer takes` (S-K2)."""
 
     span: Span = NOSPAN
-    key: tuple = ("unowned",)
+    key: Key = ("unowned",)
 
 
 @node
@@ -401,7 +406,7 @@ class Compare(Node):
 
     metrics: tuple[str, ...]  # "any" or a tile kind/class name
     span: Span = NOSPAN
-    key: tuple = ("compare",)
+    key: Key = ("compare",)
 
 
 @node
@@ -410,7 +415,7 @@ class FinalTie(Node):
 
     placer_takes: bool
     span: Span = NOSPAN
-    key: tuple = ("final",)
+    key: Key = ("final",)
 
 
 MajorityItem = OverAdjacent | UnownedTakes | Compare | FinalTie
@@ -426,7 +431,7 @@ class MajorityBlock(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Majority blocks merge item by item."""
         return ("majority", self.kind)
 
@@ -455,7 +460,7 @@ class DeckBlock(Node):
     empty_span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Decks override whole."""
         return ("deck", self.name)
 
@@ -470,7 +475,7 @@ class PublicDecl(Node):
     category: str
     placer_first: bool = True
     span: Span = NOSPAN
-    key: tuple = ("public mode",)
+    key: Key = ("public mode",)
 
 
 @node
@@ -533,7 +538,7 @@ class AbilityDecl(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """Abilities override by name."""
         return ("ability", self.name)
 
@@ -548,7 +553,7 @@ class EndIncomplete(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """One rule per area kind."""
         return ("incomplete", self.kind)
 
@@ -563,7 +568,7 @@ class EndOwned(Node):
     span: Span = NOSPAN
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> Key:
         """One rule per landmark kind."""
         return ("owned", self.kind)
 
@@ -574,7 +579,7 @@ class EndHeld(Node):
 
     category: str
     span: Span = NOSPAN
-    key: tuple = ("held",)
+    key: Key = ("held",)
 
 
 @node
@@ -592,7 +597,7 @@ class WinnerTies(Node):
 
     steps: tuple[TieBreak, ...]
     span: Span = NOSPAN
-    key: tuple = ("winner ties",)
+    key: Key = ("winner ties",)
 
 
 EndItem = EndIncomplete | EndOwned | EndHeld | WinnerTies
@@ -602,7 +607,7 @@ EndItem = EndIncomplete | EndOwned | EndHeld | WinnerTies
 class Without(Node):
     """`without on EVENT` / `without ability NAME`: removes a statement of the extended ruleset."""
 
-    target: tuple
+    target: Key  # the key of the statement it removes
     span: Span = NOSPAN
 
 

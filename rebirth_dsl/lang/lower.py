@@ -1,8 +1,10 @@
-"""Lark parse tree -> AST. Nothing else happens here: names are checked later, in checks.py."""
+"""Lark parse tree -> AST. Nothing else happens here: names are checked later, in checks.py.
+
+Lark hands each callback its children untyped; each `items` below is typed as what its grammar rule
+passes (tokens, or what the callbacks of its sub-rules returned), and the mixed ones are narrowed where
+they are taken apart, so the AST is built from checked types."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
@@ -11,7 +13,7 @@ from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 
 
-def _span(file: str, meta: Meta) -> A.Span:
+def _span(file: str, meta: Meta) -> Span:
     if getattr(meta, "empty", True):
         return A.NOSPAN
     return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
@@ -19,6 +21,9 @@ def _span(file: str, meta: Meta) -> A.Span:
 
 def _tspan(file: str, tok: Token) -> Span:
     return Span(file, tok.line or 0, tok.column or 0, tok.end_line or 0, tok.end_column or 0)
+
+
+_Empty = tuple[A.ScoreAction | None, Span]  # `when empty:` of a deck: what a draw from it does, and where
 
 
 def _count(tok: Token) -> int:
@@ -29,8 +34,20 @@ def _str(tok: Token) -> str:
     return str(tok)[1:-1]
 
 
+def _tok(x: object) -> Token:
+    """A child that the grammar makes a token."""
+    assert isinstance(x, Token), x
+    return x
+
+
+def _expr(x: object) -> A.Expr:
+    """A child that the grammar makes an expression."""
+    assert isinstance(x, A.Expr), x
+    return x
+
+
 @v_args(meta=True)
-class Lower(Transformer):
+class Lower(Transformer[Token, "tuple[A.Header, list[A.Statement]]"]):
     """Turns each grammar rule into its AST node; blocks of keyed statements are flattened."""
 
     def __init__(self, file: str) -> None:
@@ -42,18 +59,22 @@ class Lower(Transformer):
         return _span(self.file, meta)
 
     # top level
-    def start(self, meta: Meta, items: list[Any]) -> tuple[A.Header, list[Any]]:
+    def start(self, meta: Meta, items: list[A.Header | A.Statement | list[A.Statement]]
+              ) -> tuple[A.Header, list[A.Statement]]:
         """The header and the flattened statement list."""
         header, *rest = items
-        flat: list[Any] = []
+        assert isinstance(header, A.Header)
+        flat: list[A.Statement] = []
         for it in rest:
+            assert not isinstance(it, A.Header)
             flat.extend(it if isinstance(it, list) else [it])
         return header, flat
 
-    def header(self, meta: Meta, items: list[Any]) -> A.Header:
+    def header(self, meta: Meta, items: list[Token | str | None]) -> A.Header:
         """`ruleset NAME "title" extends "file"`."""
-        title = _str(items[1]) if items[1] is not None else ""
-        return A.Header(str(items[0]), title, items[2], self.s(meta))
+        name, title, extends = items
+        assert isinstance(title, Token | None)
+        return A.Header(str(name), _str(title) if title is not None else "", extends, self.s(meta))
 
     def extends_clause(self, meta: Meta, items: list[Token]) -> str:
         """`extends "file"`."""
@@ -67,20 +88,22 @@ class Lower(Transformer):
         """A comma-separated list of names."""
         return tuple(str(t) for t in items)
 
-    def hex_decl(self, meta: Meta, items: list[Any]) -> A.Declare:
+    def hex_decl(self, meta: Meta, items: list[tuple[str, ...]]) -> A.Declare:
         """`hex plain, food, ...`."""
         return A.Declare("hex", items[0], self.s(meta))
 
-    def landmark_decl(self, meta: Meta, items: list[Any]) -> A.Declare:
+    def landmark_decl(self, meta: Meta, items: list[tuple[str, ...]]) -> A.Declare:
         """`landmark castle, cathedral`."""
         return A.Declare("landmark", items[0], self.s(meta))
 
-    def tag_decl(self, meta: Meta, items: list[Any]) -> A.Declare:
+    def tag_decl(self, meta: Meta, items: list[tuple[str, ...] | None]) -> A.Declare:
         """`tag harbour, clover, neutral`."""
-        return A.Declare("tag", items[0], self.s(meta), items[1] or ())
+        names, on = items
+        assert names is not None
+        return A.Declare("tag", names, self.s(meta), on or ())
 
     # tiles
-    def tiles_block(self, meta: Meta, items: list[Any]) -> list[A.TileSpec]:
+    def tiles_block(self, meta: Meta, items: list[A.TileSpec]) -> list[A.TileSpec]:
         """The tile specs, flattened."""
         return list(items)
 
@@ -88,20 +111,23 @@ class Lower(Transformer):
         """`food x12`."""
         return A.TileSpec(str(items[0]), None, ((0, _count(items[1])),), self.s(meta))
 
-    def tile_valued(self, meta: Meta, items: list[Any]) -> A.TileSpec:
+    def tile_valued(self, meta: Meta, items: list[Token | tuple[int, int]]) -> A.TileSpec:
         """`settlement influence 1 x3, 2 x4`."""
-        return A.TileSpec(str(items[0]), str(items[1]), tuple(items[2:]), self.s(meta))
+        counts = tuple(c for c in items[2:] if isinstance(c, tuple))
+        return A.TileSpec(str(items[0]), str(items[1]), counts, self.s(meta))
 
     def value_count(self, meta: Meta, items: list[Token]) -> tuple[int, int]:
         """`1 x3`."""
         return int(items[0]), _count(items[1])
 
-    def class_decl(self, meta: Meta, items: list[Any]) -> A.ClassDecl:
+    def class_decl(self, meta: Meta, items: list[Token | tuple[str, ...]]) -> A.ClassDecl:
         """`class farm = food, energy`."""
-        return A.ClassDecl(str(items[0]), items[1], self.s(meta))
+        name, kinds = items
+        assert not isinstance(kinds, Token)
+        return A.ClassDecl(str(name), kinds, self.s(meta))
 
     # setup
-    def setup_block(self, meta: Meta, items: list[Any]) -> list[Any]:
+    def setup_block(self, meta: Meta, items: list[A.Statement]) -> list[A.Statement]:
         """Setup statements, flattened."""
         return list(items)
 
@@ -113,9 +139,10 @@ class Lower(Transformer):
         """`hand 1`."""
         return A.Hand(int(items[0]), self.s(meta))
 
-    def returns(self, meta: Meta, items: list[Any]) -> A.Returns:
+    def returns(self, meta: Meta, items: list[Token | A.TileCount]) -> A.Returns:
         """`players 4: return food x3, settlement:2`."""
-        return A.Returns(int(items[0]), tuple(items[1:]), self.s(meta))
+        tiles = tuple(t for t in items[1:] if isinstance(t, A.TileCount))
+        return A.Returns(int(_tok(items[0])), tiles, self.s(meta))
 
     def tile_count(self, meta: Meta, items: list[Token | None]) -> A.TileCount:
         """`settlement:2 x1`."""
@@ -132,71 +159,80 @@ class Lower(Transformer):
         return A.PublicSetup(int(items[0]), str(items[1]), self.s(meta))
 
     # placement
-    def place_rule(self, meta: Meta, items: list[Any]) -> A.PlaceRule:
+    def place_rule(self, meta: Meta, items: list[Token | tuple[str, ...]]) -> A.PlaceRule:
         """`place food on food, plain`."""
-        return A.PlaceRule(str(items[0]), items[1], False, self.s(meta))
+        tile, on = items
+        assert not isinstance(on, Token)
+        return A.PlaceRule(str(tile), on, False, self.s(meta))
 
-    def fallback_rule(self, meta: Meta, items: list[Any]) -> A.PlaceRule:
+    def fallback_rule(self, meta: Meta, items: list[Token | tuple[str, ...]]) -> A.PlaceRule:
         """`fallback food on energy`."""
-        return A.PlaceRule(str(items[0]), items[1], True, self.s(meta))
+        tile, on = items
+        assert not isinstance(on, Token)
+        return A.PlaceRule(str(tile), on, True, self.s(meta))
 
-    def one_tile(self, meta: Meta, items: list[Any]) -> A.OneTile:
+    def one_tile(self, meta: Meta, items: list[object]) -> A.OneTile:
         """`one tile per hex`."""
         return A.OneTile(self.s(meta))
 
-    def turns(self, meta: Meta, items: list[Any]) -> A.Turns:
+    def turns(self, meta: Meta, items: list[object]) -> A.Turns:
         """`turns clockwise`."""
         return A.Turns(self.s(meta))
 
-    def pass_rule(self, meta: Meta, items: list[Any]) -> A.PassRule:
+    def pass_rule(self, meta: Meta, items: list[object]) -> A.PassRule:
         """`when no hex is legal: pass`."""
         return A.PassRule(self.s(meta))
 
-    def group_decl(self, meta: Meta, items: list[Any]) -> A.GroupDecl:
+    def group_decl(self, meta: Meta, items: list[tuple[str, ...]]) -> A.GroupDecl:
         """`group food, energy`."""
         return A.GroupDecl(items[0], self.s(meta))
 
     # triggers
-    def trigger(self, meta: Meta, items: list[Any]) -> A.Trigger:
+    def trigger(self, meta: Meta, items: list[A.Event | A.Action]) -> A.Trigger:
         """`on EVENT: ACTION`."""
-        return A.Trigger(items[0], items[1], self.s(meta))
+        event, action = items
+        assert isinstance(event, A.Event) and isinstance(action, A.Action)
+        return A.Trigger(event, action, self.s(meta))
 
-    def tile_sel(self, meta: Meta, items: list[Any]) -> tuple[str, ...] | None:
+    def tile_sel(self, meta: Meta, items: list[Token | tuple[str, ...]]) -> tuple[str, ...] | None:
         """`any` (None) or a list of kinds."""
-        return None if isinstance(items[0], Token) and items[0].type == "ANY" else items[0]
+        sel = items[0]
+        return None if isinstance(sel, Token) else sel  # the one token here is ANY
 
-    def ev_place(self, meta: Meta, items: list[Any]) -> A.PlaceEvent:
+    def ev_place(self, meta: Meta, items: list[Token | tuple[str, ...] | None]) -> A.PlaceEvent:
         """`place food, energy at harbour`."""
-        at = str(items[1]) if items[1] is not None else None
-        return A.PlaceEvent(items[0], at, self.s(meta))
+        kinds, at = items
+        assert not isinstance(kinds, Token)
+        return A.PlaceEvent(kinds, str(at) if at is not None else None, self.s(meta))
 
     def ev_touch(self, meta: Meta, items: list[Token]) -> A.TouchEvent:
         """`first touch cathedral`."""
         return A.TouchEvent(str(items[0]), self.s(meta))
 
-    def act_score(self, meta: Meta, items: list[Any]) -> A.ScoreAction:
+    def act_score(self, meta: Meta, items: list[A.Expr | Token]) -> A.ScoreAction:
         """`score EXPR as CATEGORY`."""
-        return A.ScoreAction(items[0], str(items[1]), self.s(meta))
+        return A.ScoreAction(_expr(items[0]), str(items[1]), self.s(meta))
 
     def act_draw(self, meta: Meta, items: list[Token]) -> A.DrawAction:
         """`draw DECK`."""
         return A.DrawAction(str(items[0]), self.s(meta))
 
-    def act_ability(self, meta: Meta, items: list[Any]) -> A.AbilityAction:
+    def act_ability(self, meta: Meta, items: list[object]) -> A.AbilityAction:
         """`use ability`."""
         return A.AbilityAction(self.s(meta))
 
     # areas
-    def area_block(self, meta: Meta, items: list[Any]) -> A.AreaBlock:
+    def area_block(self, meta: Meta, items: list[Token | A.AreaItem | None]) -> A.AreaBlock:
         """`area KIND as CATEGORY { ... }`."""
         category = str(items[1]) if items[1] is not None else None
-        return A.AreaBlock(str(items[0]), category, tuple(items[2:]), self.s(meta))
+        parts = tuple(it for it in items[2:] if isinstance(it, A.AreaItem))
+        return A.AreaBlock(str(items[0]), category, parts, self.s(meta))
 
     def rank_by(self, meta: Meta, items: list[Token]) -> A.RankBy:
         """`rank by influence`."""
         return A.RankBy(str(items[0]), self.s(meta))
 
-    def ties(self, meta: Meta, items: list[Any]) -> A.Ties:
+    def ties(self, meta: Meta, items: list[tuple[str, ...]]) -> A.Ties:
         """`ties: completer last, then clockwise from completer`."""
         return A.Ties(tuple(items), self.s(meta))
 
@@ -204,27 +240,28 @@ class Lower(Transformer):
         """A tie-break phrase, checked against the known phrases later."""
         return tuple(str(t) for t in items)
 
-    def pay(self, meta: Meta, items: list[Any]) -> A.Pay:
+    def pay(self, meta: Meta, items: list[Token | A.Expr | None]) -> A.Pay:
         """`pay size 3 players 2: 8, 5`."""
-        size = int(items[0])
-        players = int(items[1]) if items[1] is not None else None
-        return A.Pay(size, players, tuple(items[2:]), self.s(meta))
+        size = int(_tok(items[0]))
+        players = int(_tok(items[1])) if items[1] is not None else None
+        return A.Pay(size, players, tuple(_expr(a) for a in items[2:]), self.s(meta))
 
     def alone(self, meta: Meta, items: list[Token]) -> A.Alone:
         """`alone: first + second`."""
         return A.Alone(tuple(str(t) for t in items), self.s(meta))
 
     # majorities
-    def majority_block(self, meta: Meta, items: list[Any]) -> A.MajorityBlock:
+    def majority_block(self, meta: Meta, items: list[Token | A.MajorityItem | None]) -> A.MajorityBlock:
         """`majority KIND as CATEGORY { ... }`."""
         category = str(items[1]) if items[1] is not None else None
-        return A.MajorityBlock(str(items[0]), category, tuple(items[2:]), self.s(meta))
+        parts = tuple(it for it in items[2:] if isinstance(it, A.MajorityItem))
+        return A.MajorityBlock(str(items[0]), category, parts, self.s(meta))
 
-    def over_adjacent(self, meta: Meta, items: list[Any]) -> A.OverAdjacent:
+    def over_adjacent(self, meta: Meta, items: list[object]) -> A.OverAdjacent:
         """`over adjacent`."""
         return A.OverAdjacent(self.s(meta))
 
-    def unowned_takes(self, meta: Meta, items: list[Any]) -> A.UnownedTakes:
+    def unowned_takes(self, meta: Meta, items: list[object]) -> A.UnownedTakes:
         """`unowned: placer takes`."""
         return A.UnownedTakes(self.s(meta))
 
@@ -236,56 +273,62 @@ class Lower(Transformer):
         """`tiles any` / `tiles farm`."""
         return str(items[0])
 
-    def final_owner(self, meta: Meta, items: list[Any]) -> A.FinalTie:
+    def final_owner(self, meta: Meta, items: list[object]) -> A.FinalTie:
         """`final tie: owner keeps`."""
         return A.FinalTie(False, self.s(meta))
 
-    def final_placer(self, meta: Meta, items: list[Any]) -> A.FinalTie:
+    def final_placer(self, meta: Meta, items: list[object]) -> A.FinalTie:
         """`final tie: placer takes`."""
         return A.FinalTie(True, self.s(meta))
 
     # decks and abilities
-    def deck_block(self, meta: Meta, items: list[Any]) -> A.DeckBlock:
+    def deck_block(self, meta: Meta, items: list[Token | _Empty | A.Card | None]) -> A.DeckBlock:
         """`deck NAME { [when empty: ...] card ... }`."""
-        name, empty, *cards = items
+        name, empty, *rest = items
+        assert isinstance(empty, tuple | None)
         on_empty, empty_span = (None, A.NOSPAN) if empty is None else empty
-        return A.DeckBlock(str(name), tuple(cards), self.s(meta), on_empty, empty_span)
+        cards = tuple(c for c in rest if isinstance(c, A.Card))
+        return A.DeckBlock(str(name), cards, self.s(meta), on_empty, empty_span)
 
-    def empty_nothing(self, meta: Meta, items: list[Any]) -> tuple[None, A.Span]:
+    def empty_nothing(self, meta: Meta, items: list[object]) -> _Empty:
         """`when empty: draw nothing`."""
         return None, self.s(meta)
 
-    def empty_score(self, meta: Meta, items: list[Any]) -> tuple[A.ScoreAction, A.Span]:
+    def empty_score(self, meta: Meta, items: list[A.Expr | Token]) -> _Empty:
         """`when empty: score EXPR as CATEGORY`."""
-        return A.ScoreAction(items[0], str(items[1]), self.s(meta)), self.s(meta)
+        return A.ScoreAction(_expr(items[0]), str(items[1]), self.s(meta)), self.s(meta)
 
-    def card(self, meta: Meta, items: list[Any]) -> A.Card:
+    def card(self, meta: Meta, items: list[Token | A.Expr | None]) -> A.Card:
         """`card "Name" 6 / 2 x2: EXPR`."""
-        small = int(items[2]) if items[2] is not None else None
-        copies = _count(items[3]) if items[3] is not None else 1
-        return A.Card(_str(items[0]), int(items[1]), small, copies, items[4], self.s(meta))
+        name, points, small, copies, condition = items
+        return A.Card(_str(_tok(name)), int(_tok(points)), int(_tok(small)) if small is not None else None,
+                      _count(_tok(copies)) if copies is not None else 1, _expr(condition), self.s(meta))
 
-    def public_decl(self, meta: Meta, items: list[Token]) -> A.PublicDecl:
+    def public_decl(self, meta: Meta, items: list[Token | bool]) -> A.PublicDecl:
         """`public DECK as CATEGORY: first big, later small`."""
-        return A.PublicDecl(str(items[0]), str(items[1]), items[2], self.s(meta))
+        deck, category, placer_first = items
+        assert isinstance(placer_first, bool)
+        return A.PublicDecl(str(deck), str(category), placer_first, self.s(meta))
 
-    def order_placer_first(self, meta: Meta, items: list[Any]) -> bool:
+    def order_placer_first(self, meta: Meta, items: list[object]) -> bool:
         """`placer first`."""
         return True
 
-    def order_seats(self, meta: Meta, items: list[Any]) -> bool:
+    def order_seats(self, meta: Meta, items: list[object]) -> bool:
         """`seat order`."""
         return False
 
-    def ability_decl(self, meta: Meta, items: list[Any]) -> A.AbilityDecl:
+    def ability_decl(self, meta: Meta, items: list[Token | A.Effect]) -> A.AbilityDecl:
         """`ability NAME: EFFECT`."""
-        return A.AbilityDecl(str(items[0]), items[1], self.s(meta))
+        name, effect = items
+        assert isinstance(effect, A.Effect)
+        return A.AbilityDecl(str(name), effect, self.s(meta))
 
-    def ab_score(self, meta: Meta, items: list[Any]) -> A.ScoreEffect:
+    def ab_score(self, meta: Meta, items: list[A.Expr | Token]) -> A.ScoreEffect:
         """`score EXPR as CATEGORY`."""
-        return A.ScoreEffect(items[0], str(items[1]), self.s(meta))
+        return A.ScoreEffect(_expr(items[0]), str(items[1]), self.s(meta))
 
-    def ab_take_aside(self, meta: Meta, items: list[Any]) -> A.TakeAsideEffect:
+    def ab_take_aside(self, meta: Meta, items: list[object]) -> A.TakeAsideEffect:
         """`take set aside`."""
         return A.TakeAsideEffect(self.s(meta))
 
@@ -302,17 +345,17 @@ class Lower(Transformer):
         return A.DoubleEffect(str(items[0]), int(items[1]), int(items[2]), str(items[3]), self.s(meta))
 
     # end
-    def end_block(self, meta: Meta, items: list[Any]) -> list[Any]:
+    def end_block(self, meta: Meta, items: list[A.Statement]) -> list[A.Statement]:
         """End statements, flattened."""
         return list(items)
 
-    def end_incomplete(self, meta: Meta, items: list[Any]) -> A.EndIncomplete:
+    def end_incomplete(self, meta: Meta, items: list[Token | A.Expr]) -> A.EndIncomplete:
         """`incomplete KIND: EXPR as CATEGORY`."""
-        return A.EndIncomplete(str(items[0]), items[1], str(items[2]), self.s(meta))
+        return A.EndIncomplete(str(items[0]), _expr(items[1]), str(items[2]), self.s(meta))
 
-    def end_owned(self, meta: Meta, items: list[Any]) -> A.EndOwned:
+    def end_owned(self, meta: Meta, items: list[Token | A.Expr]) -> A.EndOwned:
         """`each KIND owned: EXPR as CATEGORY`."""
-        return A.EndOwned(str(items[0]), items[1], str(items[2]), self.s(meta))
+        return A.EndOwned(str(items[0]), _expr(items[1]), str(items[2]), self.s(meta))
 
     def end_held(self, meta: Meta, items: list[Token]) -> A.EndHeld:
         """`held cards as CATEGORY`."""
@@ -322,15 +365,15 @@ class Lower(Transformer):
         """`winner ties: STEP, then STEP`."""
         return A.WinnerTies(tuple(items), self.s(meta))
 
-    def tb_among(self, meta: Meta, items: list[Any]) -> A.TieBreak:
+    def tb_among(self, meta: Meta, items: list[A.Expr]) -> A.TieBreak:
         """`EXPR among tied`."""
         return A.TieBreak(items[0], True, self.s(meta))
 
-    def tb_anywhere(self, meta: Meta, items: list[Any]) -> A.TieBreak:
+    def tb_anywhere(self, meta: Meta, items: list[A.Expr]) -> A.TieBreak:
         """`EXPR anywhere`."""
         return A.TieBreak(items[0], False, self.s(meta))
 
-    def without_trigger(self, meta: Meta, items: list[Any]) -> A.Without:
+    def without_trigger(self, meta: Meta, items: list[A.Event]) -> A.Without:
         """`without on EVENT`."""
         return A.Without(("on",) + items[0].key, self.s(meta))
 
@@ -339,40 +382,40 @@ class Lower(Transformer):
         return A.Without(("ability", str(items[0])), self.s(meta))
 
     # expressions
-    def or_expr(self, meta: Meta, items: list[Any]) -> A.Expr:
+    def or_expr(self, meta: Meta, items: list[A.Expr]) -> A.Expr:
         """`a or b or c`."""
         return self._fold("or", items, meta)
 
-    def and_expr(self, meta: Meta, items: list[Any]) -> A.Expr:
+    def and_expr(self, meta: Meta, items: list[A.Expr]) -> A.Expr:
         """`a and b`."""
         return self._fold("and", items, meta)
 
-    def _fold(self, op: str, items: list[Any], meta: Meta) -> A.Expr:
+    def _fold(self, op: str, items: list[A.Expr], meta: Meta) -> A.Expr:
         out = items[0]
         for it in items[1:]:
             out = A.BinOp(op, out, it, self.s(meta))
         return out
 
-    def not_(self, meta: Meta, items: list[Any]) -> A.Not:
+    def not_(self, meta: Meta, items: list[A.Expr]) -> A.Not:
         """`not a`."""
         return A.Not(items[0], self.s(meta))
 
-    def cmp(self, meta: Meta, items: list[Any]) -> A.BinOp:
+    def cmp(self, meta: Meta, items: list[A.Expr | Token]) -> A.BinOp:
         """`a >= b`."""
-        return A.BinOp(str(items[1]), items[0], items[2], self.s(meta))
+        return A.BinOp(str(items[1]), _expr(items[0]), _expr(items[2]), self.s(meta))
 
-    def sum(self, meta: Meta, items: list[Any]) -> A.Expr:
+    def sum(self, meta: Meta, items: list[A.Expr | Token]) -> A.Expr:
         """`a + b - c`."""
         return self._arith(items, meta)
 
-    def prod(self, meta: Meta, items: list[Any]) -> A.Expr:
+    def prod(self, meta: Meta, items: list[A.Expr | Token]) -> A.Expr:
         """`a * b`."""
         return self._arith(items, meta)
 
-    def _arith(self, items: list[Any], meta: Meta) -> A.Expr:
-        out = items[0]
+    def _arith(self, items: list[A.Expr | Token], meta: Meta) -> A.Expr:
+        out = _expr(items[0])  # operands and operators alternate: a + b - c
         for i in range(1, len(items), 2):
-            out = A.BinOp(str(items[i]), out, items[i + 1], self.s(meta))
+            out = A.BinOp(str(items[i]), out, _expr(items[i + 1]), self.s(meta))
         return out
 
     def num(self, meta: Meta, items: list[Token]) -> A.Num:
@@ -383,9 +426,9 @@ class Lower(Transformer):
         """A bare name."""
         return A.Name(str(items[0]), self.s(meta))
 
-    def call(self, meta: Meta, items: list[Any]) -> A.Call:
+    def call(self, meta: Meta, items: list[Token | A.Expr | None]) -> A.Call:
         """`f(a, b)`."""
-        args = tuple(a for a in items[1:] if a is not None)
+        args = tuple(_expr(a) for a in items[1:] if a is not None)
         return A.Call(str(items[0]), args, self.s(meta))
 
     def landmark_named(self, meta: Meta, items: list[Token]) -> A.Landmark:
@@ -396,6 +439,6 @@ class Lower(Transformer):
         """`castle with clover`."""
         return A.Landmark(str(items[0]), None, str(items[1]), self.s(meta))
 
-    def paren(self, meta: Meta, items: list[Any]) -> A.Expr:
+    def paren(self, meta: Meta, items: list[A.Expr]) -> A.Expr:
         """`( expr )`."""
         return items[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from rebirth_dsl import __version__, cache
 from rebirth_dsl.errors import Diagnostic, RebirthError
@@ -127,31 +127,48 @@ def _inside(root: Path, folder: Path, ext: str) -> bool:
     return lexical.is_relative_to(top) and target.is_relative_to(top)
 
 
-def _merge_block(base: A.AreaBlock | A.MajorityBlock, child: A.AreaBlock | A.MajorityBlock) -> A.AreaBlock | A.MajorityBlock:
-    items = list(base.items)
-    for it in child.items:
+class _Keyed(Protocol):
+    @property
+    def key(self) -> A.Key: ...
+
+
+_Item = TypeVar("_Item", bound=_Keyed)
+
+
+def _merge_items(base: tuple[_Item, ...], child: tuple[_Item, ...]) -> tuple[_Item, ...]:
+    """A block's items with the child's replacing the base's of the same key, new ones after."""
+    items = list(base)
+    for it in child:
         for i, old in enumerate(items):
             if old.key == it.key:
                 items[i] = it
                 break
         else:
             items.append(it)
+    return tuple(items)
+
+
+def _merge_block(base: A.AreaBlock | A.MajorityBlock, child: A.AreaBlock | A.MajorityBlock) -> A.AreaBlock | A.MajorityBlock:
     category = child.category or base.category
-    return type(base)(base.kind, category, tuple(items), child.span)  # type: ignore[arg-type]
+    if isinstance(base, A.AreaBlock):
+        assert isinstance(child, A.AreaBlock)  # merge pairs blocks of one class
+        return A.AreaBlock(base.kind, category, _merge_items(base.items, child.items), child.span)
+    assert isinstance(child, A.MajorityBlock)
+    return A.MajorityBlock(base.kind, category, _merge_items(base.items, child.items), child.span)
 
 
 class OverrideProblem(RebirthError):
     """A `without` that names nothing in the base ruleset."""
 
 
-def trigger_identity(st: A.Trigger, classes: dict[str, tuple[str, ...]]) -> tuple:
+def trigger_identity(st: A.Trigger, classes: dict[str, tuple[str, ...]]) -> A.Key:
     """What a trigger reacts to and what it does, with classes expanded: `on place farm: ... as farms` and
     `on place energy, food: ... as farms` are the same trigger. The override model (docs/language.md):
     a statement of an extending ruleset replaces the base's statement of the same identity."""
     return event_identity(st.event, classes) + _action_identity(st.action)
 
 
-def event_identity(ev: A.Event, classes: dict[str, tuple[str, ...]]) -> tuple:
+def event_identity(ev: A.Event, classes: dict[str, tuple[str, ...]]) -> A.Key:
     """An event with its tile kinds resolved through classes (a `without on EVENT` names it so)."""
     if isinstance(ev, A.PlaceEvent):
         kinds = "any" if ev.kinds is None else tuple(sorted({k for n in ev.kinds for k in classes.get(n, (n,))}))
@@ -159,7 +176,7 @@ def event_identity(ev: A.Event, classes: dict[str, tuple[str, ...]]) -> tuple:
     return ("touch", ev.kind)
 
 
-def _action_identity(act: A.Action) -> tuple:
+def _action_identity(act: A.Action) -> A.Key:
     match act:
         case A.ScoreAction(category=c):
             return ("score", c)
@@ -168,10 +185,11 @@ def _action_identity(act: A.Action) -> tuple:
     return ("ability",)
 
 
-def _target_text(target: tuple) -> str:
+def _target_text(target: A.Key) -> str:
     """A `without` target as it was written: `on place food, energy at harbour`, `ability score_3`."""
     if target[:2] == ("on", "place"):
         kinds, at = target[2], target[3]
+        assert isinstance(kinds, tuple | None)
         return f"on place {'any' if kinds is None else ', '.join(kinds)}" + (f" at {at}" if at else "")
     if target[:2] == ("on", "touch"):
         return f"on first touch {target[2]}"
@@ -183,11 +201,14 @@ def _without_event(st: A.Without) -> A.Event:
     _, kind, *rest = st.target
     if kind == "place":
         kinds, at = rest
+        assert isinstance(kinds, tuple | None) and isinstance(at, str | None)
         return A.PlaceEvent(kinds, at, st.span)
-    return A.TouchEvent(rest[0], st.span)
+    touched = rest[0]
+    assert isinstance(touched, str)
+    return A.TouchEvent(touched, st.span)
 
 
-def statement_identity(st: object, classes: dict[str, tuple[str, ...]]) -> tuple | None:
+def statement_identity(st: object, classes: dict[str, tuple[str, ...]]) -> A.Key | None:
     """What makes two statements the same statement for overrides: a trigger's event and action (classes
     expanded), otherwise the statement's key (None: never the same as another)."""
     if isinstance(st, A.Trigger):
@@ -201,7 +222,7 @@ def merge(base: A.Rules, child: A.Rules) -> A.Rules:
     statement never replaces another of the same child (both stay, and check warns where they overlap)."""
     classes = {s.name: s.kinds for s in (*base.statements, *child.statements) if isinstance(s, A.ClassDecl)}
 
-    def ident(st: object) -> tuple | None:
+    def ident(st: object) -> A.Key | None:
         return statement_identity(st, classes)
 
     out: list[A.Statement] = list(base.statements)

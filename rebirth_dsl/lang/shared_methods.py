@@ -15,7 +15,7 @@ repr. `Record` classes are mutable and unhashable (as `@dataclass` makes them); 
 from __future__ import annotations
 
 from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 _T = TypeVar("_T")
 _set = object.__setattr__
@@ -37,10 +37,10 @@ class Record:
 
     __slots__ = ()
     __match_args__: ClassVar[tuple[str, ...]] = ()
-    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set on each subclass by @dataclass
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set on each subclass by @dataclass; Any: as typeshed's
     __hash__ = None  # type: ignore[assignment]  # mutable with equality: unhashable, as @dataclass makes it
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         names = self.__match_args__  # every field is an init field, in order
         if not kwargs and len(args) == len(names):  # the AST's usual call: every field by position
             for name, value in zip(names, args, strict=True):
@@ -63,12 +63,12 @@ class Record:
         if kwargs:
             raise TypeError(f"{type(self).__name__}() got unexpected or repeated arguments {sorted(kwargs)}")
 
-    def _compared(self) -> tuple:
+    def _compared(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in _meta(type(self))[0])
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return self._compared() == other._compared()  # type: ignore[attr-defined]
+            return self._compared() == other._compared()
         return NotImplemented
 
     def __repr__(self) -> str:
@@ -81,7 +81,7 @@ class Node(Record):
 
     __slots__ = ()
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
     def __delattr__(self, name: str) -> None:
@@ -90,20 +90,22 @@ class Node(Record):
     def __hash__(self) -> int:  # type: ignore[override]  # frozen: hashable again, as @dataclass(frozen=True)
         return hash(self._compared())
 
-    def __getstate__(self) -> list[Any]:  # copy and pickle: a slotted object has no __dict__
+    def __getstate__(self) -> list[object]:  # copy and pickle: a slotted object has no __dict__
         return [getattr(self, name) for name in _meta(type(self))[2]]
 
-    def __setstate__(self, state: list[Any]) -> None:
+    def __setstate__(self, state: list[object]) -> None:
         for name, value in zip(_meta(type(self))[2], state, strict=True):
             _set(self, name, value)
 
 
+@dataclass_transform()  # type checkers see the fields as the constructor, as with @dataclass
 def record(cls: type[_T]) -> type[_T]:
     """A Record class: a dataclass whose methods are Record's."""
     assert issubclass(cls, Record) and "__eq__" not in vars(cls) and "__repr__" not in vars(cls)
     return dataclass(init=False, repr=False, eq=False)(cls)
 
 
+@dataclass_transform(frozen_default=True)  # the constructor from the fields; assignment refused
 def node(cls: type[_T]) -> type[_T]:
     """A Node class: a slotted dataclass whose methods are Node's."""
     assert issubclass(cls, Node) and "__eq__" not in vars(cls) and "__repr__" not in vars(cls)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rebirth_dsl import cache
 from rebirth_dsl.errors import Diagnostic, RulesSyntaxError
@@ -15,7 +15,8 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_EXPR_DEPTH, MAX_NUMBER
 
 if TYPE_CHECKING:
-    from lark import Lark, UnexpectedInput
+    from lark import Lark, Token, Tree, UnexpectedInput
+    from lark.lexer import TerminalDef
 
 _HERE = Path(__file__).resolve().parent  # the grammar beside this module (see lang.parser._HERE)
 
@@ -39,12 +40,12 @@ _EXAMPLES: dict[str, list[str]] = {
 }
 
 
-_LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+_LARK_OPTIONS: dict[str, str | bool] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
 _KEYWORD_END = r"(?![A-Za-z0-9_])"
 _KEYWORD_FORMAT = 2  # the version of the keyword rewriting below, part of the cache key
 
 
-def _whole_word(t: Any) -> None:
+def _whole_word(t: TerminalDef) -> None:
     """A keyword matches only as a whole word: `onn` is a name (and a typo reported on it), never the
     keyword `on` followed by `n`; `placee` is never `place` + `e`."""
     from lark.lexer import PatternRE
@@ -68,7 +69,9 @@ def lark_parser() -> Lark:
     if stored is not None:
         try:
             tables = cache.decode(stored, {})
-            return lark.Lark._load_from_dict(tables["data"], tables["memo"], propagate_positions=True)
+            loaded = lark.Lark._load_from_dict(tables["data"], tables["memo"], propagate_positions=True)
+            if isinstance(loaded, lark.Lark):  # Lark leaves its loader untyped
+                return loaded
         except Exception:  # noqa: BLE001 - any damage to an entry is a miss: build the tables afresh
             pass
     parser = lark.Lark(grammar, cache=False, edit_terminals=_whole_word, **_LARK_OPTIONS)
@@ -174,7 +177,7 @@ _EXPR_RULES = frozenset({"or_expr", "and_expr", "not_", "cmp", "sum", "prod", "n
 _CHAINS = frozenset({"or_expr", "and_expr", "sum", "prod"})
 
 
-def _number_value(tok: Any) -> int | None:
+def _number_value(tok: Token) -> int | None:
     """The value of an INT or COUNT token (`12`, `x12`), or None when it has more digits than any limit."""
     written = str(tok).lstrip("x")
     digits = written.lstrip("0") or "0"
@@ -182,7 +185,7 @@ def _number_value(tok: Any) -> int | None:
     return int(digits) if len(digits) <= len(str(MAX_NUMBER)) and len(written) <= 64 else None
 
 
-def _over_limits(tree: Any, text: str, file: str) -> list[Diagnostic]:
+def _over_limits(tree: Tree[Token], text: str, file: str) -> list[Diagnostic]:
     """Numbers above MAX_NUMBER and expressions nested deeper than MAX_EXPR_DEPTH, each at its place.
 
     Walks the parse tree without recursion (a hostile file may nest 100,000 deep). An expression's depth
@@ -197,8 +200,9 @@ def _over_limits(tree: Any, text: str, file: str) -> list[Diagnostic]:
         src = lines[line - 1] if 0 < line <= len(lines) else None
         out.append(Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint))
 
-    deepest: dict[int, tuple[Any, int]] = {}  # per expression (its root's id): (root, deepest level)
-    stack: list[tuple[Any, int, Any]] = [(tree, 0, None)]  # (node, level in its expression, the root)
+    deepest: dict[int, tuple[Tree[Token], int]] = {}  # per expression (its root's id): (root, deepest level)
+    # (node, level in its expression, the root); a node is a tree, a token, or None for an optional part
+    stack: list[tuple[object, int, Tree[Token] | None]] = [(tree, 0, None)]
     while stack:
         node, level, root = stack.pop()
         if isinstance(node, Token):

@@ -331,9 +331,11 @@ def _source(rules: A.Rules, span: A.Span) -> str:
 def _wording(rules: A.Rules, node: object, part: object | None) -> str:
     """A statement (or one item of a block, with the block's head) in English, as markdown."""
     shown_node = node
-    if part is not None and isinstance(node, A.AreaBlock | A.MajorityBlock):
+    if isinstance(node, A.AreaBlock) and isinstance(part, A.AreaItem):
         shown_node = replace(node, items=(part,))
-    elif part is not None and isinstance(node, A.DeckBlock):
+    elif isinstance(node, A.MajorityBlock) and isinstance(part, A.MajorityItem):
+        shown_node = replace(node, items=(part,))
+    elif isinstance(node, A.DeckBlock) and isinstance(part, A.Card):
         shown_node = replace(node, cards=(part,))
     text = describe_statement(rules, shown_node)  # type: ignore[arg-type]
     lines = [_IDS_AT_END.sub("", ln) for ln in text.split("\n") if ln.strip()]

@@ -129,11 +129,12 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
         return
     effect = ab.effect
     if ab.fn is not None:  # points to score (a ScoreEffect: the only effect compiled with a function)
+        assert isinstance(effect, A.ScoreEffect)
         pts = ab.fn(Ctx(g, p))
         if quiet:  # the points alone
-            g.event(index, p, pts, effect.category, ids, "")  # type: ignore[union-attr] # fn: a ScoreEffect
+            g.event(index, p, pts, effect.category, ids, "")
         else:
-            g.event(index, p, pts, effect.category, ids,  # type: ignore[union-attr] # fn: a ScoreEffect
+            g.event(index, p, pts, effect.category, ids,
                     "{} first touches {}: {} = {}", g.players[p], name, ab.name,
                     pts)
         return
@@ -148,7 +149,7 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
             tile = g.rs.parse_tile(answer)
             g.set_aside[p].remove(tile)
             g.hand[p].append(tile)
-            what: tuple[Any, ...] = ("takes a set-aside {} into hand", answer)
+            what: tuple[str, *tuple[object, ...]] = ("takes a set-aside {} into hand", answer)  # words, their values
         case A.DrawKeepEffect(draw=n, rest=rest):
             g.pending_draw[p] = (n, g.rs.parse_tile(answer), rest)
             what = ("will draw {} and keep {}", n, answer)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.compile.prims import Ctx
@@ -15,7 +16,7 @@ def end_events(g: Game) -> list[Event]:
     """What end-of-game scoring adds now, without changing the state. A quiet game whose ruleset has its
     generated engine uses the generated end scoring (the same events without text; tests/test_fast.py
     proves them equal)."""
-    fast_end = g.rs.derived.get("end_quiet") if g.quiet else None
+    fast_end: Callable[[Game], list[Event]] | None = g.rs.derived.get("end_quiet") if g.quiet else None
     if fast_end is not None:
         return fast_end(g)
     g.memo = {}  # the position is fixed while scoring: groups() is memoised

@@ -13,17 +13,27 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain, compress, count, cycle, repeat, zip_longest
 from math import floor
-from typing import Any
+from typing import Any, Protocol
 
+from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.exprgen import direct_function, expr_of, value_source
-from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
+from rebirth_dsl.compile.prims import Ctx, DirectFn, Fn
+from rebirth_dsl.compile.ruleset import (
+    Ability,
+    AreaRule,
+    MajorityRule,
+    PublicRule,
+    Ruleset,
+    ScoreTrigger,
+    TouchRule,
+)
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.runtime.abilities import draw_after_turn, use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
@@ -35,7 +45,7 @@ from rebirth_dsl.runtime.reactions import (
     touch,
 )
 from rebirth_dsl.runtime.setup import deal, seat_rng
-from rebirth_dsl.runtime.state import Event
+from rebirth_dsl.runtime.state import Answer, AutoChoose, Event
 
 
 def _kind_test(var: str, kinds: frozenset[int] | None) -> str:
@@ -51,14 +61,24 @@ def _is_group_size(e: A.Expr) -> bool:
             and isinstance(e.args[0].args[0], A.Name) and e.args[0].args[0].id == "placed")
 
 
+class MoveSink(Protocol):
+    """What run_random hands each move to, when asked to: a list, or a tally (play.tally.Tally)."""
+
+    def append(self, move: tuple[int, int, int, int], /) -> None:
+        """One move: (seat, tile kind, tile value, hex), hex -1 for a pass."""
+
+
+_Bind = Callable[[str, object], str]  # gives a value a name in the generated source (a literal, or by reference)
+
+
 @dataclass
 class Compiled:
     """The generated source and the functions compiled from it."""
 
     source: str
-    place: Any
-    run_random: Any
-    end_quiet: Any  # endgame._end_events for quiet games: the same events, no text
+    place: Callable[[Game, int, int, int, int], None]  # (g, p, tile kind, tile value, hex)
+    run_random: Callable[[Game, list[random.Random], MoveSink | None], None]
+    end_quiet: Callable[[Game], list[Event]]  # endgame._end_events for quiet games: the same events, no text
 
 
 def generate(rs: Ruleset) -> Compiled:
@@ -69,11 +89,11 @@ def generate(rs: Ruleset) -> Compiled:
     consts: list[str] = []
     lines: list[str] = []
 
-    def const(name: str, value: Any) -> str:
+    def const(name: str, value: object) -> str:
         consts.append(f"{name} = {literal(value)}")
         return name
 
-    def closure(name: str, fn: Any) -> str:
+    def closure(name: str, fn: object) -> str:
         env[name] = fn  # a compiled expression closure or a rule object, passed by reference, never as text
         return name
 
@@ -283,7 +303,7 @@ def _values(table: tuple[Any, ...], where: _Where | None) -> set[Any] | None:
     return None if where is None or not where.hexes else {table[h] for h in where.hexes}
 
 
-def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: dict[str, tuple[Any, ...]],
+def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables: dict[str, tuple[Any, ...]],
                 where: _Where | None = None) -> list[str]:
     """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order.
 
@@ -534,7 +554,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: Any, tables: d
     return out
 
 
-def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
+def _end_source(rs: Ruleset, const: _Bind, closure: _Bind) -> list[str]:
     """endgame._end_events for quiet games (S-E1..S-E3): the same events in the same order, without text;
     the loops over areas and landmarks of a kind become loops over precomputed tuples, and each expression
     runs as its direct function (exprgen.compile_direct_source: the game and the player, no context object
@@ -543,14 +563,14 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
     t = rs.t
     closures = []  # expressions the closures of closures.py run (not generated): they may memoise groups
 
-    def direct(fn: Any) -> Any:
+    def direct(fn: Fn) -> DirectFn:
         """fn as f(g, me, placed, influence)."""
         f, generated = direct_function(fn, t, rs.group_kinds)
         if not generated:
             closures.append(fn)
         return f
 
-    def value(name: str, fn: Any, me: str, influence: str) -> str:
+    def value(name: str, fn: Fn, me: str, influence: str) -> str:
         """Source for fn's value for player `me` with this influence."""
         node = expr_of(fn)
         inline = None if node is None else value_source(node, t, influence)
@@ -617,7 +637,7 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
     return [*out, "    return out"]
 
 
-def _pay_table(r: AreaRule, t: Any) -> dict[tuple[int, int], tuple[int, ...]] | None:
+def _pay_table(r: AreaRule, t: Tables) -> dict[tuple[int, int], tuple[int, ...]] | None:
     """An area rule's payouts as numbers per (size, players) (-1 players: any count; a -1 amount: the
     player's influence), or None when a payout is another expression (then the reference scores it)."""
     out: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -638,7 +658,7 @@ def _pay_table(r: AreaRule, t: Any) -> dict[tuple[int, int], tuple[int, ...]] | 
 
 
 def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...], sizes: tuple[int, ...],
-             n: int, ties: tuple[Any, ...]) -> tuple[tuple[tuple[tuple[int, ...], int, int], ...], tuple[tuple[int, ...], ...]]:
+             n: int, ties: tuple[TieStep, ...]) -> tuple[tuple[tuple[tuple[int, ...], int, int], ...], tuple[tuple[int, ...], ...]]:
     """For n players: per area, its payout table (reactions.score_area's choice: this count's, else any
     count's) and the alone payout as fixed points plus a number of times the player's influence; and per
     completer, the seats in the order of the tie-break steps (reactions.rank's keys after the influence:
@@ -661,9 +681,9 @@ def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...]
     return tuple(out), orders
 
 
-def _answer_per_seat(rngs: list[random.Random]) -> Any:
+def _answer_per_seat(rngs: list[random.Random]) -> AutoChoose:
     """Random ability answers in playouts, each seat drawing from its own generator."""
-    def answer(game: Game, p: int, lm: int, decl: Any, key: str, options: list[str] | None) -> Any:
+    def answer(game: Game, p: int, lm: int, decl: Ability, key: str, options: list[str] | None) -> Answer:
         # _randbelow: Random's own method, absent from the stubs
         return {key: options[rngs[p]._randbelow(len(options))]} if options else True  # type: ignore[attr-defined]
 
@@ -677,7 +697,7 @@ def _fixed_turns(rs: Ruleset) -> bool:
     return rs.hand <= 1 and not static(rs).ability_rules
 
 
-def _turns(g: Game, rnd: list[Any]) -> Iterable[tuple[int, tuple[int, int]]]:
+def _turns(g: Game, rnd: list[Callable[[], float]]) -> Iterable[tuple[int, tuple[int, int]]]:
     """(seat, tile) of every move of a playout, for a ruleset of `_fixed_turns`.
 
     With at most one tile in each hand a seat has nothing to pick: it plays its hand, then its supply from
@@ -707,7 +727,7 @@ def _turns(g: Game, rnd: list[Any]) -> Iterable[tuple[int, tuple[int, int]]]:
     return moves
 
 
-def _picks(g: Game, rnd: list[Any]) -> Iterator[tuple[int, tuple[int, int]]]:
+def _picks(g: Game, rnd: list[Callable[[], float]]) -> Iterator[tuple[int, tuple[int, int]]]:
     """(seat, tile) of each move as the general loop makes it: a random pick from the seat's hand, then,
     once the move is made, the seat's draw and the turn to the next seat clockwise holding a tile."""
     hand, n, p = g.hand, g.n_players, g.turn
@@ -729,7 +749,7 @@ def _picks(g: Game, rnd: list[Any]) -> Iterator[tuple[int, tuple[int, int]]]:
             return
 
 
-def _emit_pick(R: Any, ind: str, bodies: list[list[str]]) -> None:
+def _emit_pick(R: Callable[[str], None], ind: str, bodies: list[list[str]]) -> None:
     """Source that takes element r of the concatenation of the named lists (the lengths of all but the last
     are in len0, len1...), then runs the body of the list it fell in (each body starts by taking h)."""
     for i, body in enumerate(bodies):
@@ -748,7 +768,7 @@ def _placeable(rs: Ruleset) -> set[str]:
     return {k for kinds in (*rs.primary.values(), *rs.fallback.values()) for k in kinds}
 
 
-def _adj(t: Any, h: int) -> list[int]:
+def _adj(t: Tables, h: int) -> list[int]:
     return [t.landmark_of_hex[m] for m in t.neighbours[h] if m in t.landmark_of_hex]
 
 
@@ -774,11 +794,12 @@ def compiled(rs: Ruleset) -> Compiled:
     return c
 
 
-def random_game(rs: Ruleset, names: list[str], seed: int, record: bool = False) -> tuple[Game, list[Any] | None]:
+def random_game(rs: Ruleset, names: list[str], seed: int, record: bool = False
+                ) -> tuple[Game, list[tuple[int, int, int, int]] | None]:
     """A whole game of uniformly random moves, as `rebirth play --agents random` plays it."""
     g = Game(rs, names, deal(rs, len(names), seed))
     g.quiet = True
-    moves: list[Any] | None = [] if record else None
+    moves: list[tuple[int, int, int, int]] | None = [] if record else None  # (seat, tile kind, value, hex)
     compiled(rs).run_random(g, [seat_rng(seed, i) for i in range(len(names))], moves)
     return g, moves
 

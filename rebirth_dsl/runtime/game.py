@@ -6,18 +6,22 @@ number, name and tie-break comes from the compiled Ruleset.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from rebirth_dsl.compile.ruleset import CardDef, MajorityRule, Ruleset, TouchRule
+from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.runtime import abilities, endgame, placement, reactions
 from rebirth_dsl.runtime.placement import cite
 from rebirth_dsl.runtime.setup import Setup
-from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Event, State, copy_state, derive_fresh
+from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state, derive_fresh
 
 __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
+
+_G = TypeVar("_G", bound="Game")  # Game, or a subclass of it (a blank position is made of the class asked for)
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,7 @@ class Static:
 
 def static(rs: Ruleset) -> Static:
     """The ruleset's runtime tables, computed once and kept in its `derived` field."""
-    st = rs.derived.get("static")
+    st: Static | None = rs.derived.get("static")
     if st is not None:
         return st
     t = rs.t
@@ -59,11 +63,11 @@ def static(rs: Ruleset) -> Static:
     return st
 
 
-def blank(rs: Ruleset, n: int, cls: type) -> State:
+def blank(rs: Ruleset, n: int, cls: type[_G]) -> _G:
     """The empty position of a ruleset for n players, with its neutral tiles (S-U2) placed: made once and
     kept in the ruleset's `derived` field; every new game starts from a copy of it."""
     key = ("blank", n, cls)
-    g = rs.derived.get(key)
+    g: _G | None = rs.derived.get(key)
     if g is not None:
         return g
     t = rs.t
@@ -91,7 +95,7 @@ def blank(rs: Ruleset, n: int, cls: type) -> State:
     if neutral is not None:
         tagged = [h for h in range(nh) if neutral.tag in t.hex_tags[h]][: neutral.count]
         for h in tagged:
-            placement.occupy(g, h, NEUTRAL, -1, 0)  # type: ignore[arg-type]
+            placement.occupy(g, h, NEUTRAL, -1, 0)
     rs.derived[key] = g
     return g
 
@@ -109,10 +113,10 @@ class Game(State):
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} players",
                                       rule=rs.player_ids[0] if rs.player_ids else None)
-        make = rs.derived.get(("fresh", n, cls))
+        make: Callable[[], Game] | None = rs.derived.get(("fresh", n, cls))
         if make is None:  # copies of the blank written out once (state.derive_fresh): quicker than copy_state
             make = rs.derived[("fresh", n, cls)] = derive_fresh(blank(rs, n, cls))
-        return make()  # type: ignore[return-value]
+        return make()
 
     def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:
         n = len(players)
@@ -198,7 +202,7 @@ class Game(State):
         """Landmarks whose ability a placement on h would trigger for p (I-R1)."""
         return abilities.pending(self, p, h)
 
-    def ability_options(self, p: int, lm: int) -> tuple[Any, str, list[str] | None]:
+    def ability_options(self, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
         """A landmark's ability, the key of its answer, and the possible answers (I-R1)."""
         return abilities.options(self, p, lm)
 
@@ -277,9 +281,9 @@ class Game(State):
     # ----- copies -----------------------------------------------------------------------------
     def clone(self) -> Game:
         """An independent copy sharing the immutable ruleset and tables (see state.copy_state)."""
-        return copy_state(self)  # type: ignore[return-value]
+        return copy_state(self)
 
-    def shuffle_hidden(self, rng: Any) -> None:
+    def shuffle_hidden(self, rng: random.Random) -> None:
         """Shuffle the orders nobody has seen (each supply, then each deck) for a playout that must not
         follow the real draws."""
         for q in range(self.n_players):
@@ -300,6 +304,6 @@ class Game(State):
         return g
 
 
-def first_choice(game: Game, p: int, lm: int, ability: Any, key: str, options: list[str] | None) -> Any:
+def first_choice(game: Game, p: int, lm: int, ability: Ability, key: str, options: list[str] | None) -> Answer:
     """The plain answer for probes: use the ability, and take the first possible option."""
     return {key: options[0]} if options else True

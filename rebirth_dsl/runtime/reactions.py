@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.exprgen import direct_function
-from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.prims import Ctx, DirectFn
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
@@ -39,7 +39,8 @@ def react(g: Game, p: int, kind: int, h: int, index: int | None, choices: dict[s
     touched.update(first)
 
 
-def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any],
+def react_one(g: Game, r: ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule, p: int,
+              kind: int, h: int, index: int | None, choices: dict[str, Any],
               first: tuple[int, ...] = ()) -> None:
     """One statement's reaction to a placement (`first`: the landmarks it touches first)."""
     t = g.t
@@ -245,7 +246,7 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
     _read_cards(g, q, r, index, _others(g, w, dirty, moved, _winners(g), anyone), w)
 
 
-def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind: Callable[[str, Any], str],
+def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind: Callable[[str, object], str],
                   placer_first: bool = True) -> list[str] | None:
     """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
@@ -385,7 +386,7 @@ def _touches(rs: Ruleset, w: _Watch, b: int, up: tuple[int, ...]) -> tuple[froze
     return tuple(map(frozenset, near))
 
 
-def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
+def _taken_source(w: _Watch, bind: Callable[[str, object], str]) -> list[str]:
     """_after's work for the landmarks next to h the placer p has taken since the last check, as source for
     public_source (run where the last check's holders `sl` differ from `lm_owner`): each is marked seen, and
     the cards it may change for its taker are added to d, bounded ones brought closer by what each landmark
@@ -443,7 +444,7 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
     public_by = g.public_by
     one = w.name_of.get(d)  # one card, the usual case (only a single bit names a card)
     if one is not None:
-        names: Any = (one,)
+        names: tuple[str, ...] | list[str] = (one,)
     else:
         bit = w.bit
         names = [name for name in g.public if d & bit[name]]
@@ -512,12 +513,12 @@ class _Watch:
     first: int  # the cards the first check reads: those not bounded, and those met where the reader has nothing
     # per card name: its index (its bit's position), and its measure (None: not a threshold), number and
     # condition as functions of the game and the reader (exprgen.direct_function: no context object made)
-    readers: dict[str, tuple[int, Callable[..., Any] | None, int, Callable[..., Any]]]
+    readers: dict[str, tuple[int, DirectFn | None, int, DirectFn]]
 
 
 def _watch(rs: Ruleset) -> _Watch:
     """The ruleset's _Watch, built once and kept in its `derived` field."""
-    w = rs.derived.get("public reads")
+    w: _Watch | None = rs.derived.get("public reads")
     if w is not None:
         return w
     t, nk = rs.t, len(rs.tile_kinds)

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import floor
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.ruleset import Ruleset
@@ -28,20 +28,21 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled."""
     rng = seeded(seed)
     key = ("colour tiles", n_players)
-    tiles = rs.derived.get(key)
+    tiles: tuple[tuple[int, int], ...] | None = rs.derived.get(key)
     if tiles is None:  # the same for every game of this ruleset and player count
         tiles = rs.derived[key] = tuple(colour_tiles(rs, n_players))
-    set_aside, supply = [], []
+    set_aside: list[list[tuple[int, int]]] = []
+    supply: list[list[tuple[int, int]]] = []
     rnd = rng.random
     for _ in range(n_players):
         mine = list(tiles)
         _shuffle(mine, rnd)
         set_aside.append(mine[:rs.set_aside])
         supply.append(mine[rs.set_aside:])
-    names = rs.derived.get("deck names")
+    names: tuple[tuple[str, tuple[str, ...]], ...] | None = rs.derived.get("deck names")
     if names is None:  # the same for every game of this ruleset
         names = rs.derived["deck names"] = tuple((name, tuple(c.name for c in rs.decks[name])) for name in sorted(rs.decks))
-    decks = {}
+    decks: dict[str, list[str]] = {}
     for name, cards_ in names:
         cards = list(cards_)
         _shuffle(cards, rnd)
@@ -49,7 +50,16 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     return Setup(set_aside, supply, decks)
 
 
-def _shuffle(items: list, rnd: Any) -> None:
+_T = TypeVar("_T")
+
+
+class _Shuffle(Protocol):
+    """Shuffles a list in place, drawing floats in [0, 1) from rnd."""
+
+    def __call__(self, a: list[_T], rnd: Callable[[], float], /) -> None: ...
+
+
+def _shuffle(items: list[_T], rnd: Callable[[], float]) -> None:
     """Fisher-Yates from float draws: the same distribution as random.shuffle in a quarter of its time."""
     shuffle = _SHUFFLES.get(len(items))
     if shuffle is None:
@@ -57,7 +67,7 @@ def _shuffle(items: list, rnd: Any) -> None:
     shuffle(items, rnd)
 
 
-def _shuffler(m: int) -> Callable[[list, Any], None]:
+def _shuffler(m: int) -> _Shuffle:
     """Fisher-Yates for lists of m items, written out step by step: for i = m-1 .. 1, j = int(rnd() * (i+1))
     and items i and j swap. Without the loop there is nothing to iterate or unpack per step; the counts
     are floats (a float times a float is the interpreter's quick case, and the product is the one with
@@ -71,10 +81,11 @@ def _shuffler(m: int) -> Callable[[list, Any], None]:
     lines.append("    return")
     env: dict[str, Any] = {"__builtins__": {}, "floor": floor, **{f"k{k}": float(k) for k in counts}}
     exec(compile("\n".join(lines), f"<shuffle of {m}>", "exec"), env)  # noqa: S102 - our own names and ints
-    return env["shuffle"]
+    shuffle: _Shuffle = env["shuffle"]  # the source defines shuffle
+    return shuffle
 
 
-_SHUFFLES: dict[int, Callable[[list, Any], None]] = {}
+_SHUFFLES: dict[int, _Shuffle] = {}
 
 
 def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:

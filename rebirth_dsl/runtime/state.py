@@ -12,14 +12,25 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.emit import literal
-from rebirth_dsl.compile.ruleset import CardDef, MajorityRule, Ruleset, TouchRule
+from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+    from rebirth_dsl.runtime.game import Game
 
 EMPTY = -1
 NEUTRAL = -2
+
+# The answer to an ability's question (I-R1): {key: option}, True to use it with nothing to choose, False to
+# decline; and what answers them where no move does (probes, playouts): (game, seat, landmark, ability, key,
+# the possible answers or None)
+Answer = dict[str, str] | bool
+AutoChoose = Callable[["Game", int, int, Ability, str, "list[str] | None"], Answer]
 
 
 @dataclass(slots=True)
@@ -34,7 +45,7 @@ class Event:
     text: str
 
 
-def _shared() -> Any:
+def _shared() -> Any:  # Any: a field's default stands in for a value of the field's own type
     return field(default=None, metadata={"shared": True})
 
 
@@ -52,7 +63,7 @@ class State:
     metric_of: dict[int, MajorityRule] = _shared()
     cards: dict[str, CardDef] = _shared()
     ability_rules: tuple[TouchRule, ...] = _shared()
-    auto_choose: Any = _shared()  # probes and playouts: answers ability questions the record does not
+    auto_choose: AutoChoose | None = _shared()  # probes and playouts: answers ability questions the record does not
     # the position
     declared_over: bool = False
     quiet: bool = False  # simulations: points only, no event objects and no text
@@ -71,7 +82,8 @@ class State:
     touched: list[set[int]] = field(default_factory=list)
     free: dict[str, list[int]] = field(default_factory=dict)  # free hexes per hex kind (swap-remove lists)
     free_pos: list[int] = field(default_factory=list)
-    memo: dict[Any, Any] | None = _shared()  # only set while a fixed position is read, None otherwise
+    # a player's groups of some kinds (Game.groups_of), kept only while a fixed position is read, None otherwise
+    memo: dict[tuple[str, int, frozenset[int]], list[list[int]]] | None = _shared()
     # the players
     scores: list[dict[str, int]] = field(default_factory=list)
     track: list[int] = field(default_factory=list)
@@ -116,6 +128,7 @@ class State:
 
 
 # ----- the copy, derived from the field types ------------------------------------------------------
+_S = TypeVar("_S", bound="DataclassInstance")  # the dataclass a copy function is derived for
 _ATOMIC = {"int", "bool", "str", "float", "None"}
 
 
@@ -181,7 +194,13 @@ def _split_dict(args: str) -> tuple[str, str, str]:
     raise ValueError(f"not a dict annotation: {args}")
 
 
-def derive_copy(cls: type) -> Callable[[Any], Any]:
+class _Copy(Protocol):
+    """Copies a state of the class it was derived for, or of a subclass (a Game), into one of the same class."""
+
+    def __call__(self, s: _S, /) -> _S: ...
+
+
+def derive_copy(cls: type[DataclassInstance]) -> _Copy:
     """Generate the copy function of a slotted dataclass from its fields' annotations (source made only
     of the class's own field names and the templates above)."""
     lines = ["def copy(s):", "    n = object.__new__(type(s))"]
@@ -193,7 +212,8 @@ def derive_copy(cls: type) -> Callable[[Any], Any]:
     env: dict[str, Any] = {"__builtins__": {"object": object, "type": type, "list": list, "dict": dict, "set": set,
                                             "map": map, "zip": zip}}
     exec(compile("\n".join(lines), f"<copy of {cls.__name__}>", "exec"), env)  # noqa: S102 - our own field names
-    return env["copy"]
+    copy: _Copy = env["copy"]  # the source defines copy
+    return copy
 
 
 copy_state = derive_copy(State)
@@ -202,7 +222,7 @@ copy_state = derive_copy(State)
 _ATOMS = (bool, int, str, type(None))
 
 
-def derive_fresh(s: State) -> Callable[[], State]:
+def derive_fresh(s: _S) -> Callable[[], _S]:
     """A function making new states equal to `s`, for a state every game of a kind starts from (the blank
     position of a ruleset and player count, runtime/game.blank). What copy_state(s) copies is written
     out as displays of its contents (`[...]`, `{...}`), which the interpreter builds in one step each,
@@ -210,12 +230,12 @@ def derive_fresh(s: State) -> Callable[[], State]:
     rule objects) is passed in as it is. The source holds only field names and checked literals."""
     env: dict[str, Any] = {"__builtins__": {"object": object, "set": set}, "CLS": type(s)}
 
-    def share(v: Any) -> str:
+    def share(v: object) -> str:
         name = f"V{len(env)}"
         env[name] = v
         return name
 
-    def build(v: Any) -> str:
+    def build(v: object) -> str:
         """A display making a fresh copy of v, every list, dict and set in it new; leaves as they are."""
         if type(v) in _ATOMS:
             return literal(v)
@@ -245,7 +265,8 @@ def derive_fresh(s: State) -> Callable[[], State]:
         lines.append(f"    n.{f.name} = {src}")
     lines.append("    return n")
     exec(compile("\n".join(lines), f"<fresh {type(s).__name__}>", "exec"), env)  # noqa: S102 - our own field names and literals
-    return env["fresh"]
+    fresh: Callable[[], _S] = env["fresh"]  # the source defines fresh
+    return fresh
 
 
 class _Unbuilt(Exception):
