@@ -19,6 +19,13 @@ class GameView(Protocol):
     n_players: int
     quiet: bool
 
+    # the end of a turn (rules/turn.py, S-T1)
+    hand: list[list[tuple[int, int]]]
+    supply: list[list[tuple[int, int]]]  # the end of each list is its top
+    pending_draw: dict[int, tuple[int, tuple[int, int], str]]  # a "draw N, keep one" (I-R1): (n, keep, rest)
+    turn: int
+    move_index: int
+
     def event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str,
               *args: object) -> None:
         """Record an event (and its points) for player p."""
