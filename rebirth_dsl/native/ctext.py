@@ -5,6 +5,7 @@ reads comes from the tables and functions cgen.py generates in front of it (NH h
 
 from __future__ import annotations
 
+from rebirth_dsl.rules.public import C_PAY
 from rebirth_dsl.rules.turn import C_DRAW, C_END_OF_TURN
 
 # The exported functions, as cffi reads them (ABI mode): the same for every ruleset.
@@ -271,13 +272,7 @@ static void pub_init(S *s) {
     memcpy(s->pdirty, s->plive, sizeof s->pdirty);
 }
 /* seat q fulfils face-up card c: big points if first, else small, times its doubling marker */
-static void pub_pay(S *s, int c, int q, int cat) {
-    i64 pts = (s->pub_cnt[c] ? CARD_SMALL[c] : CARD_POINTS[c]) * (s->dbl_on[q][c] ? s->dbl_f[q][c] : 1);
-    s->pub_done[c][q] = 1; s->pub_order[c][s->pub_cnt[c]++] = q;
-    s->plive[q][c >> 6] &= ~(1ULL << (c & 63));
-    add(s, q, cat, pts);
-}
-
+""" + C_PAY + r"""
 /* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py) */
 static inline int free_at(const S *s, int fk, int r) { return s->freel[FOFF[fk] + r]; }
 

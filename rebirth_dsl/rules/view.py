@@ -3,11 +3,16 @@ the rule modules sit below the runtime that implements them (runtime.game.Game s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
-    from rebirth_dsl.compile.ruleset import Ruleset
+    from rebirth_dsl.compile.ruleset import CardDef, Ruleset
+
+
+# what a hex holds besides a seat's tile: nothing, or a neutral tile (S-U2); the runtime's state uses the same
+EMPTY = -1
+NEUTRAL = -2
 
 
 class GameView(Protocol):
@@ -15,7 +20,7 @@ class GameView(Protocol):
 
     rs: Ruleset
     t: Tables
-    players: list[str]
+    players: tuple[str, ...]
     n_players: int
     quiet: bool
 
@@ -25,6 +30,13 @@ class GameView(Protocol):
     pending_draw: dict[int, tuple[int, tuple[int, int], str]]  # a "draw N, keep one" (I-R1): (n, keep, rest)
     turn: int
     move_index: int
+
+    # reading mission cards (rules/public.py, I-M1, S-M2)
+    cards: dict[str, CardDef]
+    public: list[str]  # the face-up cards, in order
+    public_by: dict[str, list[int]]  # per face-up card, its fulfillers in order
+    doubled: list[dict[str, int]]  # per player: card -> its doubling marker's factor
+    memo: dict[Any, Any] | None  # set while a fixed position is read
 
     def event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str,
               *args: object) -> None:

@@ -18,18 +18,17 @@ from itertools import compress, count
 from math import floor
 from typing import Any
 
+from rebirth_dsl.accel.public import PUBLIC_LOCALS, public_missions, public_source
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.exprgen import direct_function, expr_of, value_source
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PublicRule, Ruleset, ScoreTrigger, TouchRule
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.rules.public import python_held_points
 from rebirth_dsl.rules.turn import PYTHON_SEATS, draw, fixed_turns, python_end_of_turn
 from rebirth_dsl.runtime.abilities import use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
-    PUBLIC_LOCALS,
-    public_missions,
-    public_source,
     react_one,
     score_area,
     touch,
@@ -583,7 +582,7 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
         L("for q, names in enumerate(g.held):")
         L("    for name in names:")
         L("        cond, pts, ids = cards[name]")
-        event("        ", "q", "pts if cond(g, q) else 0", cat, "ids")
+        event("        ", "q", python_held_points("pts", "cond(g, q)"), cat, "ids")
     out = ["def end_quiet(g):", "    out = []", "    append = out.append"]
     if closures:  # the position is fixed while scoring: groups() may be memoised (as endgame.end_events)
         out += ["    g.memo = {}", "    try:", *("        " + ln for ln in body), "    finally:", "        g.memo = None"]

@@ -17,9 +17,8 @@ from typing import Any
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.ruleset import CardDef, MajorityRule, Ruleset, TouchRule
-
-EMPTY = -1
-NEUTRAL = -2
+from rebirth_dsl.rules.view import EMPTY as EMPTY  # the hex codes, re-exported where the state is
+from rebirth_dsl.rules.view import NEUTRAL as NEUTRAL
 
 
 @dataclass(slots=True)
@@ -88,9 +87,10 @@ class State:
     public: list[str] = field(default_factory=list)
     public_by: dict[str, list[int]] = field(default_factory=dict)
     doubled: list[dict[str, int]] = field(default_factory=list)  # per player: card -> its marker's factor
-    # what the public missions were last checked against (reactions.public_missions): [hex owners, landmark
-    # holders, [areas won], the face-up cards each seat has not fulfilled (bits), how far each seat is from
-    # each bounded card's number]; empty until the first check, which reads every card
+    # what the public missions were last checked against by the generated engine's incremental check
+    # (accel/public.py): [hex owners, landmark holders, [areas won], the face-up cards each seat has not
+    # fulfilled (bits), how far each seat is from each bounded card's number]; empty until the first check,
+    # which reads every card
     public_seen: list[list[int]] = field(default_factory=list)
     pending_draw: dict[int, tuple[int, tuple[int, int], str]] = field(default_factory=dict)  # (n, keep, rest)
 
