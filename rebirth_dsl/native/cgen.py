@@ -26,7 +26,7 @@ from rebirth_dsl.compile.ruleset import (
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.native.cexpr import ExprGen, Unsupported, c_int, c_ints
 from rebirth_dsl.native.ctext import CORE, HELPERS, PRELUDE, PUBLIC_READS, STATE
-from rebirth_dsl.rules.public import C_CHECK, C_HELD_POINTS
+from rebirth_dsl.rules.public import C_CHECK, C_HELD_POINTS, C_SEAT
 from rebirth_dsl.runtime.game import static
 from rebirth_dsl.runtime.setup import colour_tiles
 
@@ -577,7 +577,7 @@ class _Gen:
             "    s->pseats = 0;",
             "    if (!s->npub || !seats) return;",
             "    for (int step = 0; step < s->n; step++) {",
-            "        int q = placer_first ? (p + step) % s->n : step;",
+            f"        int q = {C_SEAT};",  # rules.public.seats
             "        if (!((seats >> q) & 1)) continue;",
             "        u64 d[NCW], any = 0;",
             "        for (int w = 0; w < NCW; w++) {",

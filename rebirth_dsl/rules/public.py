@@ -98,12 +98,15 @@ static void pub_pay(S *s, int c, int q, int cat) {
 }
 """
 
+# `seats` in the native engine: the seat checked at `step` (0 .. n - 1) after p's placement
+C_SEAT = "placer_first ? (p + step) % s->n : step"
+
 # `check` in the native engine (native/cgen.py with full reads): `seats`, then every face-up card not done
 C_CHECK = """\
 static void public_missions(S *s, int p, int placer_first, int cat) {
     if (!s->npub) return;
     for (int step = 0; step < s->n; step++) {
-        int q = placer_first ? (p + step) % s->n : step;
+        int q = """ + C_SEAT + """;
         for (int i = 0; i < s->npub; i++) {
             int c = s->pub[i];
             if (s->pub_done[c][q] || !card_cond(s, c, q)) continue;
