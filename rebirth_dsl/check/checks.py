@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as
 Check = Callable[[A.Rules, Tables, "Board | None"], list[Diagnostic]]
 
 
-# the words a setting may take (the runtime gives each its meaning: abilities.draw_after_turn, options)
+# the words a setting may take (the runtime gives each its meaning: rules.turn.draw, options)
 DRAW_REST = ("bottom", "top", "box")
 DOUBLE_TARGETS = ("unfulfilled", "any")
 

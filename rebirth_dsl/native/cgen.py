@@ -26,6 +26,7 @@ from rebirth_dsl.compile.ruleset import (
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.native.cexpr import ExprGen, Unsupported, c_int, c_ints
 from rebirth_dsl.native.ctext import CORE, HELPERS, PRELUDE, PUBLIC_READS, STATE
+from rebirth_dsl.rules.public import C_CHECK, C_HELD_POINTS, C_SEAT
 from rebirth_dsl.runtime.game import static
 from rebirth_dsl.runtime.setup import colour_tiles
 
@@ -563,22 +564,11 @@ class _Gen:
     def public_function(self) -> None:
         """I-M1: after every placement each seat (the placer first, or in seat order) against every face-up
         card: big points to the first to fulfil it, small to each later one, times a doubling marker.
-        Incremental (the default, as reactions.public_missions): a card is read for a seat only once something
+        Incremental (the default, as accel.public.public_missions): a card is read for a seat only once something
         its condition reads (compile/reads.py) changed for that seat; `full_reads`: every card, every time
         (the reference the incremental check is tested against)."""
         if not self.incremental:
-            self.rules.append("\n".join([
-                "static void public_missions(S *s, int p, int placer_first, int cat) {",
-                "    if (!s->npub) return;",
-                "    for (int step = 0; step < s->n; step++) {",
-                "        int q = placer_first ? (p + step) % s->n : step;",
-                "        for (int i = 0; i < s->npub; i++) {",
-                "            int c = s->pub[i];",
-                "            if (s->pub_done[c][q] || !card_cond(s, c, q)) continue;",
-                "            pub_pay(s, c, q, cat);",
-                "        }",
-                "    }",
-                "}"]))
+            self.rules.append(C_CHECK)  # the rule as rules.public.check states it
             return
         self.public_tables()
         self.rules.append("\n".join([
@@ -587,7 +577,7 @@ class _Gen:
             "    s->pseats = 0;",
             "    if (!s->npub || !seats) return;",
             "    for (int step = 0; step < s->n; step++) {",
-            "        int q = placer_first ? (p + step) % s->n : step;",
+            f"        int q = {C_SEAT};",  # rules.public.seats
             "        if (!((seats >> q) & 1)) continue;",
             "        u64 d[NCW], any = 0;",
             "        for (int w = 0; w < NCW; w++) {",
@@ -706,7 +696,7 @@ class _Gen:
             ci = c_int(self.cat.get(rs.end_held[0], -1))
             L += ["    for (int q = 0; q < n; q++) for (int i = 0; i < s->nheld[q]; i++) {",
                   "        int c = s->held[q][i];",
-                  "        i64 pts = card_cond(s, c, q) ? CARD_POINTS[c] : 0;",
+                  f"        i64 pts = {C_HELD_POINTS};",
                   f"        totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
                   "    }"]
         L.append("}")

@@ -5,6 +5,9 @@ reads comes from the tables and functions cgen.py generates in front of it (NH h
 
 from __future__ import annotations
 
+from rebirth_dsl.rules.public import C_PAY
+from rebirth_dsl.rules.turn import C_DRAW, C_END_OF_TURN
+
 # The exported functions, as cffi reads them (ABI mode): the same for every ruleset.
 CDEF = """
 int rb_info(int32_t *out, int cap);
@@ -269,13 +272,7 @@ static void pub_init(S *s) {
     memcpy(s->pdirty, s->plive, sizeof s->pdirty);
 }
 /* seat q fulfils face-up card c: big points if first, else small, times its doubling marker */
-static void pub_pay(S *s, int c, int q, int cat) {
-    i64 pts = (s->pub_cnt[c] ? CARD_SMALL[c] : CARD_POINTS[c]) * (s->dbl_on[q][c] ? s->dbl_f[q][c] : 1);
-    s->pub_done[c][q] = 1; s->pub_order[c][s->pub_cnt[c]++] = q;
-    s->plive[q][c >> 6] &= ~(1ULL << (c & 63));
-    add(s, q, cat, pts);
-}
-
+""" + C_PAY + r"""
 /* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py) */
 static inline int free_at(const S *s, int fk, int r) { return s->freel[FOFF[fk] + r]; }
 
@@ -333,30 +330,7 @@ static void double_mission(S *s, int lm, int p, int factor, int markers, int any
     s->dbl_on[p][c] = 1; s->dbl_f[p][c] = factor;
 }
 
-/* the draw step of a turn, or a pending draw N, keep one, as abilities.draw_after_turn */
-static void draw_after_turn(S *s, int p) {
-    if (!s->pend_on[p]) {
-        if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
-        return;
-    }
-    s->pend_on[p] = 0;
-    i32 drawn[TMAX]; int m = 0;
-    while (m < s->pend_n[p] && s->nsupply[p]) drawn[m++] = s->supply[p][--s->nsupply[p]];
-    if (!m) return;
-    int kept = 0;
-    for (int i = 0; i < m; i++) if (drawn[i] == s->pend_keep[p]) { kept = i; break; }
-    hand_add(s, p, drawn[kept]);
-    memmove(&drawn[kept], &drawn[kept + 1], sizeof(i32) * (m - kept - 1));
-    m--;
-    if (s->pend_rest[p] == REST_BOTTOM) {  /* each under the supply in turn: the last drawn ends lowest */
-        memmove(&s->supply[p][m], &s->supply[p][0], sizeof(i32) * s->nsupply[p]);
-        for (int i = 0; i < m; i++) s->supply[p][m - 1 - i] = drawn[i];
-        s->nsupply[p] += m;
-    } else if (s->pend_rest[p] == REST_TOP) {  /* back on top, the first drawn to be drawn first again */
-        for (int i = m - 1; i >= 0; i--) s->supply[p][s->nsupply[p]++] = drawn[i];
-    }
-}
-
+""" + C_DRAW + r"""
 static void place(S *s, int p, int k, int v, int h);
 static int pick_hex(S *s, int k);
 
@@ -379,18 +353,7 @@ static void play_out(S *s) {
         s->nmoves++;
         if (h >= 0 && !((PRIMFK[k] >> HEX_FK[h]) & 1)) s->fallbacks[p]++;
         if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;
-        for (int i = ti + 1; i < s->nhand[p]; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */
-        s->nhand[p]--;
-        draw_after_turn(s, p);
-        s->move_index++;
-        int q = p;
-        for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile */
-            if (++q == s->n) q = 0;
-            if (s->nhand[q]) break;
-        }
-        if (!s->nhand[q]) return;
-        s->turn = q;
-    }
+""" + C_END_OF_TURN + r"""    }
 }
 
 /* ----- a new game: the board with its neutral tiles per player count, then the deal ----- */

@@ -13,6 +13,7 @@ from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.native.build import Built, build
 from rebirth_dsl.native.cgen import VBITS, Plan
 from rebirth_dsl.native.ctext import CDEF
+from rebirth_dsl.rules.public import held_points, payout
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.setup import Setup
 
@@ -152,7 +153,7 @@ class NativeEngine:
             for j in range(x[i] if p < n else 0):
                 name = plan.card_names[x[i + 1 + 2 * j]]
                 ok = bool(x[i + 2 + 2 * j])
-                missions.append((p, name, ok, cards[name].points if ok else 0))
+                missions.append((p, name, ok, held_points(cards[name].points, ok)))
             i += 1 + 2 * held_max
         public = []
         for j in range(x[i]):
@@ -160,7 +161,7 @@ class NativeEngine:
             name = plan.card_names[x[e]]
             card = cards[name]
             order = x[e + 2:e + 2 + x[e + 1]]
-            public.append((name, tuple((q, (card.points if k == 0 else (card.small or 0)) * x[e + 2 + np_ + q])
+            public.append((name, tuple((q, payout(card.points, card.small, k, x[e + 2 + np_ + q]))
                                        for k, q in enumerate(order))))
         return (x[0], passes, fallbacks, changes, claims, tuple(missions) if rs.end_held is not None else (),
                 tuple(public))

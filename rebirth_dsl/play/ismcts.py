@@ -47,7 +47,7 @@ from typing import Any
 from rebirth_dsl.play.agents import smart_answer
 from rebirth_dsl.play.points import points_for
 from rebirth_dsl.play.search import uses_native
-from rebirth_dsl.runtime.abilities import draw_after_turn
+from rebirth_dsl.rules.turn import end_turn
 from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import colour_tiles
@@ -203,10 +203,7 @@ def apply_move(g: Game, fast: Any, q: int, move: Move) -> None:
         fast.place(g, q, tile[0], tile[1], h)
     else:
         g.passed[q] += 1
-    g.hand[q].remove(tile)
-    draw_after_turn(g, q)
-    g.move_index += 1
-    g.advance()
+    end_turn(g, q, tile)
 
 
 def rewards(g: Game, scale: float, final: list[int] | None = None) -> list[float]:

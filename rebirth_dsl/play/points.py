@@ -34,6 +34,7 @@ from rebirth_dsl.compile.ruleset import (
     TouchRule,
 )
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.rules.public import ahead, payout
 from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game, first_choice
 from rebirth_dsl.runtime.state import EMPTY
@@ -870,11 +871,9 @@ class Points:
                     kept = None  # this placement may change it
             if not (fn(d, p) if kept is None else kept):
                 continue
-            nth = len(done)
-            if not r.placer_first:  # seat order: earlier seats fulfilling it now come before p
-                nth += sum(1 for q in range(p) if q not in done and fn(d, q))
             card = g.cards[name]
-            pts += (card.points if nth == 0 else (card.small or 0)) * mine.get(name, 1)
+            before = ahead(p, done, lambda q: bool(fn(d, q)), g.n_players, r.placer_first)  # noqa: B023 - used here
+            pts += payout(card.points, card.small, before, mine.get(name, 1))
         return pts
 
 

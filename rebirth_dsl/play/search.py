@@ -23,7 +23,7 @@ from typing import Any
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.play.agents import GreedyAgent, immediate_points, smart_answer
-from rebirth_dsl.runtime.abilities import draw_after_turn
+from rebirth_dsl.rules.turn import end_turn
 from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game
 
@@ -118,7 +118,4 @@ def uses_native(game: Game, backend: str) -> bool:
 
 def _after_move(g: Game, p: int, tile: tuple[int, int]) -> None:
     """The end of a turn: the tile leaves the hand, the next is drawn, the turn passes (S-T1)."""
-    g.hand[p].remove(tile)
-    draw_after_turn(g, p)  # the same draw step as the reference engine (I-R1's "draw N, keep one" included)
-    g.move_index += 1
-    g.advance()
+    end_turn(g, p, tile)  # the reference engine's own step (I-R1's "draw N, keep one" included)

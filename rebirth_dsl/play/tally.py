@@ -17,6 +17,7 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.play.agents import Agent, decide
 from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.rules.public import payout
 from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Event, Game
 from rebirth_dsl.runtime.setup import deal, seat_rng
@@ -115,12 +116,12 @@ def held_missions(g: Game, end: list[Event]) -> tuple[tuple[int, str, bool, int]
 
 def public_missions(g: Game) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
     """Each face-up card with who fulfilled it, in order, and what it paid them: the big number to the
-    first, the small one to each later player, times their doubling marker (as reactions.public_missions
+    first, the small one to each later player, times their doubling marker (as rules.public.pay
     pays it)."""
     out = []
     for name in g.public:
         card = g.cards[name]
-        paid = tuple((q, (card.points if i == 0 else (card.small or 0)) * g.doubled[q].get(name, 1))
+        paid = tuple((q, payout(card.points, card.small, i, g.doubled[q].get(name, 1)))
                      for i, q in enumerate(g.public_by.get(name, ())))
         out.append((name, paid))
     return tuple(out)

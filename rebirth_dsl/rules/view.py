@@ -3,21 +3,41 @@ the rule modules sit below the runtime that implements them (runtime.game.Game s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rebirth_dsl.compile.prims import ExprGame
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
-    from rebirth_dsl.compile.ruleset import Ruleset
+    from rebirth_dsl.compile.ruleset import CardDef
 
 
-class GameView(Protocol):
-    """The game as the rule modules see it (each rule module adds what it reads, nothing more)."""
+# what a hex holds besides a seat's tile: nothing, or a neutral tile (S-U2); the runtime's state uses the same
+EMPTY = -1
+NEUTRAL = -2
 
-    rs: Ruleset
+
+class GameView(ExprGame, Protocol):
+    """The game as the rule modules see it: what an expression reads (compile.prims.ExprGame) and what each
+    rule module adds, nothing more."""
+
     t: Tables
-    players: list[str]
-    n_players: int
+    players: tuple[str, ...]
     quiet: bool
+
+    # the end of a turn (rules/turn.py, S-T1)
+    hand: list[list[tuple[int, int]]]
+    supply: list[list[tuple[int, int]]]  # the end of each list is its top
+    pending_draw: dict[int, tuple[int, tuple[int, int], str]]  # a "draw N, keep one" (I-R1): (n, keep, rest)
+    turn: int
+    move_index: int
+
+    # reading mission cards (rules/public.py, I-M1, S-M2)
+    cards: dict[str, CardDef]
+    public: list[str]  # the face-up cards, in order
+    public_by: dict[str, list[int]]  # per face-up card, its fulfillers in order
+    doubled: list[dict[str, int]]  # per player: card -> its doubling marker's factor
+    memo: dict[Any, Any] | None  # set while a fixed position is read
 
     def event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str,
               *args: object) -> None:

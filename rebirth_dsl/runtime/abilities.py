@@ -165,29 +165,3 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
     if not quiet:  # the event's words, made only when they are kept
         g.event(index, p, 0, "ability", ids, "{} first touches {}: {}: " + what[0], g.players[p], name, ab.name,
                 *what[1:])
-
-
-def draw_after_turn(g: Game, p: int) -> None:
-    """The draw step (S-T1), or a pending "draw N, keep one" (I-R1: the others go under the supply, in the
-    order drawn)."""
-    supply, hand = g.supply[p], g.hand[p]
-    pend = g.pending_draw.pop(p, None) if g.pending_draw else None
-    if pend is None:
-        if supply:
-            hand.append(supply.pop())
-        return
-    n, keep, rest = pend
-    k = min(n, len(supply))
-    if not k:
-        return
-    drawn = supply[-k:]  # the top k (the end of the list), drawn from the top down
-    del supply[-k:]
-    drawn.reverse()
-    kept = keep if keep in drawn else drawn[0]
-    drawn.remove(kept)
-    hand.append(kept)
-    if rest == "bottom":  # each in the order drawn put under the supply (its bottom is index 0): the last lowest
-        supply[:0] = drawn[::-1]
-    elif rest == "top":  # back on top, the first drawn to be drawn first again
-        supply.extend(reversed(drawn))
-    # "box": out of the game

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.rules.public import held_points
 from rebirth_dsl.runtime.state import Event
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def _end_events(g: Game) -> list[Event]:
             for name in g.held[q]:
                 card = g.cards[name]
                 ok = bool(card.cond(ctx))
-                pts = card.points if ok else 0
+                pts = held_points(card.points, ok)
                 out.append(g.end_event(q, pts, cat, card.ids or ids, "{}'s card {!r}: {}: {}", who[q], name,
                                        "fulfilled" if ok else "not fulfilled", pts))
     return out

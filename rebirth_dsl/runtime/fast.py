@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain, compress, count, cycle, repeat, zip_longest
+from itertools import compress, count
 from math import floor
 from typing import Any, Protocol
 
+from rebirth_dsl.accel.public import PUBLIC_LOCALS, public_missions, public_source
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.exprgen import direct_function, expr_of, value_source
@@ -34,12 +35,11 @@ from rebirth_dsl.compile.ruleset import (
 )
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TieStep
-from rebirth_dsl.runtime.abilities import draw_after_turn, use
+from rebirth_dsl.rules.public import python_held_points
+from rebirth_dsl.rules.turn import PYTHON_SEATS, draw, fixed_turns, python_end_of_turn
+from rebirth_dsl.runtime.abilities import use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
-    PUBLIC_LOCALS,
-    public_missions,
-    public_source,
     react_one,
     score_area,
     touch,
@@ -105,8 +105,8 @@ def generate(rs: Ruleset) -> Compiled:
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw_after_turn, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one,
-               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=_turns,
+    env.update(DRAW=draw, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one,
+               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=fixed_turns,
                USE=use)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
@@ -177,19 +177,14 @@ def generate(rs: Ruleset) -> Compiled:
     R("    if g.auto_choose is None:")
     R("        g.auto_choose = ANSWER(rngs)")
     fixed = _fixed_turns(rs)
-    if fixed:  # every move's seat and tile are known before the first: one iterator gives them (_turns)
+    if fixed:  # every move's seat and tile are known before the first: one iterator gives them (fixed_turns)
         R("    for p, (k, v) in TURNS(g, rnd):")
     else:
         R("    hand = g.hand")
         R("    supply = g.supply")
         R("    pending = g.pending_draw")
         R("    n = g.n_players")
-        R("    # the seats after each seat, clockwise; the turn is kept in a local and stored on the way out")
-        R("    seats = NEXTS.get(n)")
-        R("    if seats is None:")
-        R("        nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]")
-        R("        seats = NEXTS[n] = (nexts, [ns[0] for ns in nexts])")
-        R("    nexts, nxt = seats")
+        emit(PYTHON_SEATS, "    ")  # read by the end of each turn (python_end_of_turn)
         R("    p = g.turn")
         R("    hp = hand[p]  # the hand of the seat to play: after the first move, the next seat's is known not empty")
         R("    if not hp:")
@@ -251,27 +246,7 @@ def generate(rs: Ruleset) -> Compiled:
     R("        if rec:")
     R("            moves.append((p, k, v, h))")
     if not fixed:
-        R("        hp.remove(tile)  # the first tile equal to it, as Game.play takes it from a hand")
-        R("        if pending:")
-        R("            DRAW(g, p)")
-        R("        else:")
-        R("            sp = supply[p]")
-        R("            if sp:")
-        R("                hp.append(sp.pop())")
-        R("        q = nxt[p]  # usually the next seat clockwise still holds a tile")
-        R("        hq = hand[q]")
-        R("        if hq:")
-        R("            p = q")
-        R("            hp = hq")
-        R("        else:")
-        R("            for q in nexts[p]:")
-        R("                if hand[q]:")
-        R("                    p = q")
-        R("                    hp = hand[q]")
-        R("                    break")
-        R("            else:")
-        R("                g.turn, g.move_index = p, mi + 1")
-        R("                return")
+        emit(python_end_of_turn(fixed), "        ")  # rules.turn.end_turn, inline (S-T1)
     # The loop reads module-level tables and helpers on every move: bound as keyword-only defaults they
     # are locals (LOAD_FAST) instead of globals; callers never pass them.
     known = {c.split(" = ", 1)[0] for c in consts} | set(env) | set(env["__builtins__"])
@@ -628,7 +603,7 @@ def _end_source(rs: Ruleset, const: _Bind, closure: _Bind) -> list[str]:
         L("for q, names in enumerate(g.held):")
         L("    for name in names:")
         L("        cond, pts, ids = cards[name]")
-        event("        ", "q", "pts if cond(g, q) else 0", cat, "ids")
+        event("        ", "q", python_held_points("pts", "cond(g, q)"), cat, "ids")
     out = ["def end_quiet(g):", "    out = []", "    append = out.append"]
     if closures:  # the position is fixed while scoring: groups() may be memoised (as endgame.end_events)
         out += ["    g.memo = {}", "    try:", *("        " + ln for ln in body), "    finally:", "        g.memo = None"]
@@ -693,63 +668,11 @@ def _answer_per_seat(rngs: list[random.Random]) -> AutoChoose:
 def _fixed_turns(rs: Ruleset) -> bool:
     """Whether nothing but the turn's own draw (S-T1) ever changes a hand: hands of at most one tile and no
     ability (abilities may take a set-aside tile into the hand or draw several, I-R1). Then the seats and
-    tiles of a playout's moves follow from the hands and supplies alone (`_turns`)."""
+    tiles of a playout's moves follow from the hands and supplies alone (rules.turn.fixed_turns)."""
     return rs.hand <= 1 and not static(rs).ability_rules
 
 
-def _turns(g: Game, rnd: list[Callable[[], float]]) -> Iterable[tuple[int, tuple[int, int]]]:
-    """(seat, tile) of every move of a playout, for a ruleset of `_fixed_turns`.
-
-    With at most one tile in each hand a seat has nothing to pick: it plays its hand, then its supply from
-    the top, and the turn goes clockwise to the next seat still holding a tile (S-T1), so a seat that has
-    run out drops out of the rounds. The whole order is known before the first move, and so is the end:
-    the hands and supplies played are emptied, the turn and move count set here (no move reads them).
-    Hands of several tiles (only if some were handed out by other means) are played move by move (`_picks`)."""
-    hand, supply, n, p = g.hand, g.supply, g.n_players, g.turn
-    if not hand[p]:  # the seat to play has nothing: the game is over
-        return ()
-    if max(map(len, hand)) > 1:
-        return _picks(g, rnd)
-    order = [q for q in (*range(p, n), *range(p)) if hand[q]]  # clockwise from the turn
-    seqs = [[*hand[q], *reversed(supply[q])] for q in order]  # the end of a supply is its top
-    sizes = list(map(len, seqs))
-    longest = max(sizes)
-    if min(sizes) == longest:  # as many tiles each (a new game): round after round, every seat in turn
-        moves: Iterable[tuple[int, tuple[int, int]]] = zip(cycle(order), chain.from_iterable(zip(*seqs, strict=True)))
-        g.turn = order[-1]  # the seat that plays last
-    else:  # rounds in which the seats that have run out are left out (zip_longest's None)
-        moves = filter(None, chain.from_iterable(zip_longest(*map(zip, map(repeat, order), seqs))))
-        g.turn = [q for q, m in zip(order, sizes, strict=True) if m == longest][-1]  # the last of the last round
-    for q in order:
-        hand[q].clear()
-        supply[q].clear()
-    g.move_index += sum(sizes)
-    return moves
-
-
-def _picks(g: Game, rnd: list[Callable[[], float]]) -> Iterator[tuple[int, tuple[int, int]]]:
-    """(seat, tile) of each move as the general loop makes it: a random pick from the seat's hand, then,
-    once the move is made, the seat's draw and the turn to the next seat clockwise holding a tile."""
-    hand, n, p = g.hand, g.n_players, g.turn
-    hp = hand[p]
-    while True:
-        ti = floor(rnd[p]() * len(hp)) if len(hp) > 1 else 0
-        tile = hp[ti]
-        yield p, tile
-        hp.remove(tile)  # the first tile equal to it, as Game.play takes it from a hand
-        draw_after_turn(g, p)
-        g.move_index += 1
-        for s in range(1, n + 1):
-            q = (p + s) % n
-            if hand[q]:
-                p, hp = q, hand[q]
-                break
-        else:
-            g.turn = p
-            return
-
-
-def _emit_pick(R: Callable[[str], None], ind: str, bodies: list[list[str]]) -> None:
+def _emit_pick(R: Any, ind: str, bodies: list[list[str]]) -> None:
     """Source that takes element r of the concatenation of the named lists (the lengths of all but the last
     are in len0, len1...), then runs the body of the list it fell in (each body starts by taking h)."""
     for i, body in enumerate(bodies):

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.rules.turn import end_turn
 from rebirth_dsl.runtime import abilities, endgame, placement, reactions
 from rebirth_dsl.runtime.placement import cite
 from rebirth_dsl.runtime.setup import Setup
@@ -249,21 +250,11 @@ class Game(State):
             abilities.check_choices(self, p, h, choices, index)
             placement.occupy(self, h, p, kind, value)
             reactions.react(self, p, kind, h, index, choices)
-        if not self.scenario:
-            self.hand[p].remove(tile)
-            abilities.draw_after_turn(self, p)
-            self.advance()
-        self.move_index += 1
+        if self.scenario:
+            self.move_index += 1  # a scenario's record says whose turn it is: no hand to play from
+        else:
+            end_turn(self, p, tile)
         return self.events[first_event:]
-
-    def advance(self) -> None:
-        """The turn passes clockwise to the next player who still holds a tile (S-T1)."""
-        n = self.n_players
-        for step in range(1, n + 1):
-            q = (self.turn + step) % n
-            if self.hand[q]:
-                self.turn = q
-                return
 
     # ----- end of game ------------------------------------------------------------------------
     def end_events(self) -> list[Event]:

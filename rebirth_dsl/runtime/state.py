@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
     from rebirth_dsl.runtime.game import Game
 
-EMPTY = -1
-NEUTRAL = -2
+from rebirth_dsl.rules.view import EMPTY as EMPTY  # the hex codes, re-exported where the state is
+from rebirth_dsl.rules.view import NEUTRAL as NEUTRAL
 
 # The answer to an ability's question (I-R1): {key: option}, True to use it with nothing to choose, False to
 # decline; and what answers them where no move does (probes, playouts): (game, seat, landmark, ability, key,
@@ -100,9 +100,10 @@ class State:
     public: list[str] = field(default_factory=list)
     public_by: dict[str, list[int]] = field(default_factory=dict)
     doubled: list[dict[str, int]] = field(default_factory=list)  # per player: card -> its marker's factor
-    # what the public missions were last checked against (reactions.public_missions): [hex owners, landmark
-    # holders, [areas won], the face-up cards each seat has not fulfilled (bits), how far each seat is from
-    # each bounded card's number]; empty until the first check, which reads every card
+    # what the public missions were last checked against by the generated engine's incremental check
+    # (accel/public.py): [hex owners, landmark holders, [areas won], the face-up cards each seat has not
+    # fulfilled (bits), how far each seat is from each bounded card's number]; empty until the first check,
+    # which reads every card
     public_seen: list[list[int]] = field(default_factory=list)
     pending_draw: dict[int, tuple[int, tuple[int, int], str]] = field(default_factory=dict)  # (n, keep, rest)
 

@@ -1,7 +1,8 @@
-"""Public missions (I-M1) are checked after every placement, but a card is re-read for a player only when
-something its condition reads changed since the last check (compile/reads.py, reactions.public_missions).
-These tests prove the incremental check gives exactly the events of reading every unfulfilled card for
-every player after every placement (reactions.public_missions_full), in both engines, along random and
+"""Public missions (I-M1) are checked after every placement. The rule (rules.public.check, which the reference
+engine runs) reads every unfulfilled card for every player; the generated engine's incremental check
+(accel/public.py) re-reads a card for a player only when something its condition reads changed since the last
+check (compile/reads.py). These tests prove the incremental check gives exactly the events of the rule, in
+both engines (each run either way), along random and
 greedy games of every bundled ruleset with public missions and of rulesets whose mission cards are
 generated from the whole expression language (most, fewest, best, owner, nested players, non-monotone
 comparisons), and that the analysis marks what it does not know as reading everything."""
@@ -23,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fast import snapshot  # its own folder is on sys.path (no __init__.py)
 
+from rebirth_dsl.accel import public as incremental
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.compiler import compile_rules
@@ -35,7 +37,8 @@ from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
-from rebirth_dsl.runtime import reactions
+from rebirth_dsl.rules import public
+from rebirth_dsl.runtime import fast, reactions
 from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game, first_choice
 from rebirth_dsl.runtime.setup import deal, seat_rng
@@ -55,12 +58,28 @@ def test_some_bundled_ruleset_has_public_missions() -> None:
 
 
 @contextmanager
-def full_reads() -> Any:
-    """Every placement reads every unfulfilled card for every player (the reference check)."""
+def incremental_reads() -> Any:
+    """The reference engine with the generated engine's incremental check in place of the rule."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(reactions, "public_missions",
-                   lambda g, p, r, index, h=-1: reactions.public_missions_full(g, p, r, index))
+        mp.setattr(reactions, "public_check", incremental.public_missions)
         yield
+
+
+@contextmanager
+def full_reads(rs: Any) -> Any:
+    """The generated engine with the rule (rules.public.check) in place of its incremental check, inline
+    source and handler both: generated afresh for the ruleset, and the usual engine put back after."""
+    keys = ("fast", "end_quiet")
+    kept = {k: rs.derived.pop(k) for k in keys if k in rs.derived}
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(fast, "public_source", lambda *a, **k: None)
+            mp.setattr(fast, "public_missions", lambda g, p, r, index, h=-1: public.check(g, p, r, index))
+            yield
+    finally:
+        for k in keys:
+            rs.derived.pop(k, None)
+        rs.derived.update(kept)
 
 
 def events(g: Game) -> list[tuple[Any, ...]]:
@@ -68,19 +87,19 @@ def events(g: Game) -> list[tuple[Any, ...]]:
 
 
 def both_ways(rs: Any, n: int, seed: int, agent: Any = RandomAgent) -> tuple[Game, Game]:
-    """The same game played with the incremental and with the full check (the reference engine)."""
+    """The same game played on the reference engine with the incremental check and with the rule."""
     names = DEFAULT_NAMES[:n]
-    g1, _ = play_game(rs, names, [agent()] * n, seed)
-    with full_reads():
-        g2, _ = play_game(rs, names, [agent()] * n, seed)
+    with incremental_reads():
+        g1, _ = play_game(rs, names, [agent()] * n, seed)
+    g2, _ = play_game(rs, names, [agent()] * n, seed)
     return g1, g2
 
 
 def fast_both_ways(rs: Any, n: int, seed: int) -> tuple[Game, Game]:
-    """The same random playout in the generated engine, which calls the reference handler for missions."""
+    """The same random playout in the generated engine with its incremental check and with the rule."""
     names = DEFAULT_NAMES[:n]
     g1, _ = random_game(rs, names, seed)
-    with full_reads():
+    with full_reads(rs):
         g2, _ = random_game(rs, names, seed)
     return g1, g2
 
@@ -89,7 +108,7 @@ def readers_equal_closures(rs: Any, g: Game) -> None:
     """Each card as both checks read it (the _Watch's readers: the condition, and the measure and number of
     a threshold, as functions of the game and the reader) gives what the closure interpreter gives for its
     written condition and threshold, for every seat, on this position: the two checks above share them."""
-    w = reactions._watch(rs)
+    w = incremental._watch(rs)
     written = {c.name: c.condition for s in rs.t.rules.statements if isinstance(s, A.DeckBlock) for c in s.cards}
     assert set(w.readers) == set(written) == set(g.cards)
     for name, card in g.cards.items():
@@ -320,7 +339,7 @@ def test_a_card_dealt_face_up_twice(seed: int) -> None:
         deck[1] = deck[0]
         g = Game(rs, names, dataclasses.replace(setup, decks={**setup.decks, "mission": deck}))
         g.quiet = True
-        with full_reads() if full else nullcontext():
+        with full_reads(rs) if full else nullcontext():
             compiled(rs).run_random(g, [seat_rng(seed, i) for i in range(4)], None)
         games.append(snapshot(g))
     assert games[0] == games[1]
@@ -391,7 +410,7 @@ def test_a_landmark_changing_hands_away_from_the_placement(tmp_path: Path, seed:
         g = Game(rs, DEFAULT_NAMES[:3], deal(rs, 3, seed))
         g.auto_choose = first_choice
         rng = random.Random(seed)
-        with full_reads() if full else nullcontext():
+        with incremental_reads() if not full else nullcontext():
             for i in range(40):
                 if i == 20:  # every castle to the player to move
                     for lm, kind in enumerate(rs.t.landmark_kind):

@@ -22,6 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rebirth_dsl.check",),
     ("rebirth_dsl.compile",),
     ("rebirth_dsl.rules",),
+    ("rebirth_dsl.accel",),
     ("rebirth_dsl.runtime",),
     ("rebirth_dsl.records",),
     ("rebirth_dsl.native",),

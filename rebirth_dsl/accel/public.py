@@ -1,0 +1,594 @@
+"""The public missions' incremental check (I-M1), a speed device of the generated engine (runtime/fast.py):
+after every placement a card is re-read for a player only when something its condition reads (compile/reads.py)
+changed since the last check, and a bounded card (`E >= N`) only once what changed may have brought E to N.
+The rule itself is rules/public.check, which the reference engine runs; this check decides only when to read,
+reads a card as `check` does and pays through rules.public.pay, and tests/test_public_reads.py proves it gives
+exactly the events of `check` on every bundled ruleset and on generated mission cards.
+
+This layer sits above rules/ and below runtime/ (whose generated engine uses it), so it sees the game as an
+untyped value: the runtime's Game, with the fields listed where they are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import compress
+from operator import ne
+from typing import TYPE_CHECKING, Any
+
+from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.exprgen import direct_function
+from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
+from rebirth_dsl.compile.ruleset import PublicRule
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.rules.public import pay, seats
+from rebirth_dsl.rules.view import EMPTY, NEUTRAL
+
+if TYPE_CHECKING:
+    from rebirth_dsl.compile.ruleset import Ruleset
+
+Game = Any  # runtime.game.Game, a layer above this one
+
+
+# ----- the incremental check -----------------------------------------------------------------------
+# A bounded card (compile/reads.py Threshold: `E >= N`, where only its holder's own tiles, landmarks taken and
+# areas won raise E, each by at most a known amount) is not read again until they may have raised E by what it
+# lacked at its last read, which is kept per seat and card (g.public_seen[4]) and brought down by the most each
+# change may raise it. A card whose E is a largest group (GROUP) is read when the tile's own group reaches N, the
+# only way its largest group grows.
+def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = -1) -> None:
+    """After every placement (here on h): each player, the placer first, then clockwise, against every
+    face-up card they have not fulfilled, re-reading a card for a player only when something its condition
+    reads (compile/reads.py) changed since the last check."""
+    if not g.public:
+        return
+    w = g.rs.derived.get("public reads") or _watch(g.rs)  # built once per ruleset (_watch), looked up inline
+    seen = g.public_seen
+    if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
+        so, sl, sw, live, lack = seen
+        q = g.owner[h]
+        if so[h] == EMPTY and q >= 0:
+            # Tiles are only ever added by a placement, and every placement, in either engine, runs this check
+            # among its reactions: the tile on h is the only one added since the last check.
+            so[h] = q
+            plain, bits, steps, anyone = w.at[g.tkind[h]][h]
+            lq = live[q]
+            d = plain & lq  # most often nothing, or a card or two of the placer's own
+            if bits & lq:
+                d |= _closer(g, h, steps, lq, lack, q * w.ncards)
+            if sl == g.lm_owner and sw[0] == len(g.area_first) and not anyone:  # and nothing else changed
+                if d:
+                    _read_for(g, q, d, r, index, w)
+            else:
+                _after(g, w, h, q, d, anyone, r, index)
+            return
+    _read_cards(g, p, r, index, _changed(g, w, h), w)
+
+
+def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
+    """Read the cards after q's tile on h, the only one added since the last check and taken already (d: q's
+    cards to read for it; anyone: the cards it changes for every player), when landmarks next to h changed
+    hands or areas were won (the cards these change found as after any comparison: _others); when a landmark
+    elsewhere changed hands too, compared in full."""
+    seen = g.public_seen
+    sl, sw = seen[1], seen[2]
+    lm_owner, won = g.lm_owner, g.area_first
+    moved = []
+    for lm in g.lm_adj[h]:
+        was = sl[lm]
+        if was != lm_owner[lm]:
+            moved.append((lm, was))
+            sl[lm] = lm_owner[lm]
+    if sl != lm_owner or sw[0] > len(won):
+        for lm, was in moved:  # left as they were for the comparison
+            sl[lm] = was
+        # the full comparison takes the tile again, which is safe (what a bounded card lacks may be
+        # under-estimated, never over-estimated)
+        seen[0][h] = EMPTY
+        dirty = _changed(g, w, h)
+        dirty[q] |= d  # those already found (public_source may have taken landmarks next to h: seen above)
+        _read_cards(g, q, r, index, dirty, w)
+        return
+    dirty = [0] * g.n_players
+    dirty[q] = d
+    _read_cards(g, q, r, index, _others(g, w, dirty, moved, _winners(g), anyone), w)
+
+
+def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind: Callable[[str, Any], str],
+                  placer_first: bool = True) -> list[str] | None:
+    """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
+    known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
+    same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
+    own; landmarks and areas go to _after (PUBMOVED), cards to read to _read_for (PUBREAD), with the ruleset's
+    _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
+    `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
+    None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
+    gsize, lm_owner, touched_by and LMADJ (the landmarks next to each hex, as g.lm_adj), the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same, xw, lx,
+    dx of its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
+    w = _watch(rs)
+    if not hexes:
+        return None
+    at = w.at[kid]
+
+    def at_hex(name: str, values: tuple[int, ...]) -> str | None:
+        """A per-hex table's value at h: a literal when it is the same on every possible hex, None when 0."""
+        seen = {values[h] for h in hexes}
+        if seen == {0}:
+            return None
+        return literal(seen.pop()) if len(seen) == 1 else f"{bind(f'PUB{kid}{name}', values)}[h]"
+
+    anyone = at_hex("ANY", tuple(a[3] for a in at))
+    if anyone is not None and not anyone.endswith("[h]"):
+        return None  # a tile on any of these hexes changes cards for every player: the call reads them
+    plain = at_hex("PLAIN", tuple(a[0] for a in at))
+    tests = ["ps", f"so[h] == {literal(EMPTY)}"]
+    body = ["so[h] = p", "lq = live[p]", f"d = {plain} & lq" if plain else "d = 0"]
+    if anyone is not None:
+        tests.append(f"not {anyone}")
+    cards: list[str] = []
+    for b, i in sorted({st[:2] for a in at for st in a[2]}):
+        grow = [next((st[2:] for st in a[2] if st[0] == b), (0, 0)) for a in at]  # per hex: (how much, N)
+        forms = {_FORMS.get(up, "by") for up, _ in (grow[h] for h in hexes)} - {None}
+        if not forms:
+            continue
+        if len(forms) > 1 or len({grow[h][1] for h in hexes if grow[h][0] < 0}) > 1:
+            return None  # growths of different forms over these hexes: the call takes them
+        form = forms.pop()
+        lower = [f"i = base + {literal(i)}", "left = lack[i] = lack[i] - {}", "if left <= 0:", f"    d |= {literal(b)}"]
+        if form == "by":  # a number of its own per hex
+            by = at_hex(f"UP{i}", tuple(max(up, 0) for up, _ in grow))
+            assert by is not None
+            block = [ln.format(by) for ln in lower] if not by.endswith("[h]") else \
+                [f"x = {by}", "if x:", *("    " + ln.format("x") for ln in lower)]
+            near = _touches(rs, w, b, tuple(max(up, 0) for up, _ in grow))
+            if near is not None and by.endswith("[h]"):
+                # the landmarks it counts that the tile is next to and the placer had not touched (the game marks
+                # them touched after every reaction): what the count grows by, where the table has at most that
+                block = [f"x = {by}", "if x:", f"    x = len({bind(f'PUBNEAR{i}', near)}[h].difference(touched_by[p]))",
+                         "    if x:", *("        " + ln.format("x") for ln in lower)]
+        else:
+            n = literal(next(x for up, x in (grow[h] for h in hexes) if up < 0))
+            if form == "value":  # by the tile's value
+                block = [ln.format("v") for ln in lower]
+            elif form == "group":  # the largest group is now at least the tile's own
+                block = [f"if gsize[groot] >= {n}:", f"    d |= {literal(b)}"]
+            else:  # reach: one more group of the size if the tile's own now is one
+                block = [f"if gsize[groot] >= {n}:", *("    " + ln.format("1") for ln in lower)]
+            where = at_hex(f"IS{i}", tuple(int(_FORMS.get(up, "by") == form) for up, _ in grow))
+            if where is not None and where.endswith("[h]"):
+                block = [f"if {where}:", *("    " + ln for ln in block)]
+        cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
+    taken, won = _taken_source(w, bind), _won_source(w, "lq", "d", "base")
+    if cards or any("lack[i]" in ln for ln in taken + won):
+        body.append(f"base = p * {literal(w.ncards)}")
+    body += cards
+    read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), bind("PUBW", w)
+    # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
+    # taking a landmark often makes such a card worth reading for nothing
+
+    def reading(seat: str, dv: str) -> list[str]:
+        """Read for `seat` the cards of the bits `dv` (a local name), when there are some."""
+        held = [ln for b, lm in w.holds for ln in (f"if {dv} & {literal(b)} and lm_owner[{literal(lm)}] != {seat}:",
+                                                    f"    {dv} ^= {literal(b)}")]
+        call = f"{read}(g, {seat}, {dv}, {rule}, None, {watch})"
+        return [f"if {dv}:", *("    " + ln for ln in held), *([f"    if {dv}:", f"        {call}"] if held
+                                                               else [f"    {call}"])]
+
+    read_d = reading("p", "d")
+    if taken:  # the holders compared once where nothing changed (`same`), again only after taking some
+        body += ["if sl != lm_owner:", *("    " + ln for ln in taken), "    same = sl == lm_owner", "else:",
+                 "    same = True"]
+    else:
+        body.append("same = sl == lm_owner")
+    body += ["if same and sw[0] == len(won):", *("    " + ln for ln in read_d)]
+    if won:
+        # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
+        # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
+        last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
+        other = ["lx = live[xw]", "dx = 0", *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}"),
+                 *reading("xw", "dx")]
+        if placer_first:
+            body += ["elif same and sw[0] + 1 == len(won):", "    sw[0] += 1", f"    xw = {last}", "    if xw == p:",
+                     *("        " + ln for ln in won + read_d), "    else:", *("        " + ln for ln in read_d),
+                     "        if xw >= 0:", *("            " + ln for ln in other)]
+        else:  # in seat order: only the placer's own area here (another seat may read before the placer)
+            body += [f"elif same and sw[0] + 1 == len(won) and {last} == p:", "    sw[0] += 1",
+                     *("    " + ln for ln in won + read_d)]
+    body += ["else:",
+             f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)", *("    " + ln for ln in PUBLIC_LOCALS)]
+    return [f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
+            f"    PUBLIC(g, p, {rule}, None, h)", *("    " + ln for ln in PUBLIC_LOCALS)]
+
+
+# The check's lists (g.public_seen) as locals of the generated loop, bound before it and again after each call
+# that may make them anew (public_missions, _after: a first check, or one that starts again); the other calls
+# (_read_for) only change them in place. Read by public_source's source.
+PUBLIC_LOCALS = ["ps = g.public_seen", "so, sl, sw, live, lack = ps or (None, None, None, None, None)",
+                 "won = g.area_first"]
+
+
+_FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
+
+
+def _touches(rs: Ruleset, w: _Watch, b: int, up: tuple[int, ...]) -> tuple[frozenset[int], ...] | None:
+    """For the card of bit b when its threshold's measure is `count(touched(me, K))` (or size) and `up` (what a
+    tile may add to it, per hex) is the number of K landmarks around each hex: those landmarks, per hex (a tile
+    next to one its holder has touched already adds nothing for it). None for any other card."""
+    t = rs.t
+    cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as _watch has them
+    card = next((c for name, c in cards.items() if w.bit[name] == b), None)
+    if card is None or card.threshold is None:
+        return None
+    match card.threshold.measure:
+        case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(A.Name(id="me"), A.Name(id=kind))),)):
+            pass
+        case _:
+            return None
+    near: list[set[int]] = [set() for _ in range(t.n)]
+    for lm, k in enumerate(t.landmark_kind):
+        if k == kind:
+            for m in t.neighbours[t.landmark_hex[lm]]:
+                near[m].add(lm)
+    if any(len(s) != u for s, u in zip(near, up, strict=True)):
+        return None  # not the growth this knows
+    return tuple(map(frozenset, near))
+
+
+def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
+    """_after's work for the landmarks next to h the placer p has taken since the last check, as source for
+    public_source (run where the last check's holders `sl` differ from `lm_owner`): each is marked seen, and
+    the cards it may change for its taker are added to d, bounded ones brought closer by what each landmark
+    raises them (a table per card over the landmarks). Whatever else changed (a landmark elsewhere or taken
+    by another, an area won) is left for _after, called when `sl` still differs. None of this when a
+    landmark changing hands may change cards for others (lost, or read by every player): _after does it all."""
+    if w.lm_lost or w.landmarks_anyone or w.always or not (w.lm_plain or any(w.lm_steps)):
+        return []
+    block = ["if lm_owner[lm] == p and sl[lm] != p:", "    sl[lm] = p"]
+    if w.lm_plain:
+        block.append(f"    d |= {literal(w.lm_plain)} & lq")
+    for b, i in sorted({st[:2] for steps in w.lm_steps for st in steps}):
+        ups = tuple(next((up for b_, _, up in steps if b_ == b), 0) for steps in w.lm_steps)
+        block += [f"    if lq & {literal(b)}:", f"        x = {bind(f'PUBLMUP{i}', ups)}[lm]", "        if x:",
+                  f"            i = base + {literal(i)}", "            left = lack[i] = lack[i] - x",
+                  "            if left <= 0:", f"                d |= {literal(b)}"]
+    return ["for lm in LMADJ[h]:", *("    " + ln for ln in block)]
+
+
+def _won_source(w: _Watch, live: str, dv: str, base: str) -> list[str]:
+    """_after's work for one area won since the last check, as source for public_source (run where nothing else
+    changed, once it is marked seen): the cards it may change for its winner (live cards `live`, what they lack
+    from `base`) added to `dv`, bounded ones brought closer. None of this (an empty list) when an area won may
+    change cards for every player; ["pass"] when it changes none."""
+    if w.won_anyone or w.always:
+        return []
+    out = []
+    if w.won_plain:
+        out.append(f"{dv} |= {literal(w.won_plain)} & {live}")
+    for b, i, up in w.won_steps:
+        out += [f"if {live} & {literal(b)}:", f"    i = {base} + {literal(i)}",
+                f"    left = lack[i] = lack[i] - {literal(up)}", "    if left <= 0:", f"        {dv} |= {literal(b)}"]
+    return out or ["pass"]
+
+
+def _read_cards(g: Game, p: int, r: PublicRule, index: int | None, dirty: list[int] | None, w: _Watch) -> None:
+    """Read the face-up cards for each player in turn (the placer first, or in seat order); `dirty[q]`: the
+    cards (bits of w.bit) to read for seat q, None for all."""
+    for q in seats(p, g.n_players, r.placer_first):
+        d = -1 if dirty is None else dirty[q]
+        if d:
+            _read_for(g, q, d, r, index, w)
+
+
+def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Watch) -> None:
+    """Read for seat q the face-up cards of the bits d, in their face-up order, and pay those fulfilled."""
+    if d & w.held:  # a card that needs its reader to hold a landmark q does not hold is false: not read
+        lm_owner = g.lm_owner
+        for b, lm in w.holds:
+            if d & b and lm_owner[lm] != q:
+                d ^= b
+        if not d:
+            return
+    public_by = g.public_by
+    one = w.name_of.get(d)  # one card, the usual case (only a single bit names a card)
+    if one is not None:
+        names: Any = (one,)
+    else:
+        bit = w.bit
+        names = [name for name in g.public if d & bit[name]]
+    seen = g.public_seen
+    readers = w.readers
+    g.memo = {}  # the position is fixed while the cards are read
+    try:
+        for name in names:
+            done = public_by[name]
+            if q in done:
+                continue
+            i, measure, limit, cond = readers[name]
+            if measure is not None and seen:  # `E >= N`: keep what E lacks (the fields above)
+                short = limit - measure(g, q)
+                if short > 0:
+                    seen[4][q * w.ncards + i] = short
+                    continue
+            elif not cond(g, q):
+                continue
+            pay(g, q, name, r, index)
+            if seen:
+                seen[3][q] &= ~w.bit[name]
+    finally:
+        g.memo = None
+
+
+@dataclass(frozen=True)
+class _Watch:
+    """Per ruleset, the cards' reads as bitmasks over the cards (one bit per card name), looked up by what
+    changed: a tile of kind k added on hex h, a landmark changing hands, an area won."""
+
+    bit: dict[str, int]
+    name_of: dict[int, str]  # the card of each bit
+    mine: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for its own holder
+    anyone: tuple[tuple[int, ...], ...]  # [kind][hex]: cards a tile there may change for every player, and
+    # those whose reads are unknown (read after every placement)
+    # (the cards a seat can still fulfil are kept per game, in g.public_seen)
+    landmarks_mine: int  # cards a landmark changing hands may change for the two holders
+    landmarks_anyone: int
+    won_mine: int  # cards an area won may change for its winner
+    won_anyone: int
+    always: int  # cards whose reads are unknown
+    ncards: int
+    bounded: int  # cards with a threshold form (compile/reads.py Threshold)
+    # per [kind][hex], for a tile there: what it may change for its holder less the bounded cards (plain),
+    # the bounded cards it may bring closer to their number (their bits, and per card: bit, card index, how
+    # much, GROUP limit or REACH size), and `anyone` (with `always`)
+    at: tuple[tuple[tuple[int, int, tuple[tuple[int, int, int, int], ...], int], ...], ...]
+    lm_plain: int  # landmarks_mine less the bounded cards: read for the seat that takes a landmark
+    lm_lost: int  # those of them a landmark lost may turn true (not Reads.taken_only): read for the seat losing it
+    lm_steps: tuple[tuple[tuple[int, int, int], ...], ...]  # [landmark]: (bit, card index, how much) for its taker
+    won_plain: int
+    won_steps: tuple[tuple[int, int, int], ...]  # (bit, card index, how much) per area won, for its winner
+    held: int  # cards that need their reader to hold a landmark (Reads.holds)
+    holds: tuple[tuple[int, int], ...]  # (bit, landmark) of each
+    lack0: tuple[int, ...]  # per card, what a bounded one lacks where its reader has nothing (0: not bounded)
+    first: int  # the cards the first check reads: those not bounded, and those met where the reader has nothing
+    # per card name: its index (its bit's position), and its measure (None: not a threshold), number and
+    # condition as functions of the game and the reader (exprgen.direct_function: no context object made)
+    readers: dict[str, tuple[int, Callable[..., Any] | None, int, Callable[..., Any]]]
+
+
+def _watch(rs: Ruleset) -> _Watch:
+    """The ruleset's _Watch, built once and kept in its `derived` field."""
+    w = rs.derived.get("public reads")
+    if w is not None:
+        return w
+    t, nk = rs.t, len(rs.tile_kinds)
+    cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as game.static has them: g.cards
+    bit = {name: 1 << i for i, name in enumerate(cards)}
+    mine = [[0] * t.n for _ in range(nk)]
+    anyone = [[0] * t.n for _ in range(nk)]
+    lm_m = lm_a = won_m = won_a = always = taken = 0
+    holds: list[tuple[int, int]] = []
+    for name, card in cards.items():
+        b, rd = bit[name], card.reads
+        if rd is None or rd.everything:
+            always |= b
+            continue
+        for k in range(nk):
+            for table, hexes in ((mine, rd.mine[k]), (anyone, rd.anyone[k])):
+                row = table[k]
+                while hexes:
+                    low = hexes & -hexes
+                    row[low.bit_length() - 1] |= b
+                    hexes ^= low
+        lm_m |= b if rd.landmarks_mine else 0
+        if rd.holds >= 0:
+            holds.append((b, rd.holds))
+        taken |= b if rd.taken_only else 0
+        lm_a |= b if rd.landmarks_anyone else 0
+        won_m |= b if rd.won_mine else 0
+        won_a |= b if rd.won_anyone else 0
+    ths = {bit[name]: card.threshold for name, card in cards.items()
+           if card.threshold is not None and card.measure is not None and not always & bit[name]}
+    bounded = sum(ths)
+    lack0 = [0] * len(bit)
+    for b, th in ths.items():
+        lack0[b.bit_length() - 1] = th.limit - th.base
+    steps = [[tuple((b, b.bit_length() - 1, th.grow[k][h], th.limit if th.grow[k][h] == GROUP else th.reach)
+                    for b, th in ths.items() if mine[k][h] & b and th.grow[k][h])  # where the reads see a change
+              for h in range(t.n)] for k in range(nk)]
+    lm_steps = tuple(tuple((b, b.bit_length() - 1, th.lm_grow[lm]) for b, th in ths.items()
+                           if lm_m & b and lm < len(th.lm_grow) and th.lm_grow[lm] > 0)
+                     for lm in range(len(t.landmark_kind)))
+    won_steps = tuple((b, b.bit_length() - 1, th.won_grow) for b, th in ths.items() if won_m & b and th.won_grow > 0)
+    anyone = [[a | always for a in row] for row in anyone]
+    at = tuple(tuple((mine[k][h] & ~bounded, sum(st[0] for st in steps[k][h]), tuple(steps[k][h]), anyone[k][h])
+                     for h in range(t.n)) for k in range(nk))
+    w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
+               lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken,
+               lm_steps, won_m & ~bounded, won_steps, sum(b for b, _ in holds), tuple(holds), tuple(lack0),
+               ~bounded | sum(b for b, th in ths.items() if th.limit <= th.base),
+               {name: (bit[name].bit_length() - 1,
+                       None if card.measure is None else direct_function(card.measure, t, rs.group_kinds)[0],
+                       0 if card.threshold is None else card.threshold.limit,
+                       direct_function(card.cond, t, rs.group_kinds)[0]) for name, card in cards.items()})
+    rs.derived["public reads"] = w
+    return w
+
+
+def _closer(g: Game, h: int, steps: tuple[tuple[int, int, int, int], ...], lq: int, lack: list[int],
+            base: int) -> int:
+    """Of the bounded cards a tile on h may bring closer to their number (`steps`), the live ones of its
+    holder (bits lq, what they lack from lack[base]) it may have brought there; the others' lack brought down."""
+    d = 0
+    size = 0
+    for b, i, up, n in steps:
+        if lq & b:
+            i += base
+            if up > 0:
+                left = lack[i] = lack[i] - up
+            elif up == VALUE:
+                left = lack[i] = lack[i] - g.tval[h]
+            else:
+                if not size:  # the tile's group, found without compressing the union-find
+                    parent, x = g.parent, h
+                    while parent[x] != x:
+                        x = parent[x]
+                    size = g.gsize[x]
+                if up == GROUP:  # the largest group is now at least the tile's own
+                    if size >= n:
+                        d |= b
+                    continue
+                if size < n:  # REACH: one more group of the size only if the tile's own now is one
+                    continue
+                left = lack[i] = lack[i] - 1
+            if left <= 0:
+                d |= b
+    return d
+
+
+def _gained(steps: tuple[tuple[int, int, int], ...], lq: int, lack: list[int], base: int) -> int:
+    """The bounded cards (`steps`: bit, card index, how much) a landmark taken or an area won may have brought
+    to their number for a seat (live cards lq, what they lack from base); the others' lack brought down."""
+    d = 0
+    for b, i, up in steps:
+        if lq & b:
+            i += base
+            left = lack[i] = lack[i] - up
+            if left <= 0:
+                d |= b
+    return d
+
+
+def _winners(g: Game) -> list[int]:
+    """The winners of the areas won since the last check (areas are only ever won, in order: the last
+    entries), brought up to date."""
+    sw, won = g.public_seen[2], g.area_first
+    if sw[0] == len(won):
+        return []
+    out = list(won.values())[sw[0]:]
+    sw[0] = len(won)
+    return out
+
+
+def _dirty(g: Game, w: _Watch, tiles: list[int], moved: list[tuple[int, int]], winners: list[int]) -> list[int]:
+    """Per seat, the cards to read after the tiles on `tiles` were added, the landmarks `moved` (with their
+    holder before) changed hands and the areas were won by `winners`."""
+    _, _, _, live, lack = g.public_seen
+    owner, tkind = g.owner, g.tkind
+    dirty = [0] * g.n_players
+    anyone = 0
+    for x in tiles:
+        q = owner[x]
+        plain, bits, steps, also = w.at[tkind[x]][x]
+        lq = live[q]
+        dirty[q] |= plain & lq
+        if bits & lq:
+            dirty[q] |= _closer(g, x, steps, lq, lack, q * w.ncards)
+        anyone |= also
+    return _others(g, w, dirty, moved, winners, anyone)
+
+
+def _others(g: Game, w: _Watch, dirty: list[int], moved: list[tuple[int, int]], winners: list[int],
+            anyone: int) -> list[int]:
+    """`dirty` with the cards to read for the landmarks `moved` changing hands, the areas won by `winners`
+    and the cards every player reads (anyone, and those whose reads are unknown)."""
+    _, _, _, live, lack = g.public_seen
+    lm_owner = g.lm_owner
+    anyone |= w.always
+    for lm, was in moved:
+        anyone |= w.landmarks_anyone
+        if was >= 0:  # losing a landmark never raises a bounded card
+            dirty[was] |= w.lm_lost & live[was]
+        q = lm_owner[lm]
+        if q >= 0:
+            dirty[q] |= (w.lm_plain & live[q]) | _gained(w.lm_steps[lm], live[q], lack, q * w.ncards)
+    for q in winners:
+        anyone |= w.won_anyone
+        if q >= 0:
+            dirty[q] |= (w.won_plain & live[q]) | _gained(w.won_steps, live[q], lack, q * w.ncards)
+    if anyone:
+        for q, lq in enumerate(live):
+            dirty[q] |= anyone & lq
+    return dirty
+
+
+def _changed(g: Game, w: _Watch, h: int) -> list[int]:
+    """Per seat, the cards whose value may have changed since the last check, found by comparing the
+    position with what it was then (g.public_seen), which is brought up to date. Comparing rather than being
+    told makes it right whatever changed the position: the reference engine, the generated one, a reaction
+    after this one in the rules' order or between two placements."""
+    owner, lm_owner = g.owner, g.lm_owner
+    seen = g.public_seen
+    if not seen:
+        return _first(g, w, h)
+    so, sl, sw = seen[0], seen[1], seen[2]
+    fresh: list[int] = []
+    if h >= 0 and so[h] == EMPTY and owner[h] != EMPTY:  # the placement that set off this check
+        so[h] = owner[h]
+        fresh.append(h)
+    if so != owner:  # anything else: tiles are only ever added, so only empty hexes may differ
+        new = list(compress(range(len(so)), map(ne, so, owner)))
+        if any(so[x] != EMPTY for x in new):
+            return _reset(g)
+        fresh += new
+        so[:] = owner
+    for x in fresh:
+        if owner[x] < 0:  # a tile of no seat (neutral): not what the tables describe
+            return _reset(g)
+    if sw[0] > len(g.area_first):
+        return _reset(g)
+    moved: list[tuple[int, int]] = []
+    if sl != lm_owner:
+        # the landmarks next to the placed hex first (those a placement moves), then any other difference
+        moved = [(lm, sl[lm]) for lm in (g.lm_adj[h] if h >= 0 else ()) if sl[lm] != lm_owner[lm]]
+        for lm, _ in moved:
+            sl[lm] = lm_owner[lm]
+        if sl != lm_owner:
+            moved += [(lm, was) for lm, was in enumerate(sl) if was != lm_owner[lm]]
+            sl[:] = lm_owner
+    # every card returned is read, which sets what a bounded one lacks afresh
+    return _dirty(g, w, fresh, moved, _winners(g))
+
+
+def _first(g: Game, w: _Watch, h: int) -> list[int]:
+    """The first check of a game. Every game starts from a position where no player has a tile, a landmark or
+    an area (neutral tiles aside, S-U2) and only ever adds to it, so that position is taken as the last
+    check's: a bounded card lacks there its number less its measure's numbers (Threshold.base), and what
+    changed since is compared as after any other check. The cards that are not bounded, and those met there,
+    are read. The tile on h (when h >= 0) is the one whose placement set off this check."""
+    live = _live(g, w)
+    n = g.n_players
+    # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
+    # not so, the comparison would see a tile taken away and read every card)
+    start = g.rs.derived.get(("public start", n))
+    if start is None:
+        start = g.rs.derived["public start", n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+    g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
+    dirty = _changed(g, w, h)  # h: taken as the first check after any other (no scan of the board for it)
+    if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
+        return dirty
+    return [d | (lq & w.first) for d, lq in zip(dirty, live, strict=True)]
+
+
+def _live(g: Game, w: _Watch) -> list[int]:
+    """Per seat, the face-up cards not fulfilled yet: the only ones ever read."""
+    bit = w.bit
+    every = 0
+    for c in g.public:  # or-ed, not summed: a card face up twice (a record may deal it so) is one bit
+        every |= bit[c]
+    live = [every] * g.n_players
+    for c, done in g.public_by.items():
+        for q in done:
+            live[q] &= ~bit[c]
+    return live
+
+
+def _reset(g: Game) -> list[int]:
+    """A change the comparison does not expect: the position now is taken as the last check's, and every
+    card is read."""
+    w = _watch(g.rs)
+    live = _live(g, w)
+    # what a bounded card lacks is not known: every card is read now, which sets it
+    g.public_seen = [list(g.owner), list(g.lm_owner), [len(g.area_first)], live, [0] * (g.n_players * w.ncards)]
+    return list(live)
+
+

@@ -1,0 +1,202 @@
+"""The end of a turn (S-T1): the tile played leaves the hand, the player draws the top of their supply (or
+answers a pending "draw N, keep one", I-R1), the move is counted, and the turn passes clockwise to the next
+player who still holds a tile; when nobody does, the game is over (S-T2).
+
+`next_seat` is the decision, `draw` the draw step and `end_turn` the whole step; the reference engine, the
+searches and the generated playouts call them. Two speed devices follow the same rule and sit here beside it:
+`fixed_turns` (the whole order of a playout's moves, known before the first when hands hold one tile) and
+the generated loop's end of a turn (`python_end_of_turn`); the native engine's is `C_END_OF_TURN`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, cycle, repeat, zip_longest
+from math import floor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rebirth_dsl.rules.view import GameView
+
+Tile = tuple[int, int]
+
+
+def next_seat(hands: Sequence[Sequence[object]], turn: int, n: int) -> int:
+    """The seat that plays after `turn`: the next one clockwise still holding a tile (S-T1), `turn` itself when
+    only it does, -1 when nobody does (the game is over, S-T2)."""
+    for step in range(1, n + 1):
+        q = (turn + step) % n
+        if hands[q]:
+            return q
+    return -1
+
+
+def draw(g: GameView, p: int) -> None:
+    """The draw step (S-T1), or a pending "draw N, keep one" (I-R1: the others go under the supply, in the
+    order drawn)."""
+    supply, hand = g.supply[p], g.hand[p]
+    pend = g.pending_draw.pop(p, None) if g.pending_draw else None
+    if pend is None:
+        if supply:
+            hand.append(supply.pop())
+        return
+    n, keep, rest = pend
+    k = min(n, len(supply))
+    if not k:
+        return
+    drawn = supply[-k:]  # the top k (the end of the list), drawn from the top down
+    del supply[-k:]
+    drawn.reverse()
+    kept = keep if keep in drawn else drawn[0]
+    drawn.remove(kept)
+    hand.append(kept)
+    if rest == "bottom":  # each in the order drawn put under the supply (its bottom is index 0): the last lowest
+        supply[:0] = drawn[::-1]
+    elif rest == "top":  # back on top, the first drawn to be drawn first again
+        supply.extend(reversed(drawn))
+    # "box": out of the game
+
+
+def end_turn(g: GameView, p: int, tile: Tile) -> None:
+    """The end of p's turn after playing `tile` (placed or passed): it leaves the hand (the first tile equal to
+    it), p draws, the move is counted and the turn passes on (S-T1); at the end of the game it stays."""
+    g.hand[p].remove(tile)
+    draw(g, p)
+    g.move_index += 1
+    q = next_seat(g.hand, g.turn, g.n_players)
+    if q >= 0:
+        g.turn = q
+
+
+# ----- speed devices that follow the rule above ---------------------------------------------------------------
+def fixed_turns(g: GameView, rnd: Sequence[Callable[[], float]]) -> Iterable[tuple[int, Tile]]:
+    """(seat, tile) of every move of a playout where nothing but the turn's own draw changes a hand and hands
+    hold at most one tile (runtime.fast._fixed_turns), as `end_turn` would make them one by one.
+
+    With one tile in hand a seat has nothing to pick: it plays its hand, then its supply from the top, and
+    `next_seat` skips a seat that has run out, so it drops out of the rounds. The whole order is known
+    before the first move, and so is the end: the hands and supplies played are emptied, the turn and move
+    count set here (no move reads them). Hands of several tiles (only if some were handed out by other
+    means) are played move by move (`picks`)."""
+    hand, supply, n, p = g.hand, g.supply, g.n_players, g.turn
+    if not hand[p]:  # the seat to play has nothing: the game is over
+        return ()
+    if max(map(len, hand)) > 1:
+        return picks(g, rnd)
+    order = [q for q in (*range(p, n), *range(p)) if hand[q]]  # clockwise from the turn
+    seqs = [[*hand[q], *reversed(supply[q])] for q in order]  # the end of a supply is its top
+    sizes = list(map(len, seqs))
+    longest = max(sizes)
+    if min(sizes) == longest:  # as many tiles each (a new game): round after round, every seat in turn
+        moves: Iterable[tuple[int, Tile]] = zip(cycle(order), chain.from_iterable(zip(*seqs, strict=True)))
+        g.turn = order[-1]  # the seat that plays last
+    else:  # rounds in which the seats that have run out are left out (zip_longest's None)
+        moves = filter(None, chain.from_iterable(zip_longest(*map(zip, map(repeat, order), seqs))))
+        g.turn = [q for q, m in zip(order, sizes, strict=True) if m == longest][-1]  # the last of the last round
+    for q in order:
+        hand[q].clear()
+        supply[q].clear()
+    g.move_index += sum(sizes)
+    return moves
+
+
+def picks(g: GameView, rnd: Sequence[Callable[[], float]]) -> Iterator[tuple[int, Tile]]:
+    """(seat, tile) of each move as the general loop makes it: a random pick from the seat's hand, then,
+    once the move is made, `end_turn`."""
+    hand = g.hand
+    while True:
+        p = g.turn
+        hp = hand[p]
+        ti = floor(rnd[p]() * len(hp)) if len(hp) > 1 else 0
+        tile = hp[ti]
+        yield p, tile
+        end_turn(g, p, tile)
+        if g.turn == p and not hand[p]:  # nobody holds a tile: the game is over
+            return
+
+
+# The seats after each seat, clockwise, for the generated loop (NEXTS: per player count, kept in its module);
+# the turn is kept in a local `p` and stored on the way out.
+PYTHON_SEATS = [
+    "seats = NEXTS.get(n)",
+    "if seats is None:",
+    "    nexts = [tuple((q + s) % n for s in range(1, n + 1)) for q in range(n)]",
+    "    seats = NEXTS[n] = (nexts, [ns[0] for ns in nexts])",
+    "nexts, nxt = seats",
+]
+
+
+def python_end_of_turn(fixed: bool) -> list[str]:
+    """`end_turn` as source for the generated playout loop (runtime.fast), which keeps the seat to play in
+    `p`, its hand in `hp` and the seats after each in `nxt` (the next one) and `nexts` (all, clockwise): the
+    draw step inline (DRAW, `draw`, when an ability left a draw pending), then `next_seat`, trying the next
+    seat first since it usually still holds a tile. Nothing when `fixed` (fixed_turns made the order)."""
+    if fixed:
+        return []
+    return [
+        "hp.remove(tile)  # the first tile equal to it, as Game.play takes it from a hand",
+        "if pending:",
+        "    DRAW(g, p)",
+        "else:",
+        "    sp = supply[p]",
+        "    if sp:",
+        "        hp.append(sp.pop())",
+        "q = nxt[p]  # usually the next seat clockwise still holds a tile",
+        "hq = hand[q]",
+        "if hq:",
+        "    p = q",
+        "    hp = hq",
+        "else:",
+        "    for q in nexts[p]:",
+        "        if hand[q]:",
+        "            p = q",
+        "            hp = hand[q]",
+        "            break",
+        "    else:",
+        "        g.turn, g.move_index = p, mi + 1",
+        "        return",
+    ]
+
+
+# `draw` in the native engine (native/ctext.py): hand_add keeps the hand in the reference order
+C_DRAW = """\
+/* the draw step of a turn, or a pending draw N, keep one, as `draw` */
+static void draw_after_turn(S *s, int p) {
+    if (!s->pend_on[p]) {
+        if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
+        return;
+    }
+    s->pend_on[p] = 0;
+    i32 drawn[TMAX]; int m = 0;
+    while (m < s->pend_n[p] && s->nsupply[p]) drawn[m++] = s->supply[p][--s->nsupply[p]];
+    if (!m) return;
+    int kept = 0;
+    for (int i = 0; i < m; i++) if (drawn[i] == s->pend_keep[p]) { kept = i; break; }
+    hand_add(s, p, drawn[kept]);
+    memmove(&drawn[kept], &drawn[kept + 1], sizeof(i32) * (m - kept - 1));
+    m--;
+    if (s->pend_rest[p] == REST_BOTTOM) {  /* each under the supply in turn: the last drawn ends lowest */
+        memmove(&s->supply[p][m], &s->supply[p][0], sizeof(i32) * s->nsupply[p]);
+        for (int i = 0; i < m; i++) s->supply[p][m - 1 - i] = drawn[i];
+        s->nsupply[p] += m;
+    } else if (s->pend_rest[p] == REST_TOP) {  /* back on top, the first drawn to be drawn first again */
+        for (int i = m - 1; i >= 0; i--) s->supply[p][s->nsupply[p]++] = drawn[i];
+    }
+}
+"""
+
+# `end_turn` in the native engine (native/ctext.py), after the move: the tile at ti leaves the hand, the draw
+# step, the move counted, `next_seat`; the playout returns when nobody holds a tile.
+C_END_OF_TURN = """\
+        for (int i = ti + 1; i < s->nhand[p]; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */
+        s->nhand[p]--;
+        draw_after_turn(s, p);
+        s->move_index++;
+        int q = p;
+        for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile */
+            if (++q == s->n) q = 0;
+            if (s->nhand[q]) break;
+        }
+        if (!s->nhand[q]) return;
+        s->turn = q;
+"""
