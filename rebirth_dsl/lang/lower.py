@@ -170,9 +170,13 @@ class Lower(Transformer):
         at = str(items[1]) if items[1] is not None else None
         return A.PlaceEvent(items[0], at, self.s(meta))
 
-    def ev_touch(self, meta: Meta, items: list[Token]) -> A.TouchEvent:
-        """`first touch cathedral`."""
-        return A.TouchEvent(str(items[0]), self.s(meta))
+    def ev_touch(self, meta: Meta, items: list[Token | None]) -> A.TouchEvent:
+        """`first touch cathedral` or `first touch well by settlement, food` (each kind with its own span)."""
+        kind, *by = items
+        names = tuple(A.Name(str(tk), Span(self.file, tk.line or 0, tk.column or 0, tk.end_line or 0,
+                                                 tk.end_column or 0))
+                      for tk in by if tk is not None)
+        return A.TouchEvent(str(kind), self.s(meta), names)
 
     def act_score(self, meta: Meta, items: list[Any]) -> A.ScoreAction:
         """`score EXPR as CATEGORY`."""

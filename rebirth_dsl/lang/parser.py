@@ -156,6 +156,8 @@ def event_identity(ev: A.Event, classes: dict[str, tuple[str, ...]]) -> tuple:
     if isinstance(ev, A.PlaceEvent):
         kinds = "any" if ev.kinds is None else tuple(sorted({k for n in ev.kinds for k in classes.get(n, (n,))}))
         return ("place", kinds, ev.at)
+    if ev.by:  # a filtered first touch is a statement of its own, beside the unfiltered one
+        return ("touch", ev.kind, tuple(sorted({k for n in ev.by for k in classes.get(n.id, (n.id,))})))
     return ("touch", ev.kind)
 
 
@@ -174,7 +176,7 @@ def _target_text(target: tuple) -> str:
         kinds, at = target[2], target[3]
         return f"on place {'any' if kinds is None else ', '.join(kinds)}" + (f" at {at}" if at else "")
     if target[:2] == ("on", "touch"):
-        return f"on first touch {target[2]}"
+        return f"on first touch {target[2]}" + (f" by {', '.join(target[3])}" if len(target) > 3 else "")
     return " ".join(map(str, target))
 
 
@@ -184,7 +186,7 @@ def _without_event(st: A.Without) -> A.Event:
     if kind == "place":
         kinds, at = rest
         return A.PlaceEvent(kinds, at, st.span)
-    return A.TouchEvent(rest[0], st.span)
+    return A.TouchEvent(rest[0], st.span, tuple(A.Name(k, st.span) for k in (rest[1] if len(rest) > 1 else ())))
 
 
 def statement_identity(st: object, classes: dict[str, tuple[str, ...]]) -> tuple | None:
