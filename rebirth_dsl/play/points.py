@@ -730,7 +730,6 @@ class Points:
         area_scored = False
         decks_left: dict[str, int] = {}
         doubled: dict[str, int] | None = None
-        new_touch: set[int] | None = None
         for r in self.steps:
             if isinstance(r, AreaRule):
                 if (not area_scored and a >= 0 and g.area_free[a] == 1 and not g.area_done[a]
@@ -753,12 +752,8 @@ class Points:
                         if k not in r.by or not touch.untouched_by(t.neighbours[t.landmark_hex[lm]], g.owner,
                                                                    g.tkind, p, h, r.by):
                             continue
-                    elif lm in touched or (new_touch is not None and lm in new_touch):
+                    elif lm in touched:  # marked touched after every reaction: each statement sees it first
                         continue
-                    else:
-                        if new_touch is None:
-                            new_touch = set()
-                        new_touch.add(lm)  # the first rule to touch it marks it for the rules after
                     act = r.action
                     if isinstance(act, A.DrawAction):
                         pts += self._draw(g, p, act.deck, decks_left)

@@ -215,3 +215,21 @@ def test_S_M1_first_touch_by_kind_native() -> None:
         assert ref.final_scores(ref.end_events()) == g.totals
     assert scored > 0
 
+
+def test_S_M1_two_statements_of_a_kind_act_on_one_first_touch(tmp_path: Path) -> None:
+    """The first touches are marked after every reaction, so a second `on first touch cathedral` (a score
+    beside the base game's draw) acts on the same touch, in the reference, generated and points engines.
+    Ann food (1,0), next to Dunkeld: farm 1 + pilgrims 2 = 3, and she draws "Cathedral gift"."""
+    two = tmp_path / "two.rules"
+    two.write_text(f'ruleset two "two" extends "{ROOT / "rules" / "scotland.rules"}"\n\n'
+                   "on first touch cathedral: score 2 as pilgrims                        # V-T1\n")
+    rs = compile_rules(load_rules(two), load_board(BOARD))
+    h, tile = rs.t.index[(1, 0)], rs.parse_tile("food")
+    g = _position(rs)
+    assert Points(rs).one(g, 0, tile, h) == 3
+    q = g.clone()
+    q.quiet = True
+    compiled(rs).place(q, 0, tile[0], tile[1], h)
+    g.play(0, tile, h)
+    for game in (g, q):
+        assert game.track[0] == 3 and game.held[0] == ["Cathedral gift"]
