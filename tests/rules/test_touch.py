@@ -233,3 +233,31 @@ def test_S_M1_two_statements_of_a_kind_act_on_one_first_touch(tmp_path: Path) ->
     g.play(0, tile, h)
     for game in (g, q):
         assert game.track[0] == 3 and game.held[0] == ["Cathedral gift"]
+
+
+def test_S_M1_the_editor_explains_the_filter() -> None:
+    """LSP: hover on `by` gives the filter's meaning, hover on the statement its English, and `by` is offered
+    as a keyword with the tile kinds."""
+    from rebirth_dsl.lsp.analysis import Analyser, completions, hover
+
+    text = RULES.read_text(encoding="utf-8")
+    a = Analyser().analyse(text, RULES)
+    assert not [p for p in a.problems if p.severity == "error"], a.problems
+    line = next(i for i, ln in enumerate(text.split("\n")) if "by settlement" in ln)
+    src = text.split("\n")[line]
+    assert hover(a, line, src.index(" by ") + 2) == touch.BY_DOC
+    on_kind = hover(a, line, src.index("settlement") + 1)
+    assert on_kind is not None and "The first time you place a settlement next to a cathedral" in on_kind
+    assert "V-T1" in on_kind
+    labels = {c.label for c in completions(a, a.symbols, line, src.index(" by ") + 4)}
+    assert {"by", "settlement", "food"} <= labels
+
+
+def test_S_M1_without_removes_only_the_filtered_statement(tmp_path: Path) -> None:
+    """`without on first touch cathedral by settlement` removes that statement; the unfiltered draw stays."""
+    child = tmp_path / "child.rules"
+    child.write_text(f'ruleset child "child" extends "{RULES}"\n\nwithout on first touch cathedral by settlement\n')
+    rs = compile_rules(load_rules(child), load_board(BOARD))
+    touches = [(r.kind, r.by) for r in rs.reactions if type(r).__name__ == "TouchRule"]
+    food = rs.tile_kinds.index("food")
+    assert touches == [("cathedral", None), ("cathedral", frozenset({food}))]
