@@ -292,6 +292,13 @@ def check_names(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
                         out.append(_unknown(t, ev, "hex kind or tag", ev.at, hexlike))
                 elif ev.kind not in landmarks:
                     out.append(_unknown(t, ev, "landmark kind", ev.kind, t.landmark_kinds))
+                if isinstance(ev, A.TouchEvent):  # `by KINDS` (rules/touch.py): each name at its own place
+                    for n in ev.by:
+                        tile(n, n.id, classes=True)
+                    if ev.by and isinstance(s.action, A.AbilityAction):
+                        out.append(_at(ev.by[0], "`use ability` takes no `by` filter: a printed ability is used "
+                                       "once by each player, on the first touch by any tile",
+                                       f"write it as `on first touch {ev.kind}: use ability`"))
             case A.AreaBlock():
                 if s.kind not in hexes:
                     out.append(_unknown(t, s, "hex kind", s.kind, t.hex_kinds))
@@ -812,6 +819,15 @@ def check_meaning(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagno
             case A.Trigger(event=A.PlaceEvent(at=at)) if at and at in t.hex_kinds and at not in placeable:
                 out.append(_at(s.event, f"no tile is ever placed on a `{at}` hex: this trigger never fires",
                                "name a hex kind some `place` rule covers, or a tag"))
+            case A.Trigger(event=A.TouchEvent(by=by)) if by:
+                placed = {s2.tile for s2 in st if isinstance(s2, A.PlaceRule)}
+                for n in by:
+                    kinds = t.classes.get(n.id, (n.id,))
+                    if n.id in t.tile_kinds or n.id in t.classes:
+                        if not placed.intersection(kinds):
+                            out.append(_at(n, f"no `place` rule places a {n.id} tile: this first touch by {n.id} "
+                                           "never fires", f"add `place {n.id} on ...` or name a tile kind that is "
+                                           "placed"))
             case A.PublicSetup():
                 if public_decl is None:
                     out.append(_at(s, "cards are laid face up, but no `public DECK as CATEGORY: ...` statement "

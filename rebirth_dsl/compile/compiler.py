@@ -47,6 +47,11 @@ def _generated(expr: A.Expr, t: Tables) -> Fn:
         return compile_expr(expr, t)
 
 
+def _touch_by(ev: A.TouchEvent, t: Tables) -> frozenset[int] | None:
+    """The tile kinds a filtered first touch counts (`by settlement`, classes expanded); None: every kind."""
+    return frozenset().union(*(t.tile_kind_ids(n.id) for n in ev.by)) if ev.by else None
+
+
 def _category(cats: list[str], name: str) -> str:
     if name not in cats:
         cats.append(name)
@@ -140,11 +145,12 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
                 rs.reactions.append(PlaceDraw(kinds, t.hex_matches(ev.at) if ev.at else None, act.deck, ids))
             case A.Trigger(event=A.TouchEvent() as ev, action=A.ScoreAction() as act):
-                rs.reactions.append(TouchRule(ev.kind, act, ids, compile_expr(act.expr, t), _text(rules, act.expr.span)))
+                rs.reactions.append(TouchRule(ev.kind, act, ids, compile_expr(act.expr, t), _text(rules, act.expr.span),
+                                              _touch_by(ev, t)))
                 _category(cats, act.category)
                 track.append(act.category)
             case A.Trigger(event=A.TouchEvent() as ev):
-                rs.reactions.append(TouchRule(ev.kind, s.action, ids))
+                rs.reactions.append(TouchRule(ev.kind, s.action, ids, by=_touch_by(ev, t)))
             case A.Trigger():  # check refuses every other combination; reaching here is a bug, never silence
                 raise RebirthError.single("this trigger and action cannot be compiled", file=s.span.file,
                                           line=s.span.line, col=s.span.col)

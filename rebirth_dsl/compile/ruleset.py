@@ -90,6 +90,7 @@ class TouchRule(Record):
     ids: tuple[str, ...]
     fn: Fn | None = None  # a score action's compiled points
     text: str = ""  # a score action's expression, as written
+    by: frozenset[int] | None = None  # `by KINDS`: only tiles of these kinds count, placed or before (touch.py)
 
 
 @record

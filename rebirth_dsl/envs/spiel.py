@@ -27,7 +27,7 @@ import numpy as np
 import pyspiel
 
 from rebirth_dsl.api import Rules, load
-from rebirth_dsl.compile.ruleset import PlaceDraw
+from rebirth_dsl.compile.ruleset import PlaceDraw, TouchRule
 from rebirth_dsl.envs.observe import HIGH, Encoder
 from rebirth_dsl.envs.table import Spec, Table, Turn, spec_for
 from rebirth_dsl.lang import ast as A
@@ -71,8 +71,9 @@ class Config:
         self.names = DEFAULT_NAMES[:players]
         self.colour = colour_tiles(rs, players)
         # whether any placement can draw a card, not only a first touch (Core._card_draws skips its trial
-        # move when neither can happen)
-        self.may_draw_on_place = any(isinstance(r, PlaceDraw) for r in rs.reactions)
+        # move when neither can happen); a filtered first touch (`by KINDS`) can fire on a touched landmark
+        self.may_draw_on_place = any(isinstance(r, PlaceDraw) or (isinstance(r, TouchRule) and r.by is not None)
+                                     for r in rs.reactions)
         self.decks = sorted(rs.decks)
 
 

@@ -269,15 +269,17 @@ class PlaceEvent(Node):
 
 @node
 class TouchEvent(Node):
-    """`first touch cathedral`: a player's first tile adjacent to a given landmark."""
+    """`first touch cathedral [by settlement]`: a player's first tile adjacent to a given landmark (among
+    the player's tiles of these kinds or classes only, when `by` names some: see rules/touch.py)."""
 
     kind: str
     span: Span = NOSPAN
+    by: tuple[Name, ...] = ()
 
     @property
     def key(self) -> Key:
         """Identity of the event for overrides."""
-        return ("touch", self.kind)
+        return ("touch", self.kind) + ((tuple(n.id for n in self.by),) if self.by else ())
 
 
 Event = PlaceEvent | TouchEvent

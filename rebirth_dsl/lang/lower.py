@@ -205,9 +205,13 @@ class Lower(Transformer[Token, "tuple[A.Header, list[A.Statement]]"]):
         assert not isinstance(kinds, Token)
         return A.PlaceEvent(kinds, str(at) if at is not None else None, self.s(meta))
 
-    def ev_touch(self, meta: Meta, items: list[Token]) -> A.TouchEvent:
-        """`first touch cathedral`."""
-        return A.TouchEvent(str(items[0]), self.s(meta))
+    def ev_touch(self, meta: Meta, items: list[Token | None]) -> A.TouchEvent:
+        """`first touch cathedral` or `first touch well by settlement, food` (each kind with its own span)."""
+        kind, *by = items
+        names = tuple(A.Name(str(tk), Span(self.file, tk.line or 0, tk.column or 0, tk.end_line or 0,
+                                                 tk.end_column or 0))
+                      for tk in by if tk is not None)
+        return A.TouchEvent(str(kind), self.s(meta), names)
 
     def act_score(self, meta: Meta, items: list[A.Expr | Token]) -> A.ScoreAction:
         """`score EXPR as CATEGORY`."""

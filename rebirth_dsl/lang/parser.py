@@ -173,6 +173,8 @@ def event_identity(ev: A.Event, classes: dict[str, tuple[str, ...]]) -> A.Key:
     if isinstance(ev, A.PlaceEvent):
         kinds = "any" if ev.kinds is None else tuple(sorted({k for n in ev.kinds for k in classes.get(n, (n,))}))
         return ("place", kinds, ev.at)
+    if ev.by:  # a filtered first touch is a statement of its own, beside the unfiltered one
+        return ("touch", ev.kind, tuple(sorted({k for n in ev.by for k in classes.get(n.id, (n.id,))})))
     return ("touch", ev.kind)
 
 
@@ -192,7 +194,9 @@ def _target_text(target: A.Key) -> str:
         assert isinstance(kinds, tuple | None)
         return f"on place {'any' if kinds is None else ', '.join(kinds)}" + (f" at {at}" if at else "")
     if target[:2] == ("on", "touch"):
-        return f"on first touch {target[2]}"
+        by = target[3] if len(target) > 3 else ()
+        assert isinstance(by, tuple)
+        return f"on first touch {target[2]}" + (f" by {', '.join(by)}" if by else "")
     return " ".join(map(str, target))
 
 
@@ -203,9 +207,9 @@ def _without_event(st: A.Without) -> A.Event:
         kinds, at = rest
         assert isinstance(kinds, tuple | None) and isinstance(at, str | None)
         return A.PlaceEvent(kinds, at, st.span)
-    touched = rest[0]
-    assert isinstance(touched, str)
-    return A.TouchEvent(touched, st.span)
+    touched, by = rest[0], rest[1] if len(rest) > 1 else ()
+    assert isinstance(touched, str) and isinstance(by, tuple)
+    return A.TouchEvent(touched, st.span, tuple(A.Name(k, st.span) for k in by))
 
 
 def statement_identity(st: object, classes: dict[str, tuple[str, ...]]) -> A.Key | None:

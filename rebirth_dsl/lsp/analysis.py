@@ -26,8 +26,9 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules, merge, parse_text
-from rebirth_dsl.present.describe import describe_statement
+from rebirth_dsl.present.describe import describe_statement, expr_text
 from rebirth_dsl.records.resources import bundled, default_board, find
+from rebirth_dsl.rules import touch
 
 Pos = tuple[int, int]  # (line, character), both 0-based
 
@@ -330,6 +331,8 @@ def _source(rules: A.Rules, span: A.Span) -> str:
 
 def _wording(rules: A.Rules, node: object, part: object | None) -> str:
     """A statement (or one item of a block, with the block's head) in English, as markdown."""
+    if isinstance(node, A.Trigger) and isinstance(node.event, A.TouchEvent):  # a value: no ids to strip
+        return touch.english(node.event, node.action, (), expr_text).text
     shown_node = node
     if isinstance(node, A.AreaBlock) and isinstance(part, A.AreaItem):
         shown_node = replace(node, items=(part,))
@@ -409,6 +412,8 @@ def hover(a: Analysis, line: int, ch: int) -> str | None:
     stmt = _pick(own.statements, l1, c1)
     if stmt is None:
         return None
+    if word == "by" and isinstance(stmt, A.Trigger) and isinstance(stmt.event, A.TouchEvent) and stmt.event.by:
+        return touch.BY_DOC
     if m and not word.startswith(("#", '"')):
         for n in _nodes(stmt):
             if isinstance(n, A.Name) and n.id == word and n.span.line == l1 and n.span.col == m.start() + 1:

@@ -26,6 +26,7 @@ from rebirth_dsl.compile.ruleset import (
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.native.cexpr import ExprGen, Unsupported, c_int, c_ints
 from rebirth_dsl.native.ctext import CORE, HELPERS, PRELUDE, PUBLIC_READS, STATE
+from rebirth_dsl.rules import touch
 from rebirth_dsl.rules.public import C_CHECK, C_HELD_POINTS, C_SEAT
 from rebirth_dsl.runtime.game import static
 from rebirth_dsl.runtime.setup import colour_tiles
@@ -376,14 +377,11 @@ class _Gen:
         self.tables.append(f"static const i32 LM_KIND[NLX] = "
                            f"{c_ints([t.landmark_kinds.index(k) for k in t.landmark_kind])};")
         # the landmarks this placement touches first are found before any reaction and marked touched after
-        # all of them, so every `on first touch KIND` statement sees the same first touch (reactions.react)
+        # all of them, so every `on first touch KIND` statement sees the same first touch (rules/touch.py)
         L: list[str] = ["static void place(S *s, int p, int k, int v, int h) {", "    occupy(s, h, p, k, v);",
                         "    (void)v;",
                         *(["    pub_tile(s, p, k, h);"] if self.incremental else []),
-                        "    int first[NFIRST], nfirst = 0;",
-                        "    for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1]; i++)",
-                        "        if (!s->touched[p][LMADJ[i]]) first[nfirst++] = LMADJ[i];",
-                        "    (void)first;"]
+                        *touch.c_prologue()]
         for ri, (r, s) in enumerate(zip(rs.reactions, ast["reactions"], strict=True)):
             if isinstance(r, ScoreTrigger | PlaceDraw):
                 cond = f"((u32){c_int(_mask(r.kinds, self.nk))}u >> k) & 1"
@@ -420,12 +418,10 @@ class _Gen:
                     self.problems.append(f"the first-touch action {type(act).__name__}")
                     do = ""
                 kind = c_int(t.landmark_kinds.index(r.kind)) if r.kind in t.landmark_kinds else "-1"
-                L.append("    for (int i = 0; i < nfirst; i++) {")
-                L.append(f"        int lm = first[i]; if (LM_KIND[lm] == {kind}) {{ {do} }}")
-                L.append("    }")
+                L.extend(touch.c_source(r, do, kind, f"(u32){c_int(_mask(r.by, self.nk))}u"))
             elif isinstance(r, PublicRule):
                 L.append(f"    public_missions(s, p, {c_int(int(r.placer_first))}, {c_int(self.cat.get(r.category, -1))});")
-        L.append("    for (int i = 0; i < nfirst; i++) s->touched[p][first[i]] = 1;")
+        L.extend(touch.c_mark())
         L.append("}")
         return "\n".join(L)
 

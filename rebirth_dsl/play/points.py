@@ -34,6 +34,7 @@ from rebirth_dsl.compile.ruleset import (
     TouchRule,
 )
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.rules import touch
 from rebirth_dsl.rules.public import ahead, payout
 from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game, first_choice
@@ -695,6 +696,13 @@ class Points:
         for r in self.touch_rules:
             if not self._touch_scores(g, r):
                 continue
+            if r.by is not None:  # `by KINDS`: first among p's tiles of those kinds (touch.untouched_by)
+                if k in r.by:
+                    for lm in range(len(t.landmark_hex)):
+                        ring = t.neighbours[t.landmark_hex[lm]]
+                        if t.landmark_kind[lm] == r.kind and touch.untouched_by(ring, g.owner, g.tkind, p, -1, r.by):
+                            out.update(ring)
+                continue
             for lm in range(len(t.landmark_hex)):
                 if t.landmark_kind[lm] == r.kind and lm not in touched:
                     out.update(t.neighbours[t.landmark_hex[lm]])
@@ -723,7 +731,6 @@ class Points:
         area_scored = False
         decks_left: dict[str, int] = {}
         doubled: dict[str, int] | None = None
-        new_touch: set[int] | None = None
         for r in self.steps:
             if isinstance(r, AreaRule):
                 if (not area_scored and a >= 0 and g.area_free[a] == 1 and not g.area_done[a]
@@ -742,11 +749,12 @@ class Points:
             elif isinstance(r, TouchRule):
                 touched = g.touched[p]
                 for lm in self.touch_adj[self.touch_rules.index(r)][h]:
-                    if lm in touched or (new_touch is not None and lm in new_touch):
+                    if r.by is not None:  # `by KINDS`: p's first tile of those kinds next to lm (touch.py)
+                        if k not in r.by or not touch.untouched_by(t.neighbours[t.landmark_hex[lm]], g.owner,
+                                                                   g.tkind, p, h, r.by):
+                            continue
+                    elif lm in touched:  # marked touched after every reaction: each statement sees it first
                         continue
-                    if new_touch is None:
-                        new_touch = set()
-                    new_touch.add(lm)  # the first rule to touch it marks it for the rules after
                     act = r.action
                     if isinstance(act, A.DrawAction):
                         pts += self._draw(g, p, act.deck, decks_left)

@@ -6,6 +6,7 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.parser import statement_identity
 from rebirth_dsl.lang.vocab import TIE_STEPS
+from rebirth_dsl.rules import touch
 
 
 def expr_text(e: A.Expr) -> str:
@@ -33,9 +34,13 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
+def _id_list(rules: A.Rules, span: A.Span) -> tuple[str, ...]:
+    """The rule ids the comment on a statement's line cites."""
+    return tuple(comment_ids(rules.sources.get(span.file, "")).get(span.line, ()))
+
+
 def _ids(rules: A.Rules, span: A.Span) -> str:
-    src = rules.sources.get(span.file, "")
-    ids = comment_ids(src).get(span.line, ())
+    ids = _id_list(rules, span)
     return f" [{', '.join(ids)}]" if ids else ""
 
 
@@ -94,14 +99,7 @@ def describe(rules: A.Rules) -> str:
                 where = f" on a {ev.at} hex" if ev.at else ""
                 say(f"Placing {what}{where} draws the top {act.deck} card.", s)
             case A.Trigger(event=A.TouchEvent() as ev, action=act):
-                match act:
-                    case A.DrawAction(deck=d):
-                        does = f"draw the top {d} card"
-                    case A.ScoreAction(expr=e, category=c):
-                        does = f"score {expr_text(e)} ({c})"
-                    case _:
-                        does = "use its ability once"
-                say(f"The first time you place next to a {ev.kind}, you {does}.", s)
+                out.append("- " + touch.english(ev, act, _id_list(rules, s.span), expr_text).line())
             case A.AreaBlock():
                 say(f"A {s.kind} area is scored when its last hex is filled ({s.category or s.kind}):", s)
                 for it in s.items:

@@ -9,7 +9,7 @@ from rebirth_dsl.compile.prims import ExprGame
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
-    from rebirth_dsl.compile.ruleset import CardDef
+    from rebirth_dsl.compile.ruleset import CardDef, TouchRule
 
 
 # what a hex holds besides a seat's tile: nothing, or a neutral tile (S-U2); the runtime's state uses the same
@@ -42,3 +42,15 @@ class GameView(ExprGame, Protocol):
     def event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str,
               *args: object) -> None:
         """Record an event (and its points) for player p."""
+
+    # ----- first touches (rules/touch.py) ---------------------------------------------------------
+    owner: list[int]
+    tkind: list[int]
+    touched: list[set[int]]
+    lm_adj: tuple[tuple[int, ...], ...]
+
+    def draw_card(self, p: int, deck: str, ids: tuple[str, ...], index: int | None, why: str) -> None:
+        """The top card of a deck into p's hand (S-M1), or the deck's empty rule."""
+
+    def use_ability(self, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
+        """Use the ability printed on landmark lm for p (I-R1)."""

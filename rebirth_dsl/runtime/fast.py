@@ -35,6 +35,7 @@ from rebirth_dsl.compile.ruleset import (
 )
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TieStep
+from rebirth_dsl.rules import touch
 from rebirth_dsl.rules.public import python_held_points
 from rebirth_dsl.rules.turn import PYTHON_SEATS, draw, fixed_turns, python_end_of_turn
 from rebirth_dsl.runtime.abilities import use
@@ -42,7 +43,6 @@ from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
     react_one,
     score_area,
-    touch,
 )
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Answer, AutoChoose, Event
@@ -105,7 +105,7 @@ def generate(rs: Ruleset) -> Compiled:
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw, SCORE_AREA=score_area, TOUCH=touch, REACT_ONE=react_one,
+    env.update(DRAW=draw, SCORE_AREA=score_area, TOUCH=touch.touch, REACT_ONE=react_one,
                PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=fixed_turns,
                USE=use)
 
@@ -127,6 +127,9 @@ def generate(rs: Ruleset) -> Compiled:
         elif isinstance(r, TouchRule):
             table = tuple(tuple(lm for lm in _adj(t, h) if t.landmark_kind[lm] == r.kind) for h in range(t.n))
             tables[const(f"TOUCH{ri}", table)] = table
+            if r.by is not None and "LMRING" not in tables:  # the hexes next to each landmark (touch.untouched_by)
+                ring = tuple(tuple(int(m) for m in t.neighbours[x]) for x in t.landmark_hex)
+                tables[const("LMRING", ring)] = ring
         elif isinstance(r, ScoreTrigger) and r.at is not None:
             const(f"AT{ri}", tuple(bool(x) for x in r.at))
         elif isinstance(r, AreaRule):
@@ -496,36 +499,26 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
         elif isinstance(r, TouchRule):
             if not loop_over(f"TOUCH{ri}"):
                 continue
-            block = ["touched = touched_by[p]",  # marked touched after every reaction (reactions.react)
-                     f"for lm in TOUCH{ri}[h]:", "    if lm not in touched:"]
             empty = rs.empty_decks.get(r.action.deck) if isinstance(r.action, A.DrawAction) else None
-            if isinstance(r.action, A.DrawAction) and (empty is None or empty.fn is None):
-                # reactions.draw_card inlined for quiet games: the top card, or nothing from an empty deck
-                block.extend([f"        dk = decks.get({literal(r.action.deck)})",
-                              "        if quiet and dk:",
-                              "            held[p].append(dk.pop(0))",
-                              "        elif not quiet:",
-                              f"            TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)"])
-            elif isinstance(r.action, A.AbilityAction):  # reactions.touch's dispatch decided here
-                block.append(f"        USE(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE)")
-            else:
-                block.append(f"        TOUCH(g, lm, p, {closure(f'RULE{ri}', r)}, None, NOCHOICE, h)")
-            guarded(f"TOUCH{ri}", block)
+            block = touch.python_source(r, f"TOUCH{ri}", closure(f"RULE{ri}", r), empty is None or empty.fn is None,
+                                        kind_in(r.by))
+            if block:
+                guarded(f"TOUCH{ri}", block)
         elif isinstance(r, PublicRule):  # the usual case inline where the kind is known, else the handler
             rule = closure(f"RULE{ri}", r)
             inline = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure, r.placer_first)
             out.extend(inline or [f"PUBLIC(g, p, {rule}, None, h)"])
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
-    # every landmark next to h is touched now (reactions.react)
+    # every landmark next to h is touched now (touch.mark)
     if where is None:
-        L("touched_by[p].update(LMADJ[h])")
+        L(touch.python_mark("LMADJ[h]"))
     elif adj_guard:
         if guard_end != len(out):
             L("if adj:")
-        L("    touched_by[p].update(adj)")
+        L("    " + touch.python_mark("adj"))
     elif nonempty("LMADJ"):
-        L("touched_by[p].update(LMADJ[h])")
+        L(touch.python_mark("LMADJ[h]"))
     return out
 
 

@@ -16,6 +16,7 @@ from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.rules.turn import end_turn
 from rebirth_dsl.runtime import abilities, endgame, placement, reactions
+from rebirth_dsl.runtime.decks import draw_card as _draw_card
 from rebirth_dsl.runtime.placement import cite
 from rebirth_dsl.runtime.setup import Setup
 from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state, derive_fresh
@@ -202,6 +203,14 @@ class Game(State):
     def pending_abilities(self, p: int, h: int) -> list[tuple[int, TouchRule]]:
         """Landmarks whose ability a placement on h would trigger for p (I-R1)."""
         return abilities.pending(self, p, h)
+
+    def use_ability(self, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any]) -> None:
+        """Use the ability printed on landmark lm for p, with the move's answer (I-R1)."""
+        abilities.use(self, lm, p, rule, index, choices)
+
+    def draw_card(self, p: int, deck: str, ids: tuple[str, ...], index: int | None, why: str) -> None:
+        """The top card of a deck into p's hand, or the deck's empty rule (S-M1)."""
+        _draw_card(self, p, deck, ids, index, why)
 
     def ability_options(self, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
         """A landmark's ability, the key of its answer, and the possible answers (I-R1)."""

@@ -10,11 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import AreaRule, MajorityRule, PlaceDraw, PublicRule, ScoreTrigger, TouchRule
-from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids as join
 from rebirth_dsl.lang.vocab import TieStep
-from rebirth_dsl.rules import public
-from rebirth_dsl.runtime import abilities
+from rebirth_dsl.rules import public, touch
 from rebirth_dsl.runtime.decks import draw_card
 
 if TYPE_CHECKING:
@@ -38,10 +36,10 @@ def react(g: Game, p: int, kind: int, h: int, index: int | None, choices: dict[s
     placement touches first are found before any reaction and marked touched after all of them, so every
     `on first touch KIND` statement fires on the same first touch."""
     touched = g.touched[p]
-    first = tuple(lm for lm in g.lm_adj[h] if lm not in touched)
+    first = touch.first_touches(g.lm_adj[h], touched)
     for r in g.rs.reactions:
         react_one(g, r, p, kind, h, index, choices, first)
-    touched.update(first)
+    touch.mark(touched, first)
 
 
 def react_one(g: Game, r: ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule, p: int,
@@ -66,9 +64,7 @@ def react_one(g: Game, r: ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | T
             if g.metric_of.get(lm) is r:
                 challenge(g, lm, p, r, index)
     elif isinstance(r, TouchRule):
-        for lm in first:
-            if t.landmark_kind[lm] == r.kind:
-                touch(g, lm, p, r, index, choices, h)
+        touch.react(g, r, p, kind, h, index, choices, first)
     elif isinstance(r, PublicRule):
         public_check(g, p, r, index, h)
     else:  # a compiled statement kind without a reaction would be accepted and ignored: never
@@ -160,20 +156,3 @@ def take(g: Game, lm: int, p: int, rule: MajorityRule, index: int | None, ids: t
     g.event(index, p, 0, rule.category, ids, text, *args)
 
 
-# ----- first touches (S-M1, I-R1) -------------------------------------------------------------------
-def touch(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: dict[str, Any],
-          h: int = -1) -> None:
-    """A player's first tile next to a landmark (placed on h): use its ability, draw a card, or score."""
-    name = g.t.landmark_name[lm]
-    act = rule.action
-    if isinstance(act, A.AbilityAction):
-        abilities.use(g, lm, p, rule, index, choices)
-    elif isinstance(act, A.DrawAction):
-        draw_card(g, p, act.deck, rule.ids, index, f"first touching {name}")
-    elif isinstance(act, A.ScoreAction):
-        assert rule.fn is not None
-        pts = rule.fn(Ctx(g, p, h))
-        g.event(index, p, pts, act.category, rule.ids, "{} first touches {}: {} = {}", g.players[p], name, rule.text,
-                pts)
-    else:
-        raise TypeError(f"no touch reaction for {type(act).__name__}")
