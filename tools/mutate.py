@@ -42,7 +42,7 @@ GOLDEN_TESTS = ("tests/surfaces/test_cli.py::test_eval_json_golden",)
 # Test files in the order they run: cheap files that kill many mutants first, so that a killed mutant
 # costs seconds; every other test file (tests/*/test_*.py) follows, and the slow packaging test comes last.
 FIRST = ("test_positions.py", "test_missions.py", "test_rule_details.py", "test_golden_pairs.py", "test_engine_oracle.py",
-         "test_fast.py", "test_properties.py", "test_variants.py", "test_rules.py", "test_oracle.py")
+         "test_fast.py", "test_differential.py", "test_properties.py", "test_variants.py", "test_rules.py", "test_oracle.py")
 LAST = ("test_hardening.py", "test_wheel.py")
 IGNORE = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".hypothesis", ".pytest_cache", ".ruff_cache",
                                 "build", "dist", "*.egg-info", "tmp", ".mutation*")

@@ -1,12 +1,12 @@
-"""The native backend (rebirth_dsl.native) repeats the rules' meaning in generated C; these tests prove it
-equal to the reference engine: every game it plays is written as a record (dealt setup, moves, ability
-answers) and replayed by the reference engine, which must reach the same scores, per-category breakdowns,
-castle holders, winners and lab tallies, on every bundled ruleset and variant (each on its own board), on
-a crowded board (passes and fallbacks) and on a coverage ruleset that uses every expression function and
-statement form the bundled games leave out. Playouts from a position are replayed the same way; the
-statistics of many native games match the Python engine's; the library cache refuses what it did not
-build. Tests that need cffi and a C compiler skip, with the reason, where either is missing; the rest
-(generation, fallbacks) run everywhere."""
+"""The native backend (rebirth_dsl.native) repeats the rules' meaning in generated C. Its games and its
+playouts from a position, recorded and replayed on the reference engine, are held equal to it by the
+differential harness (test_differential.py), on every bundled ruleset and variant, a crowded board and a
+coverage ruleset. This file keeps the rest: what can be expressed natively and what falls back (with a
+notice), that no text of a rules file becomes C, record files replayed through `records`, hands kept in
+the reference order, the incremental card check against reading every card, batches and threads, the
+statistics of many native games against the Python engine's, `simulate --backend native`, the library
+cache, and positions past the engine's fixed sizes. Tests that need cffi and a C compiler skip, with the
+reason, where either is missing; the rest (generation, fallbacks) run everywhere."""
 
 from __future__ import annotations
 
@@ -173,31 +173,7 @@ def test_without_cffi_the_python_engine_plays(monkeypatch: pytest.MonkeyPatch, c
     assert len(native.random_playouts(g, 2, 1)) == 2
 
 
-# ----- the differential test: native games replayed by the reference engine ----------------------------------
-@needs_native
-@pytest.mark.parametrize("name,board", CASES)
-def test_native_records_replay_identically(name: str, board: str | None) -> None:
-    """Every player count, many seeds: the native game's record replays on the reference engine (every move
-    legal, every ability answer accepted) to the same scores, breakdowns, castle holders, winners and lab
-    tally; the batch API gives the same numbers for the same seeds."""
-    rs = ruleset(name, board)
-    eng = engine(rs)
-    lo, hi = rs.players
-    games = 0
-    for n in range(lo, hi + 1):
-        names = DEFAULT_NAMES[:n]
-        batch = eng.results(n, 1000, 12, extras=True)
-        for i, (totals, bd, winners, extra) in enumerate(batch):
-            g = eng.play(names, 1000 + i)
-            assert (g.totals, g.breakdown, g.winners) == (list(totals), [list(b) for b in bd], list(winners))
-            game = Game(rs, names, g.setup)
-            tally = Tally(game)
-            apply(rs, game, g.moves, tally)
-            assert outcome(rs, game, tally) == (g.totals, g.breakdown, g.lm_owner, g.winners, GameExtra(*extra))
-            games += 1
-    assert games == 12 * (hi - lo + 1)
-
-
+# ----- native games replayed by the reference engine (the games themselves: test_differential.py) ----------
 @needs_native
 @pytest.mark.parametrize("name,board", [("scotland", None), ("ireland", None), ("scotland", str(FALLBACK))])
 def test_native_record_files_replay_through_records(name: str, board: str | None, tmp_path: Path) -> None:
@@ -214,27 +190,6 @@ def test_native_record_files_replay_through_records(name: str, board: str | None
         r = replay(load_record(path, allow_paths=True))
         assert r.error is None
         assert outcome(rs, r.game)[:4] == (g.totals, g.breakdown, g.lm_owner, g.winners)
-
-
-@needs_native
-@pytest.mark.parametrize("name,board", CASES)
-def test_playouts_from_a_position_replay_identically(name: str, board: str | None) -> None:
-    """From positions part-way through games, a native playout (no reshuffle) recorded and replayed on a copy
-    of the reference position ends with the same scores; with the reshuffle the playouts differ."""
-    rs = ruleset(name, board)
-    eng = engine(rs)
-    n = min(3, rs.players[1])
-    names = DEFAULT_NAMES[:n]
-    for seed in range(6):
-        g = eng.play(names, 50 + seed)
-        pos = Game(rs, names, g.setup)
-        apply(rs, pos, g.moves[: (seed * 17) % len(g.moves)])
-        moves: list[dict] = []
-        totals = eng.playouts(pos, 2, seed, redeal=False, record=moves)
-        ref = pos.clone()
-        apply(rs, ref, moves)
-        assert outcome(rs, ref)[0] == totals[0]
-        assert native.random_playouts(pos, 4, seed) == native.random_playouts(pos, 4, seed)
 
 
 U64 = (1 << 64) - 1

@@ -1,5 +1,6 @@
 """The native backend where playouts are (issue 14, part 2): the search agents' `backend=` option, the
-`--backend` of `eval --forecast` and `hint`, and `compare --backend native`.
+`--backend` of `eval --forecast` and `hint`, and `compare --backend native`. Whole games of the search agents on the native backend, validated by the
+reference engine, with their native playouts replayed on it: test_differential.py.
 
 The tests that run C skip when cffi or a C compiler is missing; the rest (option parsing, `auto` falling
 back to exactly today's Python play) run everywhere.
@@ -57,17 +58,6 @@ def test_auto_without_the_native_engine_plays_as_python(spec: str) -> None:
     assert games[0] == games[1]
     with pytest.raises(RebirthError, match="no native engine"):
         play_game(rs, DEFAULT_NAMES[:2], [make_agent(f"{spec}:backend=native"), make_agent("greedy")], 11)
-
-
-@needs_native
-@pytest.mark.parametrize("spec", AGENTS)
-@pytest.mark.parametrize("name,n", [("scotland", 2), ("ireland", 3)])
-def test_native_agents_play_legal_games(spec: str, name: str, n: int) -> None:
-    """Whole games with every move validated by the reference engine (play_game refuses an illegal one)."""
-    rs = ruleset(name)
-    agents = [make_agent(f"{spec}:backend=native")] + [make_agent("greedy") for _ in range(n - 1)]
-    game, moves = play_game(rs, DEFAULT_NAMES[:n], agents, 4)
-    assert game.is_over() and len(moves) > 40
 
 
 @needs_native
