@@ -90,7 +90,7 @@ def readers_equal_closures(rs: Any, g: Game) -> None:
     """Each card as both checks read it (the _Watch's readers: the condition, and the measure and number of
     a threshold, as functions of the game and the reader) gives what the closure interpreter gives for its
     written condition and threshold, for every seat, on this position: the two checks above share them."""
-    w = reactions._watch(rs)
+    w = reactions.public_reads(rs)
     written = {c.name: c.condition for s in rs.t.rules.statements if isinstance(s, A.DeckBlock) for c in s.cards}
     assert set(w.readers) == set(written) == set(g.cards)
     for name, card in g.cards.items():

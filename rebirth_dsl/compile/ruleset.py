@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import field
 from typing import Any
 
@@ -13,6 +14,34 @@ from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.shared_methods import Record, record
 from rebirth_dsl.lang.vocab import TieStep
+
+
+# ----- what later stages derive from a ruleset, once ----------------------------------------------
+class Derived:
+    """The products later stages derive from a ruleset once (runtime tables, generated engines), one typed
+    member each: a field made for them on the ruleset, so nothing is stuck onto it afterwards. Each member
+    is filled and read by one function of the module that owns the product, and nothing else reads it; a
+    product is asked for by calling that function, never found because some other caller made it first.
+    Members typed Any hold a type of a later layer (named beside it), which this layer cannot import."""
+
+    __slots__ = ("parsed_tiles", "colour_tiles", "deck_names", "static", "blank", "fresh", "tile_names",
+                 "public_reads", "public_start", "fast", "end_quiet", "tally", "points", "native")
+
+    def __init__(self) -> None:
+        self.parsed_tiles: dict[str, tuple[int, int]] = {}  # Ruleset.parse_tile, by text
+        self.colour_tiles: dict[int, tuple[tuple[int, int], ...]] = {}  # runtime.setup.deal, by player count
+        self.deck_names: tuple[tuple[str, tuple[str, ...]], ...] | None = None  # runtime.setup.deal
+        self.static: Any = None  # runtime.game.Static: runtime.game.static(rs)
+        self.blank: dict[tuple[int, type], Any] = {}  # runtime.game.blank: a State, by (players, class)
+        self.fresh: dict[tuple[int, type], Callable[[], Any]] = {}  # runtime.game.Game.__new__, likewise
+        self.tile_names: dict[frozenset[tuple[int, int]], tuple[str, ...]] = {}  # runtime.abilities.tile_names
+        self.public_reads: Any = None  # runtime.reactions._Watch: runtime.reactions.public_reads(rs)
+        self.public_start: dict[int, tuple[int, ...]] = {}  # runtime.reactions, by player count
+        self.fast: Any = None  # runtime.fast.Compiled: runtime.fast.compiled(rs)
+        self.end_quiet: Callable[[Any], list[Any]] | None = None  # runtime.fast_end.end_quiet(rs)
+        self.tally: Any = None  # play.tally._Tables: play.tally._tables(rs)
+        self.points: Any = None  # play.points.Points: play.points.points_for(rs)
+        self.native: Any = None  # native.lib.NativeEngine, or why not (str): native.engine(rs)
 
 
 # ----- the compiled ruleset -------------------------------------------------------------------
@@ -174,9 +203,8 @@ class Ruleset(Record):
     winner_ids: tuple[str, ...] = ()
     categories: list[str] = field(default_factory=list)
     track_categories: list[str] = field(default_factory=list)
-    # what later stages derive from the ruleset once (runtime tables, the generated engine), by name:
-    # a field made for it, so nothing is stuck onto the object afterwards
-    derived: dict[str | tuple[Any, ...], Any] = field(default_factory=dict, repr=False, compare=False)
+    # what later stages derive from the ruleset once (runtime tables, the generated engines): see Derived
+    derived: Derived = field(default_factory=Derived, repr=False, compare=False)
 
     # ----- tiles ------------------------------------------------------------------------------
     def tile_name(self, kind: int, value: int) -> str:
@@ -187,9 +215,7 @@ class Ruleset(Record):
     def parse_tile(self, text: str) -> tuple[int, int]:
         """`settlement:3` -> (kind id, value); raises a RebirthError naming the valid tiles."""
         # a tile name parses the same way every time (abilities parse their answers every use): kept per text
-        parsed = self.derived.get("parsed tiles")
-        if parsed is None:
-            parsed = self.derived["parsed tiles"] = {}
+        parsed = self.derived.parsed_tiles
         if type(text) is str and text in parsed:
             return parsed[text]
         tile = self._parse_tile(text)

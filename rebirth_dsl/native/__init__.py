@@ -67,10 +67,9 @@ def engine(rs: Ruleset, notice: bool = True) -> NativeEngine | None:
     """The ruleset's native engine, generated and built once (kept in `rs.derived`); None when it cannot
     run, after a one-line notice on stderr (once per ruleset and process) unless `notice` is False."""
     with _LOCK:
-        got = rs.derived.get("native")
+        got: NativeEngine | str | None = rs.derived.native
         if got is None:
-            got = _make(rs)
-            rs.derived["native"] = got
+            got = rs.derived.native = _make(rs)
     if isinstance(got, str):
         if notice and id(rs) not in _NOTICED:
             _NOTICED.add(id(rs))

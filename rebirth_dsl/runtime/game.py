@@ -34,7 +34,7 @@ class Static:
 
 def static(rs: Ruleset) -> Static:
     """The ruleset's runtime tables, computed once and kept in its `derived` field."""
-    st = rs.derived.get("static")
+    st: Static | None = rs.derived.static
     if st is not None:
         return st
     t = rs.t
@@ -55,15 +55,15 @@ def static(rs: Ruleset) -> Static:
     ab = tuple(r for r in rs.reactions if isinstance(r, TouchRule) and isinstance(r.action, A.AbilityAction))
     st = Static(tuple(tuple(a) for a in adj), metric_of, {k: tuple(v) for k, v in free.items()}, tuple(free_pos),
                 cards, ab)
-    rs.derived["static"] = st
+    rs.derived.static = st
     return st
 
 
 def blank(rs: Ruleset, n: int, cls: type) -> State:
     """The empty position of a ruleset for n players, with its neutral tiles (S-U2) placed: made once and
     kept in the ruleset's `derived` field; every new game starts from a copy of it."""
-    key = ("blank", n, cls)
-    g = rs.derived.get(key)
+    key = (n, cls)
+    g: State | None = rs.derived.blank.get(key)
     if g is not None:
         return g
     t = rs.t
@@ -92,7 +92,7 @@ def blank(rs: Ruleset, n: int, cls: type) -> State:
         tagged = [h for h in range(nh) if neutral.tag in t.hex_tags[h]][: neutral.count]
         for h in tagged:
             placement.occupy(g, h, NEUTRAL, -1, 0)  # type: ignore[arg-type]
-    rs.derived[key] = g
+    rs.derived.blank[key] = g
     return g
 
 
@@ -109,9 +109,9 @@ class Game(State):
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} players",
                                       rule=rs.player_ids[0] if rs.player_ids else None)
-        make = rs.derived.get(("fresh", n, cls))
+        make = rs.derived.fresh.get((n, cls))
         if make is None:  # copies of the blank written out once (state.derive_fresh): quicker than copy_state
-            make = rs.derived[("fresh", n, cls)] = derive_fresh(blank(rs, n, cls))
+            make = rs.derived.fresh[n, cls] = derive_fresh(blank(rs, n, cls))
         return make()  # type: ignore[return-value]
 
     def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:

@@ -186,7 +186,7 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     reads (compile/reads.py) changed since the last check."""
     if not g.public:
         return
-    w = g.rs.derived.get("public reads") or _watch(g.rs)  # built once per ruleset (_watch), looked up inline
+    w = g.rs.derived.public_reads or public_reads(g.rs)  # built once per ruleset (public_reads), read inline
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
         so, sl, sw, live, lack = seen
@@ -213,7 +213,7 @@ def public_missions_full(g: Game, p: int, r: PublicRule, index: int | None) -> N
     """The same check reading every unfulfilled card for every player: the reference the incremental check
     is tested against (tests/test_public_reads.py)."""
     if g.public:
-        _read_cards(g, p, r, index, None, _watch(g.rs))
+        _read_cards(g, p, r, index, None, public_reads(g.rs))
 
 
 def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
@@ -256,7 +256,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
     gsize, lm_owner, touched_by and LMADJ (the landmarks next to each hex, as g.lm_adj), the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same, xw, lx,
     dx of its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
-    w = _watch(rs)
+    w = public_reads(rs)
     if not hexes:
         return None
     at = w.at[kid]
@@ -366,7 +366,7 @@ def _touches(rs: Ruleset, w: _Watch, b: int, up: tuple[int, ...]) -> tuple[froze
     tile may add to it, per hex) is the number of K landmarks around each hex: those landmarks, per hex (a tile
     next to one its holder has touched already adds nothing for it). None for any other card."""
     t = rs.t
-    cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as _watch has them
+    cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as public_reads has them
     card = next((c for name, c in cards.items() if w.bit[name] == b), None)
     if card is None or card.threshold is None:
         return None
@@ -515,9 +515,9 @@ class _Watch:
     readers: dict[str, tuple[int, Callable[..., Any] | None, int, Callable[..., Any]]]
 
 
-def _watch(rs: Ruleset) -> _Watch:
-    """The ruleset's _Watch, built once and kept in its `derived` field."""
-    w = rs.derived.get("public reads")
+def public_reads(rs: Ruleset) -> _Watch:
+    """The ruleset's _Watch (what each face-up card reads), built once and kept in its `derived` field."""
+    w: _Watch | None = rs.derived.public_reads
     if w is not None:
         return w
     t, nk = rs.t, len(rs.tile_kinds)
@@ -570,7 +570,7 @@ def _watch(rs: Ruleset) -> _Watch:
                        None if card.measure is None else direct_function(card.measure, t, rs.group_kinds)[0],
                        0 if card.threshold is None else card.threshold.limit,
                        direct_function(card.cond, t, rs.group_kinds)[0]) for name, card in cards.items()})
-    rs.derived["public reads"] = w
+    rs.derived.public_reads = w
     return w
 
 
@@ -719,9 +719,9 @@ def _first(g: Game, w: _Watch, h: int) -> list[int]:
     n = g.n_players
     # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
     # not so, the comparison would see a tile taken away and read every card)
-    start = g.rs.derived.get(("public start", n))
+    start = g.rs.derived.public_start.get(n)
     if start is None:
-        start = g.rs.derived["public start", n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+        start = g.rs.derived.public_start[n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
     g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
     dirty = _changed(g, w, h)  # h: taken as the first check after any other (no scan of the board for it)
     if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
@@ -745,7 +745,7 @@ def _live(g: Game, w: _Watch) -> list[int]:
 def _reset(g: Game) -> list[int]:
     """A change the comparison does not expect: the position now is taken as the last check's, and every
     card is read."""
-    w = _watch(g.rs)
+    w = public_reads(g.rs)
     live = _live(g, w)
     # what a bounded card lacks is not known: every card is read now, which sets it
     g.public_seen = [list(g.owner), list(g.lm_owner), [len(g.area_first)], live, [0] * (g.n_players * w.ncards)]
