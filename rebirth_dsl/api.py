@@ -186,8 +186,7 @@ class Game:
             name = rs.tile_name(*tile)
             hexes, _ = g.legal_hexes(tile[0])
             if not hexes:
-                if rs.pass_allowed:
-                    out.append(Move(name, None))
+                out.append(Move(name, None))  # S-P5: passed (every ruleset must say so: check_required)
                 continue
             for h in sorted(hexes, key=lambda h: g.t.coords[h]):
                 asks: list[list[tuple[str, Answer]]] = []

@@ -112,7 +112,6 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.neutral[s.players] = s
             case A.PublicSetup():
                 rs.public = s
-                rs.public_ids = ids
             case A.PlaceRule():
                 kid = t.tile_kinds.index(s.tile)
                 if s.fallback:
@@ -126,10 +125,9 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
             case A.Turns():
                 rs.turn_ids = ids
             case A.PassRule():
-                rs.pass_allowed, rs.pass_ids = True, ids
+                rs.pass_ids = ids
             case A.GroupDecl():
                 rs.group_kinds = frozenset(t.tile_kinds.index(k) for k in s.kinds)
-                rs.group_ids = ids
             case A.Trigger(event=A.PlaceEvent() as ev, action=A.ScoreAction() as act):
                 kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
                 at = t.hex_matches(ev.at) if ev.at else None
@@ -185,7 +183,6 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.end_held = (_category(cats, s.category), ids)
             case A.WinnerTies():
                 rs.winner_ties = [(_generated(st.expr, t), st.among_tied, _text(rules, st.span)) for st in s.steps]
-                rs.winner_ids = ids
     rs.categories = cats
     rs.track_categories = [c for c in cats if c in track]
     return rs

@@ -184,9 +184,7 @@ class Ruleset(Record):
     one_tile_ids: tuple[str, ...] = ()
     turn_ids: tuple[str, ...] = ()
     pass_ids: tuple[str, ...] = ()
-    pass_allowed: bool = False
     group_kinds: frozenset[int] = frozenset()
-    group_ids: tuple[str, ...] = ()
     # the statements that react to a placement, in file order
     reactions: list[ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule] = field(default_factory=list)
     areas: dict[str, AreaRule] = field(default_factory=dict)
@@ -195,12 +193,10 @@ class Ruleset(Record):
     empty_decks: dict[str, EmptyDeck] = field(default_factory=dict)  # deck name -> a draw when it is empty
     public_category: str | None = None
     abilities: dict[str, Ability] = field(default_factory=dict)
-    public_ids: tuple[str, ...] = ()
     end_incomplete: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
     end_owned: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
     end_held: tuple[str, tuple[str, ...]] | None = None
     winner_ties: list[tuple[Fn, bool, str]] = field(default_factory=list)
-    winner_ids: tuple[str, ...] = ()
     categories: list[str] = field(default_factory=list)
     track_categories: list[str] = field(default_factory=list)
     # what later stages derive from the ruleset once (runtime tables, the generated engines): see Derived

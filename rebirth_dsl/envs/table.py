@@ -174,7 +174,7 @@ class Table:
             hexes, _ = g.legal_hexes(kind)
             if hexes:
                 out.extend(spec.place(slot, h) for h in hexes)
-            elif g.rs.pass_allowed:
+            else:  # S-P5: a tile with no legal hex is passed (every ruleset must say so: check_required)
                 out.append(spec.pass_(slot))
         return sorted(out)
 

@@ -17,10 +17,6 @@ def _span(file: str, meta: Meta) -> A.Span:
     return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
 
 
-def _tspan(file: str, tok: Token) -> Span:
-    return Span(file, tok.line or 0, tok.column or 0, tok.end_line or 0, tok.end_column or 0)
-
-
 def _count(tok: Token) -> int:
     return int(str(tok)[1:])
 

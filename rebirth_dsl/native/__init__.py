@@ -83,24 +83,19 @@ def _make(rs: Ruleset) -> NativeEngine | str:
     why = unavailable()
     if why is not None:
         return why
-    import time
-
     from rebirth_dsl.native.build import BuildError
     from rebirth_dsl.native.cexpr import Unsupported
     from rebirth_dsl.native.cgen import generate
     from rebirth_dsl.native.lib import load
 
-    t0 = time.perf_counter()
     try:
         plan = generate(rs)
     except Unsupported as e:
         return f"it cannot express {e}"
     try:
-        eng = load(rs, plan)
+        return load(rs, plan)
     except (BuildError, OSError, RuntimeError) as e:
         return str(e)
-    eng.load_seconds = time.perf_counter() - t0
-    return eng
 
 
 def random_results(rs: Ruleset, n: int, first_seed: int, count: int, workers: int = 1,

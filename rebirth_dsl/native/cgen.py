@@ -165,8 +165,6 @@ class _Gen:
         for r in rs.reactions:
             if type(r) not in (ScoreTrigger, PlaceDraw, AreaRule, MajorityRule, TouchRule, PublicRule):
                 self.problems.append(f"the reaction {type(r).__name__}")
-        if not rs.pass_allowed:
-            self.problems.append("a ruleset without a pass rule (the playout loop passes a tile with no hex)")
         if self.nk > 31 or len(rs.categories) > 1 << 16:
             self.problems.append("more tile kinds than a 32-bit mask holds")
         if rs.players[1] > 31:

@@ -230,8 +230,6 @@ class Game(State):
         kind, value = tile
         if h is None:
             legal, _ = self.legal_hexes(kind)
-            if not rs.pass_allowed:
-                raise IllegalMove("this ruleset has no pass rule: the tile must be placed", "no pass rule", index)
             if legal:
                 q, r = self.t.coords[legal[0]]
                 raise IllegalMove(f"{rs.tile_name(*tile)} cannot be passed: {len(legal)} hex(es) are legal, e.g. "
