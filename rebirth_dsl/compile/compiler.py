@@ -10,7 +10,7 @@ from rebirth_dsl import __version__, cache
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
-from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.prims import CompiledExpr, Fn
 from rebirth_dsl.compile.reads import reads_of, threshold_of
 from rebirth_dsl.compile.ruleset import (
     Ability,
@@ -36,15 +36,15 @@ if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as
     Board = BoardModel | BoardView
 
 
-def _generated(expr: A.Expr, t: Tables) -> Fn:
+def _generated(expr: A.Expr, t: Tables) -> CompiledExpr:
     """Expressions read over whole positions (cards, end scoring, tie-breaks) run as generated Python;
     the closures of expr.py remain the reference they are tested against."""
 
     try:
-        return compile_expr_source(expr, t)[0]
+        return CompiledExpr(expr, compile_expr_source(expr, t)[0])
     except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
         # source Python cannot compile (nesting past its parser's limits): the closures run the same
-        return compile_expr(expr, t)
+        return CompiledExpr(expr, compile_expr(expr, t))
 
 
 def _category(cats: list[str], name: str) -> str:
@@ -160,7 +160,8 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                     rs.empty_decks[s.name] = EmptyDeck(None, "draw", t.ids(s.empty_span))
                 else:
                     act = s.on_empty
-                    rs.empty_decks[s.name] = EmptyDeck(compile_expr(act.expr, t), _category(cats, act.category),
+                    rs.empty_decks[s.name] = EmptyDeck(CompiledExpr(act.expr, compile_expr(act.expr, t)),
+                                                       _category(cats, act.category),
                                                        t.ids(s.empty_span), _text(rules, act.expr.span))
                     track.append(act.category)
                 rs.decks[s.name] = [_card(c, t) for c in s.cards for _ in range(c.copies)]

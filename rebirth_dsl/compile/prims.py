@@ -7,11 +7,27 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang import shared_methods
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
 
 Fn = Callable[["Ctx"], Any]
+
+
+@shared_methods.node
+class CompiledExpr(shared_methods.Node):
+    """An expression as the compiler hands it on: the checked node and the function of a Ctx computing it
+    (generated Python, or the closures where Python cannot compile the source). Calling it calls `fn`;
+    later stages read `node` from it (the generated engines specialise its shape, the C generator
+    translates it), never from the statements again."""
+
+    node: A.Expr
+    fn: Fn
+
+    def __call__(self, ctx: Ctx) -> Any:
+        """The expression's value in this context."""
+        return self.fn(ctx)
 
 
 class Ctx:

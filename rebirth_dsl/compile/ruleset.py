@@ -8,7 +8,7 @@ from dataclasses import field
 from typing import Any
 
 from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.prims import CompiledExpr, Fn
 from rebirth_dsl.compile.reads import Reads, Threshold
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
@@ -125,7 +125,7 @@ class TouchRule(Record):
 class EmptyDeck(Record):
     """What a draw from an empty deck does: nothing (fn None), or score `fn` as `category` (S-M1)."""
 
-    fn: Fn | None
+    fn: CompiledExpr | None
     category: str
     ids: tuple[str, ...]
     text: str = ""
@@ -149,11 +149,11 @@ class CardDef(Record):
     name: str
     points: int
     small: int | None
-    cond: Fn
+    cond: CompiledExpr
     ids: tuple[str, ...]
     reads: Reads | None = None  # what the condition depends on (compile/reads.py); None: everything
     threshold: Threshold | None = None  # `E >= N` that only the holder's tiles raise, boundedly (reads.py)
-    measure: Fn | None = None  # the threshold's E, compiled
+    measure: CompiledExpr | None = None  # the threshold's E, compiled
 
 
 @record
@@ -193,10 +193,10 @@ class Ruleset(Record):
     empty_decks: dict[str, EmptyDeck] = field(default_factory=dict)  # deck name -> a draw when it is empty
     public_category: str | None = None
     abilities: dict[str, Ability] = field(default_factory=dict)
-    end_incomplete: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
-    end_owned: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
+    end_incomplete: list[tuple[str, CompiledExpr, str, tuple[str, ...]]] = field(default_factory=list)
+    end_owned: list[tuple[str, CompiledExpr, str, tuple[str, ...]]] = field(default_factory=list)
     end_held: tuple[str, tuple[str, ...]] | None = None
-    winner_ties: list[tuple[Fn, bool, str]] = field(default_factory=list)
+    winner_ties: list[tuple[CompiledExpr, bool, str]] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)
     track_categories: list[str] = field(default_factory=list)
     # what later stages derive from the ruleset once (runtime tables, the generated engines): see Derived

@@ -12,7 +12,8 @@ from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.emit import literal
-from rebirth_dsl.compile.exprgen import direct_function, expr_of, value_source
+from rebirth_dsl.compile.exprgen import direct_function, value_source
+from rebirth_dsl.compile.prims import CompiledExpr
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.runtime.state import Event
 
@@ -61,17 +62,16 @@ def _end_source(rs: Ruleset, const: Any, closure: Any) -> list[str]:
     t = rs.t
     closures = []  # expressions the closures of closures.py run (not generated): they may memoise groups
 
-    def direct(fn: Any) -> Any:
+    def direct(fn: CompiledExpr) -> Any:
         """fn as f(g, me, placed, influence)."""
         f, generated = direct_function(fn, t, rs.group_kinds)
         if not generated:
             closures.append(fn)
         return f
 
-    def value(name: str, fn: Any, me: str, influence: str) -> str:
+    def value(name: str, fn: CompiledExpr, me: str, influence: str) -> str:
         """Source for fn's value for player `me` with this influence."""
-        node = expr_of(fn)
-        inline = None if node is None else value_source(node, t, influence)
+        inline = value_source(fn.node, t, influence)
         return inline if inline is not None else f"{closure(name, direct(fn))}(g, {me}, -1, {influence})"
 
     # An end event made as the dataclass's __init__ makes it, storing its fields in order: calling the
