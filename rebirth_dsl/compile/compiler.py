@@ -95,19 +95,19 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
         ids = t.ids(s.span, whole=not isinstance(s, A.AreaBlock | A.MajorityBlock))
         match s:
             case A.PlayersRange():
-                rs.players, rs.player_ids = (s.low, s.high), ids
+                rs.players, rs.cites.players = (s.low, s.high), ids
             case A.TileSpec():
                 kid = t.tile_kinds.index(s.kind)
                 for value, count in s.counts:
                     rs.mix.extend([(kid, value)] * count)
-                rs.mix_ids += tuple(i for i in ids if i not in rs.mix_ids)
+                rs.cites.mix += tuple(i for i in ids if i not in rs.cites.mix)
             case A.SetAside():
-                rs.set_aside, rs.set_aside_visible, rs.set_aside_ids = s.count, s.visible, ids
+                rs.set_aside, rs.set_aside_visible, rs.cites.set_aside = s.count, s.visible, ids
             case A.Hand():
                 rs.hand = s.count
             case A.Returns():
                 rs.returns[s.players] = list(s.tiles)
-                rs.returns_ids[s.players] = ids
+                rs.cites.returns[s.players] = ids
             case A.Neutral():
                 rs.neutral[s.players] = s
             case A.PublicSetup():
@@ -116,16 +116,16 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 kid = t.tile_kinds.index(s.tile)
                 if s.fallback:
                     rs.fallback[kid] = tuple(dict.fromkeys(s.on))
-                    rs.fallback_ids[kid] = ids
+                    rs.cites.fallback[kid] = ids
                 else:
                     rs.primary[kid] = tuple(dict.fromkeys(s.on))
-                    rs.place_ids[kid] = ids
+                    rs.cites.place[kid] = ids
             case A.OneTile():
-                rs.one_tile_ids = ids
+                rs.cites.one_tile = ids
             case A.Turns():
-                rs.turn_ids = ids
+                rs.cites.turns = ids
             case A.PassRule():
-                rs.pass_ids = ids
+                rs.cites.passes = ids
             case A.GroupDecl():
                 rs.group_kinds = frozenset(t.tile_kinds.index(k) for k in s.kinds)
             case A.Trigger(event=A.PlaceEvent() as ev, action=A.ScoreAction() as act):

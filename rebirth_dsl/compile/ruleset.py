@@ -157,21 +157,34 @@ class CardDef(Record):
 
 
 @record
+class Cites(Record):
+    """The rule ids each of the ruleset's own setup, placement and turn statements cites, one member per
+    rule: what a refusal or event of that rule names (empty: the rules file cites nothing there)."""
+
+    players: tuple[str, ...] = ()  # `players LOW to HIGH`
+    mix: tuple[str, ...] = ()  # the tile statements, every id once in file order
+    set_aside: tuple[str, ...] = ()
+    returns: dict[int, tuple[str, ...]] = field(default_factory=dict)  # per player count
+    place: dict[int, tuple[str, ...]] = field(default_factory=dict)  # per tile kind id: its placement rule
+    fallback: dict[int, tuple[str, ...]] = field(default_factory=dict)  # per tile kind id: its fallback rule
+    one_tile: tuple[str, ...] = ()
+    turns: tuple[str, ...] = ()
+    passes: tuple[str, ...] = ()  # `when no hex is legal: pass`
+
+
+@record
 class Ruleset(Record):
     """Everything the engine needs, resolved against one board."""
 
     t: Tables
     name: str
     title: str
+    cites: Cites = field(default_factory=Cites)  # the ids of the setup, placement and turn rules
     players: tuple[int, int] = (2, 4)
-    player_ids: tuple[str, ...] = ()
     tile_kinds: list[str] = field(default_factory=list)
     mix: list[tuple[int, int]] = field(default_factory=list)  # (kind id, value) per tile of one colour
     set_aside: int = 0
     set_aside_visible: bool = True
-    mix_ids: tuple[str, ...] = ()
-    returns_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    set_aside_ids: tuple[str, ...] = ()
     hand: int = 1
     returns: dict[int, list[A.TileCount]] = field(default_factory=dict)
     neutral: dict[int, A.Neutral] = field(default_factory=dict)
@@ -179,11 +192,6 @@ class Ruleset(Record):
     # tile kind id -> hex kinds, in the rules' order (never a set: iteration order must not depend on hashing)
     primary: dict[int, tuple[str, ...]] = field(default_factory=dict)
     fallback: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    place_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    fallback_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    one_tile_ids: tuple[str, ...] = ()
-    turn_ids: tuple[str, ...] = ()
-    pass_ids: tuple[str, ...] = ()
     group_kinds: frozenset[int] = frozenset()
     # the statements that react to a placement, in file order
     reactions: list[ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule] = field(default_factory=list)

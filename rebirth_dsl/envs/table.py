@@ -315,4 +315,4 @@ class AgentPlayer:
 
 def _pass_rule(g: Game) -> str:
     """The rule id the rules file cites for passing (never a hard-coded one)."""
-    return g.rs.pass_ids[0] if g.rs.pass_ids else "the pass rule"
+    return g.rs.cites.passes[0] if g.rs.cites.passes else "the pass rule"

@@ -108,7 +108,7 @@ class Game(State):
         lo, hi = rs.players
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} players",
-                                      rule=rs.player_ids[0] if rs.player_ids else None)
+                                      rule=rs.cites.players[0] if rs.cites.players else None)
         make = rs.derived.fresh.get((n, cls))
         if make is None:  # copies of the blank written out once (state.derive_fresh): quicker than copy_state
             make = rs.derived.fresh[n, cls] = derive_fresh(blank(rs, n, cls))
@@ -209,7 +209,7 @@ class Game(State):
             return self.players.index(name)
         except ValueError:
             raise IllegalMove(f"unknown player {name!r} (players: {', '.join(self.players)})",
-                              cite(self.rs.turn_ids, "the turn rule"), index) from None
+                              cite(self.rs.cites.turns, "the turn rule"), index) from None
 
     def play(self, p: int, tile: tuple[int, int], h: int | None, index: int | None = None,
              choices: dict[str, Any] | None = None) -> list[Event]:
@@ -219,23 +219,23 @@ class Game(State):
         if not self.scenario:
             if self.is_over():
                 raise IllegalMove("the game is over: every tile has been placed",
-                                  cite(rs.turn_ids, "the end-of-game rule"), index)
+                                  cite(rs.cites.turns, "the end-of-game rule"), index)
             if p != self.turn:
                 raise IllegalMove(f"it is {self.players[self.turn]}'s turn, not {self.players[p]}'s",
-                                  cite(rs.turn_ids, "the turn rule"), index)
+                                  cite(rs.cites.turns, "the turn rule"), index)
             if tile not in self.hand[p]:
                 held = ", ".join(rs.tile_name(*x) for x in self.hand[p]) or "nothing"
                 raise IllegalMove(f"{self.players[p]} holds {held}, not {rs.tile_name(*tile)}",
-                                  cite(rs.turn_ids, "the turn rule"), index)
+                                  cite(rs.cites.turns, "the turn rule"), index)
         kind, value = tile
         if h is None:
             legal, _ = self.legal_hexes(kind)
             if legal:
                 q, r = self.t.coords[legal[0]]
                 raise IllegalMove(f"{rs.tile_name(*tile)} cannot be passed: {len(legal)} hex(es) are legal, e.g. "
-                                  f"({q},{r})", cite(rs.pass_ids, "the pass rule"), index)
+                                  f"({q},{r})", cite(rs.cites.passes, "the pass rule"), index)
             self.passed[p] += 1
-            self.event(index, p, 0, "pass", rs.pass_ids,
+            self.event(index, p, 0, "pass", rs.cites.passes,
                        "{} passes {}: no legal hex", self.players[p], rs.tile_name(*tile))
         else:
             placement.check_place(self, kind, h, index)
