@@ -20,6 +20,7 @@ from rebirth_dsl.compile.ruleset import (
     MajorityRule,
     PlaceDraw,
     PublicRule,
+    Reaction,
     Ruleset,
     ScoreTrigger,
     TouchRule,
@@ -91,6 +92,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
     rs = Ruleset(t, rules.header.name, rules.header.title or rules.header.name, tile_kinds=list(t.tile_kinds))
     cats: list[str] = []
     track: list[str] = []
+    reactions: list[Reaction] = []  # in file order
     for s in rules.statements:
         ids = t.ids(s.span, whole=not isinstance(s, A.AreaBlock | A.MajorityBlock))
         match s:
@@ -131,30 +133,30 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
             case A.Trigger(event=A.PlaceEvent() as ev, action=A.ScoreAction() as act):
                 kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
                 at = t.hex_matches(ev.at) if ev.at else None
-                rs.reactions.append(ScoreTrigger(kinds, at, compile_expr(act.expr, t), _category(cats, act.category),
+                reactions.append(ScoreTrigger(kinds, at, compile_expr(act.expr, t), _category(cats, act.category),
                                                  ids, _text(rules, act.expr.span), act.expr))
                 track.append(act.category)
             case A.Trigger(event=A.PlaceEvent() as ev, action=A.DrawAction() as act):
                 kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
-                rs.reactions.append(PlaceDraw(kinds, t.hex_matches(ev.at) if ev.at else None, act.deck, ids))
+                reactions.append(PlaceDraw(kinds, t.hex_matches(ev.at) if ev.at else None, act.deck, ids))
             case A.Trigger(event=A.TouchEvent() as ev, action=A.ScoreAction() as act):
-                rs.reactions.append(TouchRule(ev.kind, act, ids, compile_expr(act.expr, t), _text(rules, act.expr.span)))
+                reactions.append(TouchRule(ev.kind, act, ids, compile_expr(act.expr, t), _text(rules, act.expr.span)))
                 _category(cats, act.category)
                 track.append(act.category)
             case A.Trigger(event=A.TouchEvent() as ev):
-                rs.reactions.append(TouchRule(ev.kind, s.action, ids))
+                reactions.append(TouchRule(ev.kind, s.action, ids))
             case A.Trigger():  # check refuses every other combination; reaching here is a bug, never silence
                 raise RebirthError.single("this trigger and action cannot be compiled", file=s.span.file,
                                           line=s.span.line, col=s.span.col)
             case A.AreaBlock():
                 rule = _area(s, t, rules, cats)
                 rs.areas[s.kind] = rule
-                rs.reactions.append(rule)
+                reactions.append(rule)
                 track.append(rule.category)
             case A.MajorityBlock():
                 majority = _majority(s, t)
                 rs.majorities.append(majority)
-                rs.reactions.append(majority)
+                reactions.append(majority)
             case A.DeckBlock():
                 if s.on_empty is None:
                     rs.empty_decks[s.name] = EmptyDeck(None, "draw", t.ids(s.empty_span))
@@ -168,7 +170,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
             case A.PublicDecl():
                 rs.public_category = _category(cats, s.category)
                 track.append(s.category)
-                rs.reactions.append(PublicRule(s.deck, s.category, ids, s.placer_first))
+                reactions.append(PublicRule(s.deck, s.category, ids, s.placer_first))
             case A.AbilityDecl():
                 fn = None
                 if isinstance(s.effect, A.ScoreEffect):
@@ -184,6 +186,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.end_held = (_category(cats, s.category), ids)
             case A.WinnerTies():
                 rs.winner_ties = [(_generated(st.expr, t), st.among_tied, _text(rules, st.span)) for st in s.steps]
+    rs.reactions = tuple(reactions)
     rs.categories = cats
     rs.track_categories = [c for c in cats if c in track]
     return rs

@@ -156,6 +156,9 @@ class CardDef(Record):
     measure: CompiledExpr | None = None  # the threshold's E, compiled
 
 
+Reaction = ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule  # what reacts to a placement
+
+
 @record
 class Cites(Record):
     """The rule ids each of the ruleset's own setup, placement and turn statements cites, one member per
@@ -194,7 +197,7 @@ class Ruleset(Record):
     fallback: dict[int, tuple[str, ...]] = field(default_factory=dict)
     group_kinds: frozenset[int] = frozenset()
     # the statements that react to a placement, in file order
-    reactions: list[ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule] = field(default_factory=list)
+    reactions: tuple[Reaction, ...] = ()
     areas: dict[str, AreaRule] = field(default_factory=dict)
     majorities: list[MajorityRule] = field(default_factory=list)
     decks: dict[str, list[CardDef]] = field(default_factory=dict)
