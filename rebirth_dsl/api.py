@@ -186,8 +186,7 @@ class Game:
             name = rs.tile_name(*tile)
             hexes, _ = g.legal_hexes(tile[0])
             if not hexes:
-                if rs.pass_allowed:
-                    out.append(Move(name, None))
+                out.append(Move(name, None))  # S-P5: passed (every ruleset must say so: check_required)
                 continue
             for h in sorted(hexes, key=lambda h: g.t.coords[h]):
                 asks: list[list[tuple[str, Answer]]] = []
@@ -226,14 +225,14 @@ class Game:
         try:
             tile = g.rs.parse_tile(move.tile)
         except RebirthError as e:
-            raise IllegalMove(e.diagnostics[0].message, g.rs.mix_ids[0] if g.rs.mix_ids else "the tile mix",
+            raise IllegalMove(e.diagnostics[0].message, g.rs.cites.mix[0] if g.rs.cites.mix else "the tile mix",
                               len(self._moves)) from None
         h = None
         if move.hex is not None:
             h = g.t.index.get(cast("tuple[int, int]", tuple(move.hex)))  # Move.hex: (q, r)
             if h is None:
                 raise IllegalMove(f"there is no hex ({move.hex[0]},{move.hex[1]}) on the board",
-                                  g.rs.one_tile_ids[0] if g.rs.one_tile_ids else "the one-tile rule", len(self._moves))
+                                  g.rs.cites.one_tile[0] if g.rs.cites.one_tile else "the one-tile rule", len(self._moves))
         choices = self._engine_choices(g, p, h, move.choices)  # read before the move changes the state
         events = g.play(p, tile, h, len(self._moves), choices)
         entry: dict[str, Any] = {"player": g.players[p], "tile": move.tile,

@@ -43,7 +43,7 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     reads (compile/reads.py) changed since the last check."""
     if not g.public:
         return
-    w = g.rs.derived.get("public reads") or _watch(g.rs)  # built once per ruleset (_watch), looked up inline
+    w = g.rs.derived.public_reads or _watch(g.rs)  # built once per ruleset (_watch), read inline
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
         so, sl, sw, live, lack = seen
@@ -357,7 +357,7 @@ class _Watch:
 
 def _watch(rs: Ruleset) -> _Watch:
     """The ruleset's _Watch, built once and kept in its `derived` field."""
-    w = rs.derived.get("public reads")
+    w = rs.derived.public_reads
     if w is not None:
         return w
     t, nk = rs.t, len(rs.tile_kinds)
@@ -410,7 +410,7 @@ def _watch(rs: Ruleset) -> _Watch:
                        None if card.measure is None else direct_function(card.measure, t, rs.group_kinds)[0],
                        0 if card.threshold is None else card.threshold.limit,
                        direct_function(card.cond, t, rs.group_kinds)[0]) for name, card in cards.items()})
-    rs.derived["public reads"] = w
+    rs.derived.public_reads = w
     return w
 
 
@@ -559,9 +559,9 @@ def _first(g: Game, w: _Watch, h: int) -> list[int]:
     n = g.n_players
     # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
     # not so, the comparison would see a tile taken away and read every card)
-    start = g.rs.derived.get(("public start", n))
+    start = g.rs.derived.public_start.get(n)
     if start is None:
-        start = g.rs.derived["public start", n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+        start = g.rs.derived.public_start[n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
     g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
     dirty = _changed(g, w, h)  # h: taken as the first check after any other (no scan of the board for it)
     if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read

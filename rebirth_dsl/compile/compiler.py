@@ -10,7 +10,7 @@ from rebirth_dsl import __version__, cache
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
-from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.prims import CompiledExpr, Fn
 from rebirth_dsl.compile.reads import reads_of, threshold_of
 from rebirth_dsl.compile.ruleset import (
     Ability,
@@ -20,6 +20,7 @@ from rebirth_dsl.compile.ruleset import (
     MajorityRule,
     PlaceDraw,
     PublicRule,
+    Reaction,
     Ruleset,
     ScoreTrigger,
     TouchRule,
@@ -36,15 +37,15 @@ if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as
     Board = BoardModel | BoardView
 
 
-def _generated(expr: A.Expr, t: Tables) -> Fn:
+def _generated(expr: A.Expr, t: Tables) -> CompiledExpr:
     """Expressions read over whole positions (cards, end scoring, tie-breaks) run as generated Python;
     the closures of expr.py remain the reference they are tested against."""
 
     try:
-        return compile_expr_source(expr, t)[0]
+        return CompiledExpr(expr, compile_expr_source(expr, t)[0])
     except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
         # source Python cannot compile (nesting past its parser's limits): the closures run the same
-        return compile_expr(expr, t)
+        return CompiledExpr(expr, compile_expr(expr, t))
 
 
 def _touch_by(ev: A.TouchEvent, t: Tables) -> frozenset[int] | None:
@@ -96,86 +97,86 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
     rs = Ruleset(t, rules.header.name, rules.header.title or rules.header.name, tile_kinds=list(t.tile_kinds))
     cats: list[str] = []
     track: list[str] = []
+    reactions: list[Reaction] = []  # in file order
     for s in rules.statements:
         ids = t.ids(s.span, whole=not isinstance(s, A.AreaBlock | A.MajorityBlock))
         match s:
             case A.PlayersRange():
-                rs.players, rs.player_ids = (s.low, s.high), ids
+                rs.players, rs.cites.players = (s.low, s.high), ids
             case A.TileSpec():
                 kid = t.tile_kinds.index(s.kind)
                 for value, count in s.counts:
                     rs.mix.extend([(kid, value)] * count)
-                rs.mix_ids += tuple(i for i in ids if i not in rs.mix_ids)
+                rs.cites.mix += tuple(i for i in ids if i not in rs.cites.mix)
             case A.SetAside():
-                rs.set_aside, rs.set_aside_visible, rs.set_aside_ids = s.count, s.visible, ids
+                rs.set_aside, rs.set_aside_visible, rs.cites.set_aside = s.count, s.visible, ids
             case A.Hand():
                 rs.hand = s.count
             case A.Returns():
                 rs.returns[s.players] = list(s.tiles)
-                rs.returns_ids[s.players] = ids
+                rs.cites.returns[s.players] = ids
             case A.Neutral():
                 rs.neutral[s.players] = s
             case A.PublicSetup():
                 rs.public = s
-                rs.public_ids = ids
             case A.PlaceRule():
                 kid = t.tile_kinds.index(s.tile)
                 if s.fallback:
                     rs.fallback[kid] = tuple(dict.fromkeys(s.on))
-                    rs.fallback_ids[kid] = ids
+                    rs.cites.fallback[kid] = ids
                 else:
                     rs.primary[kid] = tuple(dict.fromkeys(s.on))
-                    rs.place_ids[kid] = ids
+                    rs.cites.place[kid] = ids
             case A.OneTile():
-                rs.one_tile_ids = ids
+                rs.cites.one_tile = ids
             case A.Turns():
-                rs.turn_ids = ids
+                rs.cites.turns = ids
             case A.PassRule():
-                rs.pass_allowed, rs.pass_ids = True, ids
+                rs.cites.passes = ids
             case A.GroupDecl():
                 rs.group_kinds = frozenset(t.tile_kinds.index(k) for k in s.kinds)
-                rs.group_ids = ids
             case A.Trigger(event=A.PlaceEvent() as ev, action=A.ScoreAction() as act):
                 kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
                 at = t.hex_matches(ev.at) if ev.at else None
-                rs.reactions.append(ScoreTrigger(kinds, at, compile_expr(act.expr, t), _category(cats, act.category),
+                reactions.append(ScoreTrigger(kinds, at, compile_expr(act.expr, t), _category(cats, act.category),
                                                  ids, _text(rules, act.expr.span), act.expr))
                 track.append(act.category)
             case A.Trigger(event=A.PlaceEvent() as ev, action=A.DrawAction() as act):
                 kinds = None if ev.kinds is None else frozenset().union(*(t.tile_kind_ids(k) for k in ev.kinds))
-                rs.reactions.append(PlaceDraw(kinds, t.hex_matches(ev.at) if ev.at else None, act.deck, ids))
+                reactions.append(PlaceDraw(kinds, t.hex_matches(ev.at) if ev.at else None, act.deck, ids))
             case A.Trigger(event=A.TouchEvent() as ev, action=A.ScoreAction() as act):
-                rs.reactions.append(TouchRule(ev.kind, act, ids, compile_expr(act.expr, t), _text(rules, act.expr.span),
+                reactions.append(TouchRule(ev.kind, act, ids, compile_expr(act.expr, t), _text(rules, act.expr.span),
                                               _touch_by(ev, t)))
                 _category(cats, act.category)
                 track.append(act.category)
             case A.Trigger(event=A.TouchEvent() as ev):
-                rs.reactions.append(TouchRule(ev.kind, s.action, ids, by=_touch_by(ev, t)))
+                reactions.append(TouchRule(ev.kind, s.action, ids, by=_touch_by(ev, t)))
             case A.Trigger():  # check refuses every other combination; reaching here is a bug, never silence
                 raise RebirthError.single("this trigger and action cannot be compiled", file=s.span.file,
                                           line=s.span.line, col=s.span.col)
             case A.AreaBlock():
                 rule = _area(s, t, rules, cats)
                 rs.areas[s.kind] = rule
-                rs.reactions.append(rule)
+                reactions.append(rule)
                 track.append(rule.category)
             case A.MajorityBlock():
                 majority = _majority(s, t)
                 rs.majorities.append(majority)
-                rs.reactions.append(majority)
+                reactions.append(majority)
             case A.DeckBlock():
                 if s.on_empty is None:
                     rs.empty_decks[s.name] = EmptyDeck(None, "draw", t.ids(s.empty_span))
                 else:
                     act = s.on_empty
-                    rs.empty_decks[s.name] = EmptyDeck(compile_expr(act.expr, t), _category(cats, act.category),
+                    rs.empty_decks[s.name] = EmptyDeck(CompiledExpr(act.expr, compile_expr(act.expr, t)),
+                                                       _category(cats, act.category),
                                                        t.ids(s.empty_span), _text(rules, act.expr.span))
                     track.append(act.category)
                 rs.decks[s.name] = [_card(c, t) for c in s.cards for _ in range(c.copies)]
             case A.PublicDecl():
                 rs.public_category = _category(cats, s.category)
                 track.append(s.category)
-                rs.reactions.append(PublicRule(s.deck, s.category, ids, s.placer_first))
+                reactions.append(PublicRule(s.deck, s.category, ids, s.placer_first))
             case A.AbilityDecl():
                 fn = None
                 if isinstance(s.effect, A.ScoreEffect):
@@ -191,7 +192,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
                 rs.end_held = (_category(cats, s.category), ids)
             case A.WinnerTies():
                 rs.winner_ties = [(_generated(st.expr, t), st.among_tied, _text(rules, st.span)) for st in s.steps]
-                rs.winner_ids = ids
+    rs.reactions = tuple(reactions)
     rs.categories = cats
     rs.track_categories = [c for c in cats if c in track]
     return rs

@@ -14,10 +14,19 @@ from collections.abc import Callable
 from functools import reduce
 from operator import itemgetter, or_
 from typing import TYPE_CHECKING, Any, TypeVar
-from weakref import WeakKeyDictionary
 
 from rebirth_dsl.compile.emit import literal
-from rebirth_dsl.compile.prims import Ctx, DirectFn, ExprGame, Fn, best_of, fewest_of, most_of, selected_kinds
+from rebirth_dsl.compile.prims import (
+    CompiledExpr,
+    Ctx,
+    DirectFn,
+    ExprGame,
+    Fn,
+    best_of,
+    fewest_of,
+    most_of,
+    selected_kinds,
+)
 from rebirth_dsl.lang import ast as A
 
 if TYPE_CHECKING:
@@ -394,11 +403,6 @@ _HELPERS = {"_most_of": most_of, "_fewest_of": fewest_of, "_best_of": best_of, "
             "_largest": _largest, "_touched": _touched, "_ring_getters": _ring_getters, "_owned": _owned,
             "_won": _won, "_reader": _reader, "_reduce": reduce, "_or": or_}
 
-# the expression each generated `f(ctx)` was made from, for compile_direct_source (weak: a function
-# dropped with its ruleset takes its entry along)
-_EXPRS: WeakKeyDictionary[Callable[..., Any], A.Expr] = WeakKeyDictionary()
-
-
 def _run(source: str) -> Callable[..., Any]:
     env: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_HELPERS}
     exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
@@ -411,9 +415,7 @@ def compile_expr_source(node: A.Expr, t: Tables) -> tuple[Fn, str]:
     gen = _Gen(t)
     body = gen.src(node, "me")
     source = "\n".join([*gen.consts, "def f(ctx):", "    g = ctx.g", "    me = ctx.me", f"    return {body}", ""])
-    f = _run(source)
-    _EXPRS[f] = node
-    return f, source
+    return _run(source), source
 
 
 def compile_direct_source(node: A.Expr, t: Tables, group_kinds: frozenset[int] | None = None
@@ -429,26 +431,17 @@ def compile_direct_source(node: A.Expr, t: Tables, group_kinds: frozenset[int] |
     return f, source
 
 
-def direct_function(fn: Fn, t: Tables, group_kinds: frozenset[int] | None = None
+def direct_function(compiled: CompiledExpr, t: Tables, group_kinds: frozenset[int] | None = None
                     ) -> tuple[DirectFn, bool]:
-    """fn (a function of a Ctx) as `f(g, me, placed=-1, influence=0)`, and whether that was generated
-    (compile_direct_source of the expression fn was made from); otherwise fn itself runs, on a Ctx made per
-    call (a closure of closures.py, or source Python cannot compile, as compiler._generated)."""
-    node = expr_of(fn)
-    if node is not None:
-        try:
-            return compile_direct_source(node, t, group_kinds)[0], True
-        except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
-            pass
-    return (lambda g, me, placed=-1, influence=0: fn(Ctx(g, me, placed, influence))), False
-
-
-def expr_of(fn: Callable[..., Any]) -> A.Expr | None:
-    """The expression a function made by compile_expr_source computes; None for any other function."""
+    """A compiled expression as `f(g, me, placed=-1, influence=0)`, and whether that was generated
+    (compile_direct_source of its node); otherwise its function runs, on a Ctx made per call (source Python
+    cannot compile, as compiler._generated)."""
     try:
-        return _EXPRS.get(fn)
-    except TypeError:  # not weakly referable: not one of ours
-        return None
+        return compile_direct_source(compiled.node, t, group_kinds)[0], True
+    except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
+        pass
+    fn = compiled.fn
+    return (lambda g, me, placed=-1, influence=0: fn(Ctx(g, me, placed, influence))), False
 
 
 def value_source(node: A.Expr, t: Tables, influence: str) -> str | None:
@@ -462,4 +455,4 @@ def value_source(node: A.Expr, t: Tables, influence: str) -> str | None:
     return None
 
 
-__all__ = ["compile_direct_source", "compile_expr_source", "direct_function", "expr_of", "value_source", "Ctx"]
+__all__ = ["compile_direct_source", "compile_expr_source", "direct_function", "value_source", "Ctx"]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang import shared_methods
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -50,6 +51,21 @@ class DirectFn(Protocol):
     """An expression as a function of the values a Ctx would carry (exprgen.direct_function)."""
 
     def __call__(self, g: ExprGame, me: int, placed: int = -1, influence: int = 0) -> Any: ...
+
+
+@shared_methods.node
+class CompiledExpr(shared_methods.Node):
+    """An expression as the compiler hands it on: the checked node and the function of a Ctx computing it
+    (generated Python, or the closures where Python cannot compile the source). Calling it calls `fn`;
+    later stages read `node` from it (the generated engines specialise its shape, the C generator
+    translates it), never from the statements again."""
+
+    node: A.Expr
+    fn: Fn
+
+    def __call__(self, ctx: Ctx) -> Any:
+        """The expression's value in this context."""
+        return self.fn(ctx)
 
 
 class Ctx:

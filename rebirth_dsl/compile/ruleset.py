@@ -3,16 +3,45 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import field
 from typing import Any
 
 from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.compile.prims import Fn
+from rebirth_dsl.compile.prims import CompiledExpr, Fn
 from rebirth_dsl.compile.reads import Reads, Threshold
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.shared_methods import Record, record
 from rebirth_dsl.lang.vocab import TieStep
+
+
+# ----- what later stages derive from a ruleset, once ----------------------------------------------
+class Derived:
+    """The products later stages derive from a ruleset once (runtime tables, generated engines), one typed
+    member each: a field made for them on the ruleset, so nothing is stuck onto it afterwards. Each member
+    is filled and read by one function of the module that owns the product, and nothing else reads it; a
+    product is asked for by calling that function, never found because some other caller made it first.
+    Members typed Any hold a type of a later layer (named beside it), which this layer cannot import."""
+
+    __slots__ = ("parsed_tiles", "colour_tiles", "deck_names", "static", "blank", "fresh", "tile_names",
+                 "public_reads", "public_start", "fast", "end_quiet", "tally", "points", "native")
+
+    def __init__(self) -> None:
+        self.parsed_tiles: dict[str, tuple[int, int]] = {}  # Ruleset.parse_tile, by text
+        self.colour_tiles: dict[int, tuple[tuple[int, int], ...]] = {}  # runtime.setup.deal, by player count
+        self.deck_names: tuple[tuple[str, tuple[str, ...]], ...] | None = None  # runtime.setup.deal
+        self.static: Any = None  # runtime.game.Static: runtime.game.static(rs)
+        self.blank: dict[tuple[int, type], Any] = {}  # runtime.game.blank: a State, by (players, class)
+        self.fresh: dict[tuple[int, type], Callable[[], Any]] = {}  # runtime.game.Game.__new__, likewise
+        self.tile_names: dict[frozenset[tuple[int, int]], tuple[str, ...]] = {}  # runtime.abilities.tile_names
+        self.public_reads: Any = None  # accel.public._Watch: accel.public._watch(rs)
+        self.public_start: dict[int, tuple[int, ...]] = {}  # runtime.reactions, by player count
+        self.fast: Any = None  # runtime.fast.Compiled: runtime.fast.compiled(rs)
+        self.end_quiet: Callable[[Any], list[Any]] | None = None  # runtime.fast_end.end_quiet(rs)
+        self.tally: Any = None  # play.tally._Tables: play.tally._tables(rs)
+        self.points: Any = None  # play.points.Points: play.points.points_for(rs)
+        self.native: Any = None  # native.lib.NativeEngine, or why not (str): native.engine(rs)
 
 
 # ----- the compiled ruleset -------------------------------------------------------------------
@@ -97,7 +126,7 @@ class TouchRule(Record):
 class EmptyDeck(Record):
     """What a draw from an empty deck does: nothing (fn None), or score `fn` as `category` (S-M1)."""
 
-    fn: Fn | None
+    fn: CompiledExpr | None
     category: str
     ids: tuple[str, ...]
     text: str = ""
@@ -121,11 +150,30 @@ class CardDef(Record):
     name: str
     points: int
     small: int | None
-    cond: Fn
+    cond: CompiledExpr
     ids: tuple[str, ...]
     reads: Reads | None = None  # what the condition depends on (compile/reads.py); None: everything
     threshold: Threshold | None = None  # `E >= N` that only the holder's tiles raise, boundedly (reads.py)
-    measure: Fn | None = None  # the threshold's E, compiled
+    measure: CompiledExpr | None = None  # the threshold's E, compiled
+
+
+Reaction = ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule  # what reacts to a placement
+
+
+@record
+class Cites(Record):
+    """The rule ids each of the ruleset's own setup, placement and turn statements cites, one member per
+    rule: what a refusal or event of that rule names (empty: the rules file cites nothing there)."""
+
+    players: tuple[str, ...] = ()  # `players LOW to HIGH`
+    mix: tuple[str, ...] = ()  # the tile statements, every id once in file order
+    set_aside: tuple[str, ...] = ()
+    returns: dict[int, tuple[str, ...]] = field(default_factory=dict)  # per player count
+    place: dict[int, tuple[str, ...]] = field(default_factory=dict)  # per tile kind id: its placement rule
+    fallback: dict[int, tuple[str, ...]] = field(default_factory=dict)  # per tile kind id: its fallback rule
+    one_tile: tuple[str, ...] = ()
+    turns: tuple[str, ...] = ()
+    passes: tuple[str, ...] = ()  # `when no hex is legal: pass`
 
 
 @record
@@ -135,15 +183,12 @@ class Ruleset(Record):
     t: Tables
     name: str
     title: str
+    cites: Cites = field(default_factory=Cites)  # the ids of the setup, placement and turn rules
     players: tuple[int, int] = (2, 4)
-    player_ids: tuple[str, ...] = ()
     tile_kinds: list[str] = field(default_factory=list)
     mix: list[tuple[int, int]] = field(default_factory=list)  # (kind id, value) per tile of one colour
     set_aside: int = 0
     set_aside_visible: bool = True
-    mix_ids: tuple[str, ...] = ()
-    returns_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    set_aside_ids: tuple[str, ...] = ()
     hand: int = 1
     returns: dict[int, list[A.TileCount]] = field(default_factory=dict)
     neutral: dict[int, A.Neutral] = field(default_factory=dict)
@@ -151,33 +196,23 @@ class Ruleset(Record):
     # tile kind id -> hex kinds, in the rules' order (never a set: iteration order must not depend on hashing)
     primary: dict[int, tuple[str, ...]] = field(default_factory=dict)
     fallback: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    place_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    fallback_ids: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    one_tile_ids: tuple[str, ...] = ()
-    turn_ids: tuple[str, ...] = ()
-    pass_ids: tuple[str, ...] = ()
-    pass_allowed: bool = False
     group_kinds: frozenset[int] = frozenset()
-    group_ids: tuple[str, ...] = ()
     # the statements that react to a placement, in file order
-    reactions: list[ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule] = field(default_factory=list)
+    reactions: tuple[Reaction, ...] = ()
     areas: dict[str, AreaRule] = field(default_factory=dict)
     majorities: list[MajorityRule] = field(default_factory=list)
     decks: dict[str, list[CardDef]] = field(default_factory=dict)
     empty_decks: dict[str, EmptyDeck] = field(default_factory=dict)  # deck name -> a draw when it is empty
     public_category: str | None = None
     abilities: dict[str, Ability] = field(default_factory=dict)
-    public_ids: tuple[str, ...] = ()
-    end_incomplete: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
-    end_owned: list[tuple[str, Fn, str, tuple[str, ...]]] = field(default_factory=list)
+    end_incomplete: list[tuple[str, CompiledExpr, str, tuple[str, ...]]] = field(default_factory=list)
+    end_owned: list[tuple[str, CompiledExpr, str, tuple[str, ...]]] = field(default_factory=list)
     end_held: tuple[str, tuple[str, ...]] | None = None
-    winner_ties: list[tuple[Fn, bool, str]] = field(default_factory=list)
-    winner_ids: tuple[str, ...] = ()
+    winner_ties: list[tuple[CompiledExpr, bool, str]] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)
     track_categories: list[str] = field(default_factory=list)
-    # what later stages derive from the ruleset once (runtime tables, the generated engine), by name:
-    # a field made for it, so nothing is stuck onto the object afterwards
-    derived: dict[str | tuple[Any, ...], Any] = field(default_factory=dict, repr=False, compare=False)
+    # what later stages derive from the ruleset once (runtime tables, the generated engines): see Derived
+    derived: Derived = field(default_factory=Derived, repr=False, compare=False)
 
     # ----- tiles ------------------------------------------------------------------------------
     def tile_name(self, kind: int, value: int) -> str:
@@ -188,9 +223,7 @@ class Ruleset(Record):
     def parse_tile(self, text: str) -> tuple[int, int]:
         """`settlement:3` -> (kind id, value); raises a RebirthError naming the valid tiles."""
         # a tile name parses the same way every time (abilities parse their answers every use): kept per text
-        parsed: dict[str, tuple[int, int]] | None = self.derived.get("parsed tiles")
-        if parsed is None:
-            parsed = self.derived["parsed tiles"] = {}
+        parsed = self.derived.parsed_tiles
         if type(text) is str and text in parsed:
             return parsed[text]
         tile = self._parse_tile(text)

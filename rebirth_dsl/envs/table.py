@@ -174,7 +174,7 @@ class Table:
             hexes, _ = g.legal_hexes(kind)
             if hexes:
                 out.extend(spec.place(slot, h) for h in hexes)
-            elif g.rs.pass_allowed:
+            else:  # S-P5: a tile with no legal hex is passed (every ruleset must say so: check_required)
                 out.append(spec.pass_(slot))
         return sorted(out)
 
@@ -315,4 +315,4 @@ class AgentPlayer:
 
 def _pass_rule(g: Game) -> str:
     """The rule id the rules file cites for passing (never a hard-coded one)."""
-    return g.rs.pass_ids[0] if g.rs.pass_ids else "the pass rule"
+    return g.rs.cites.passes[0] if g.rs.cites.passes else "the pass rule"

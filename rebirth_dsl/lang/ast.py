@@ -602,9 +602,6 @@ class WinnerTies(Node):
     key: Key = ("winner ties",)
 
 
-EndItem = EndIncomplete | EndOwned | EndHeld | WinnerTies
-
-
 @node
 class Without(Node):
     """`without on EVENT` / `without ability NAME`: removes a statement of the extended ruleset."""

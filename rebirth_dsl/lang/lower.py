@@ -19,10 +19,6 @@ def _span(file: str, meta: Meta) -> Span:
     return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
 
 
-def _tspan(file: str, tok: Token) -> Span:
-    return Span(file, tok.line or 0, tok.column or 0, tok.end_line or 0, tok.end_column or 0)
-
-
 _Empty = tuple[A.ScoreAction | None, Span]  # `when empty:` of a deck: what a draw from it does, and where
 
 

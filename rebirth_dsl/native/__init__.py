@@ -67,10 +67,9 @@ def engine(rs: Ruleset, notice: bool = True) -> NativeEngine | None:
     """The ruleset's native engine, generated and built once (kept in `rs.derived`); None when it cannot
     run, after a one-line notice on stderr (once per ruleset and process) unless `notice` is False."""
     with _LOCK:
-        got = rs.derived.get("native")
+        got: NativeEngine | str | None = rs.derived.native
         if got is None:
-            got = _make(rs)
-            rs.derived["native"] = got
+            got = rs.derived.native = _make(rs)
     if isinstance(got, str):
         if notice and id(rs) not in _NOTICED:
             _NOTICED.add(id(rs))
@@ -84,24 +83,19 @@ def _make(rs: Ruleset) -> NativeEngine | str:
     why = unavailable()
     if why is not None:
         return why
-    import time
-
     from rebirth_dsl.native.build import BuildError
     from rebirth_dsl.native.cexpr import Unsupported
     from rebirth_dsl.native.cgen import generate
     from rebirth_dsl.native.lib import load
 
-    t0 = time.perf_counter()
     try:
         plan = generate(rs)
     except Unsupported as e:
         return f"it cannot express {e}"
     try:
-        eng = load(rs, plan)
+        return load(rs, plan)
     except (BuildError, OSError, RuntimeError) as e:
         return str(e)
-    eng.load_seconds = time.perf_counter() - t0
-    return eng
 
 
 def random_results(rs: Ruleset, n: int, first_seed: int, count: int, workers: int = 1,

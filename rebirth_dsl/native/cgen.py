@@ -121,15 +121,13 @@ class _Gen:
             self.problems.append(str(e))
             return "x_none"
 
-    # ----- the statements behind the compiled objects ----------------------------------------------
+    # ----- the statements behind the compiled reactions ---------------------------------------------
     def statements(self) -> dict[str, Any]:
-        """The AST of every compiled object that holds an expression, checked to line up with the Ruleset."""
+        """The AST of every reaction, checked to line up with the Ruleset's (area_function reads an area's
+        payouts from its block when the compiled rule does not keep them). Every other expression is read
+        from the compiled Ruleset itself (prims.CompiledExpr.node)."""
         rs = self.rs
         reactions: list[Any] = []
-        decks: dict[str, A.DeckBlock] = {}
-        incomplete: list[A.EndIncomplete] = []
-        owned: list[A.EndOwned] = []
-        ties: A.WinnerTies | None = None
         for s in rs.t.rules.statements:
             match s:
                 case A.Trigger(event=A.PlaceEvent(), action=A.ScoreAction() | A.DrawAction()):
@@ -138,27 +136,13 @@ class _Gen:
                     reactions.append(s)
                 case A.AreaBlock() | A.MajorityBlock() | A.PublicDecl():
                     reactions.append(s)
-                case A.DeckBlock():
-                    decks[s.name] = s
-                case A.EndIncomplete():
-                    incomplete.append(s)
-                case A.EndOwned():
-                    owned.append(s)
-                case A.WinnerTies():
-                    ties = s
         expect = {ScoreTrigger: A.Trigger, PlaceDraw: A.Trigger, TouchRule: A.Trigger, AreaRule: A.AreaBlock,
                   MajorityRule: A.MajorityBlock, PublicRule: A.PublicDecl}
         aligned = len(reactions) == len(rs.reactions) and all(
             isinstance(s, expect.get(type(r), ())) for s, r in zip(reactions, rs.reactions, strict=False))
-        aligned = aligned and len(incomplete) == len(rs.end_incomplete) and len(owned) == len(rs.end_owned)
-        aligned = aligned and len(ties.steps if ties else ()) == len(rs.winner_ties)
-        for name, cards in rs.decks.items():
-            blk = decks.get(name)
-            aligned = aligned and blk is not None and [c.name for c in cards] == [
-                c.name for c in blk.cards for _ in range(c.copies)]
         if not aligned:
             self.problems.append("the compiled ruleset does not line up with its statements")
-        return {"reactions": reactions, "decks": decks, "incomplete": incomplete, "owned": owned, "ties": ties}
+        return {"reactions": reactions}
 
     # ----- generation -------------------------------------------------------------------------
     def generate(self) -> Plan:
@@ -167,8 +151,6 @@ class _Gen:
         for r in rs.reactions:
             if type(r) not in (ScoreTrigger, PlaceDraw, AreaRule, MajorityRule, TouchRule, PublicRule):
                 self.problems.append(f"the reaction {type(r).__name__}")
-        if not rs.pass_allowed:
-            self.problems.append("a ruleset without a pass rule (the playout loop passes a tile with no hex)")
         if self.nk > 31 or len(rs.categories) > 1 << 16:
             self.problems.append("more tile kinds than a 32-bit mask holds")
         if rs.players[1] > 31:
@@ -184,7 +166,7 @@ class _Gen:
         body = self.place_function(ast)
         self.ability_function(ast)
         self.public_function()
-        self.end_functions(ast)
+        self.end_functions()
         if self.problems:
             raise Unsupported("; ".join(self.problems))
         consts = "\n".join(f"#define {k} {c_int(v)}" for k, v in sizes.items())
@@ -361,9 +343,7 @@ class _Gen:
                  "        return;",
                  "    }"]
         if empty is not None and empty.fn is not None:
-            blk = ast["decks"].get(deck)
-            node = blk.on_empty.expr if blk is not None and blk.on_empty is not None else None
-            f = self.expr(node, "a draw from an empty deck")
+            f = self.expr(empty.fn.node, "a draw from an empty deck")
             lines.append(f"    add(s, p, {c_int(self.cat.get(empty.category, -1))}, {f}(s, p, -1, 0));")
         lines.append("}")
         self.rules.append("\n".join(lines))
@@ -543,13 +523,12 @@ class _Gen:
         L += ["    }", "    (void)s; (void)lm; (void)p;", "}"]
         self.rules.append("\n".join(L))
 
-    def card_function(self, decks: dict[str, A.DeckBlock]) -> None:
+    def card_function(self) -> None:
         """A card's condition by card id (cards, end scoring: the engine runs them as exprgen's Python)."""
         cond: dict[str, A.Expr] = {}
-        for name in self.rs.decks:
-            blk = decks.get(name)
-            for c in blk.cards if blk is not None else ():
-                cond[c.name] = c.condition  # the last definition of a name wins, as Static.cards
+        for cards in self.rs.decks.values():
+            for c in cards:
+                cond[c.name] = c.cond.node  # the last definition of a name wins, as Static.cards
         L = ["static i64 card_cond(const S *s, int c, int me) {", "    switch (c) {"]
         for ci, name in enumerate(self.cards):
             f = self.expr(cond.get(name), f"mission card {ci + 1}")
@@ -661,15 +640,15 @@ class _Gen:
         L += ["    }", "    (void)s; (void)me;", "    return 0;", "}"]
         self.rules.append("\n".join(L))
 
-    def end_functions(self, ast: dict[str, Any]) -> None:
+    def end_functions(self) -> None:
         """S-E1..S-E3 and the winner with its tie chain (S-E4), as runtime/endgame.py."""
         rs, t = self.rs, self.t
-        self.card_function(ast["decks"])
+        self.card_function()
         L = ["static void end_scoring(S *s, i64 *totals, i64 *bd) {",
              "    int n = s->n;",
              "    for (int q = 0; q < n; q++) { totals[q] = s->track[q]; for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }"]
-        for i, ((kind, _fn, cat, _ids), s) in enumerate(zip(rs.end_incomplete, ast["incomplete"], strict=True)):
-            f = self.expr(s.expr, f"incomplete-area scoring {i + 1}")
+        for i, (kind, fn, cat, _ids) in enumerate(rs.end_incomplete):
+            f = self.expr(fn.node, f"incomplete-area scoring {i + 1}")
             ok = [int(k == kind) for k in t.area_kind]
             self.tables.append(f"static const u8 INC{i}[NAX] = {c_ints(ok)};")
             ci = c_int(self.cat.get(cat, -1))
@@ -678,8 +657,8 @@ class _Gen:
                   f"            i64 pts = {f}(s, q, -1, s->area_inf[a][q]);",
                   f"            totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
                   "        }"]
-        for i, ((kind, _fn, cat, _ids), s) in enumerate(zip(rs.end_owned, ast["owned"], strict=True)):
-            f = self.expr(s.expr, f"end scoring of held landmarks {i + 1}")
+        for i, (kind, fn, cat, _ids) in enumerate(rs.end_owned):
+            f = self.expr(fn.node, f"end scoring of held landmarks {i + 1}")
             ok = [int(k == kind) for k in t.landmark_kind]
             self.tables.append(f"static const u8 OWN{i}[NLX] = {c_ints(ok)};")
             ci = c_int(self.cat.get(cat, -1))
@@ -696,14 +675,13 @@ class _Gen:
                   f"        totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
                   "    }"]
         L.append("}")
-        ties = ast["ties"].steps if ast["ties"] is not None else ()
         W = ["static i32 winners_of(S *s, const i64 *totals) {",
              "    i64 top = totals[0]; i32 tied = 0;",
              "    for (int q = 1; q < s->n; q++) if (totals[q] > top) top = totals[q];",
              "    for (int q = 0; q < s->n; q++) if (totals[q] == top) tied |= 1 << q;",
              "    if (__builtin_popcount((u32)tied) == 1) return tied;"]
-        for (_fn, among, _text), step in zip(rs.winner_ties, ties, strict=True):
-            f = self.expr(step.expr, "a winner tie-break")
+        for fn, among, _text in rs.winner_ties:
+            f = self.expr(fn.node, "a winner tie-break")
             W += ["    {",
                   f"        i64 w = {f}(s, -1, -1, 0);",
                   f"        if (w >= 0 && w < s->n && (((tied >> w) & 1) || !{c_int(int(among))})) return 1 << w;",

@@ -4,7 +4,6 @@ turned back into Python values: scores, per-category breakdowns, winners, landma
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,7 +82,6 @@ class NativeEngine:
         if got != want:  # a library that does not match its source is never used
             raise RuntimeError(f"the native library does not match its source: {got} != {want}")
         self.sizes = want
-        self.load_seconds = 0.0  # generate, build or verify, and load (set by `load`)
         self.card_defs = static(rs).cards
         # what flatten writes tiles and cards as, each checked once (a playout call converts a whole position)
         self._codes = _TileCodes(want["NK"])
@@ -382,8 +380,4 @@ class _CardIds(dict[str, int]):
 
 def load(rs: Ruleset, plan: Plan) -> NativeEngine:
     """Build (or take from the cache) and load the library of a generated plan."""
-    t0 = time.perf_counter()
-    built = build(plan.source)
-    eng = NativeEngine(rs, plan, built)
-    eng.load_seconds = time.perf_counter() - t0
-    return eng
+    return NativeEngine(rs, plan, build(plan.source))

@@ -894,8 +894,7 @@ def _is_group_size(e: A.Expr) -> bool:
 
 def points_for(rs: Ruleset) -> Points:
     """The ruleset's scorer, built once and kept with the ruleset's derived tables."""
-    pts = rs.derived.get("play.points")
+    pts: Points | None = rs.derived.points
     if pts is None:
-        pts = Points(rs)
-        rs.derived["play.points"] = pts
+        pts = rs.derived.points = Points(rs)
     return pts

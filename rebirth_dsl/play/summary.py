@@ -122,10 +122,6 @@ def describe_runs(results: Sequence[Result], rs: Ruleset, n_players: int) -> dic
     }
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}"
-
-
 def _rows(rows: list[list[str]], right_from: int = 1) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.rjust(w) if i >= right_from else c.ljust(w) for i, (c, w) in

@@ -63,7 +63,7 @@ def new_record(rules: Path, board: Path, names: list[str], agents: list[str], se
     lo, hi = rs.players
     if not lo <= len(names) <= hi:
         raise RebirthError.single(f"{len(names)} players: {rs.title} is for {lo} to {hi} players",
-                                  rule=rs.player_ids[0] if rs.player_ids else None)
+                                  rule=rs.cites.players[0] if rs.cites.players else None)
     setup = deal(rs, len(names), seed)
 
     def ref(p: Path, folder: str) -> str:
@@ -163,7 +163,7 @@ class Table:
         h = self.game.t.index.get((int(hexq[0]), int(hexq[1])))
         if h is None:
             raise IllegalMove(f"there is no hex ({hexq[0]},{hexq[1]}) on the board",
-                              rs.one_tile_ids[0] if rs.one_tile_ids else "the one-tile rule", index)
+                              rs.cites.one_tile[0] if rs.cites.one_tile else "the one-tile rule", index)
         return h
 
     def _tile(self, name: str, index: int) -> tuple[int, int]:
@@ -171,7 +171,7 @@ class Table:
         try:
             return rs.parse_tile(name)
         except RebirthError as e:  # as a replay reports a tile the ruleset does not have
-            raise IllegalMove(e.diagnostics[0].message, rs.mix_ids[0] if rs.mix_ids else "the tile mix",
+            raise IllegalMove(e.diagnostics[0].message, rs.cites.mix[0] if rs.cites.mix else "the tile mix",
                               index) from None
 
     def questions(self, p: int, h: int) -> list[dict[str, Any]]:
@@ -284,7 +284,7 @@ class Table:
             ids = sorted({i for e in events if e.category == "draw" for i in e.ids})
             return f"your last move drew a mission card you have seen ({', '.join(ids) or 'the draw rule'})"
         if len(g.supply[p]) < supply:  # the draw after the placement (S-T1): the supply's next tile is known
-            return f"your last move drew a tile you have seen ({g.rs.turn_ids[0] if g.rs.turn_ids else 'the turn rule'})"
+            return f"your last move drew a tile you have seen ({g.rs.cites.turns[0] if g.rs.cites.turns else 'the turn rule'})"
         return None
 
     def _last_shown(self) -> str | None:
@@ -497,7 +497,7 @@ class Table:
             "players": players, "turn": None if over else g.turn, "over": over, "moves": len(self.moves),
             "you": viewer, "categories": list(rs.categories), "castles": result["castles"], "public": public,
             "set_aside_visible": rs.set_aside_visible, "log": self.log(viewer, reveal),
-            "pass_rule": ", ".join(rs.pass_ids),
+            "pass_rule": ", ".join(rs.cites.passes),
             "hexes": [list(c) for c in g.t.coords],
         }
         if viewer is not None and not over:

@@ -46,7 +46,7 @@ class _Tables:
 
 
 def _tables(rs: Ruleset) -> _Tables:
-    tb = rs.derived.get("lab.tally")
+    tb: _Tables | None = rs.derived.tally
     if tb is None:
         t = rs.t
         stmt = {lm: i for i, m in enumerate(rs.majorities) for lm in m.landmarks}
@@ -54,7 +54,7 @@ def _tables(rs: Ruleset) -> _Tables:
                            if t.landmark_of_hex.get(m) in stmt) for h in range(t.n))
         primary = tuple(frozenset(rs.primary.get(k, ())) for k in range(len(rs.tile_kinds)))
         tb = _Tables(near, primary, tuple(t.hex_kind))
-        rs.derived["lab.tally"] = tb
+        rs.derived.tally = tb
     return tb
 
 

@@ -217,7 +217,7 @@ def make_setup(rec: RecordView | GameRecord, rs: Ruleset) -> Setup:
                 continue
             if len(aside) != rs.set_aside:
                 raise SetupRefused(f"{p} sets aside {len(aside)} tiles; the rules say {rs.set_aside}",
-                                   _first(rs.set_aside_ids, "the set-aside rule"), f"$.setup.set_aside.{p}")
+                                   _first(rs.cites.set_aside, "the set-aside rule"), f"$.setup.set_aside.{p}")
             if sorted(aside + sup) != mix:
                 have = _count(aside + sup, rs)
                 want = _count(mix, rs)
@@ -225,8 +225,8 @@ def make_setup(rec: RecordView | GameRecord, rs: Ruleset) -> Setup:
                                  for k in sorted(set(have) | set(want)) if have.get(k, 0) != want.get(k, 0))
                 # Too many tiles where this player count returns some: the return rule is what was missed.
                 returned = n in rs.returns and len(aside + sup) > len(mix)
-                rule = _first(rs.returns_ids.get(n, ()), "the return rule") if returned else _first(
-                    rs.mix_ids, "the tile mix")
+                rule = _first(rs.cites.returns.get(n, ()), "the return rule") if returned else _first(
+                    rs.cites.mix, "the tile mix")
                 raise SetupRefused(f"{p}'s tiles do not match the tile mix for {n} players: {diff}", rule,
                                    f"$.setup.supply.{p}")
     scores = [(s.scores or {}).get(p, 0) for p in rec.players] if s.scores else None
@@ -296,7 +296,7 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
                 h = game.t.index.get(cast("tuple[int, int]", tuple(m.hex)))  # a validated hex: two ints
                 if h is None:
                     raise IllegalMove(f"there is no hex ({m.hex[0]},{m.hex[1]}) on the board",
-                                      rs.one_tile_ids[0] if rs.one_tile_ids else "the one-tile rule", i)
+                                      rs.cites.one_tile[0] if rs.cites.one_tile else "the one-tile rule", i)
             where = f"$.moves[{i}]"
             game.play(p, tile, h, i, m.choices)
         except IllegalMove as e:
@@ -307,7 +307,7 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
             return Replay(game, e, loaded)
         except RebirthError as e:  # a tile the ruleset does not have
             game.declared_over = False
-            err = IllegalMove(e.diagnostics[0].message, rs.mix_ids[0] if rs.mix_ids else "the tile mix", i)
+            err = IllegalMove(e.diagnostics[0].message, rs.cites.mix[0] if rs.cites.mix else "the tile mix", i)
             err.diagnostics[0].path = where
             return Replay(game, err, loaded)
     return Replay(game, None, loaded)

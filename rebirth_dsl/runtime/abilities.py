@@ -54,9 +54,9 @@ def options(g: Game, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
 def tile_names(rs: Ruleset, tiles: list[tuple[int, int]]) -> list[str]:
     """The distinct names of these tiles, sorted (kept per ruleset and set of tiles: abilities name tiles on
     every use, and the few tiles of a supply's top or a set-aside repeat from game to game)."""
-    known = rs.derived.get("tile names")
-    if known is None or len(known) > _KEPT_NAMES:  # (re)started when full: the sets in use come back quickly
-        known = rs.derived["tile names"] = {}
+    known = rs.derived.tile_names
+    if len(known) > _KEPT_NAMES:  # (re)started when full: the sets in use come back quickly
+        known = rs.derived.tile_names = {}
     key = frozenset(tiles)
     out = known.get(key)
     if out is None:

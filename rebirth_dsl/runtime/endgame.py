@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.rules.public import held_points
+from rebirth_dsl.runtime.fast_end import end_quiet
 from rebirth_dsl.runtime.state import Event
 
 if TYPE_CHECKING:
@@ -14,12 +14,11 @@ if TYPE_CHECKING:
 
 
 def end_events(g: Game) -> list[Event]:
-    """What end-of-game scoring adds now, without changing the state. A quiet game whose ruleset has its
-    generated engine uses the generated end scoring (the same events without text; tests/test_fast.py
+    """What end-of-game scoring adds now, without changing the state. A quiet game is scored by the
+    ruleset's generated end scoring (fast_end.end_quiet: the same events without text; tests/test_fast.py
     proves them equal)."""
-    fast_end: Callable[[Game], list[Event]] | None = g.rs.derived.get("end_quiet") if g.quiet else None
-    if fast_end is not None:
-        return fast_end(g)
+    if g.quiet:
+        return (g.rs.derived.end_quiet or end_quiet(g.rs))(g)
     g.memo = {}  # the position is fixed while scoring: groups() is memoised
     try:
         return _end_events(g)

@@ -40,7 +40,7 @@ class Static:
 
 def static(rs: Ruleset) -> Static:
     """The ruleset's runtime tables, computed once and kept in its `derived` field."""
-    st: Static | None = rs.derived.get("static")
+    st: Static | None = rs.derived.static
     if st is not None:
         return st
     t = rs.t
@@ -61,15 +61,15 @@ def static(rs: Ruleset) -> Static:
     ab = tuple(r for r in rs.reactions if isinstance(r, TouchRule) and isinstance(r.action, A.AbilityAction))
     st = Static(tuple(tuple(a) for a in adj), metric_of, {k: tuple(v) for k, v in free.items()}, tuple(free_pos),
                 cards, ab)
-    rs.derived["static"] = st
+    rs.derived.static = st
     return st
 
 
 def blank(rs: Ruleset, n: int, cls: type[_G]) -> _G:
     """The empty position of a ruleset for n players, with its neutral tiles (S-U2) placed: made once and
     kept in the ruleset's `derived` field; every new game starts from a copy of it."""
-    key = ("blank", n, cls)
-    g: _G | None = rs.derived.get(key)
+    key = (n, cls)
+    g: _G | None = rs.derived.blank.get(key)
     if g is not None:
         return g
     t = rs.t
@@ -98,7 +98,7 @@ def blank(rs: Ruleset, n: int, cls: type[_G]) -> _G:
         tagged = [h for h in range(nh) if neutral.tag in t.hex_tags[h]][: neutral.count]
         for h in tagged:
             placement.occupy(g, h, NEUTRAL, -1, 0)
-    rs.derived[key] = g
+    rs.derived.blank[key] = g
     return g
 
 
@@ -114,10 +114,10 @@ class Game(State):
         lo, hi = rs.players
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} players",
-                                      rule=rs.player_ids[0] if rs.player_ids else None)
-        make: Callable[[], Game] | None = rs.derived.get(("fresh", n, cls))
+                                      rule=rs.cites.players[0] if rs.cites.players else None)
+        make: Callable[[], Game] | None = rs.derived.fresh.get((n, cls))
         if make is None:  # copies of the blank written out once (state.derive_fresh): quicker than copy_state
-            make = rs.derived[("fresh", n, cls)] = derive_fresh(blank(rs, n, cls))
+            make = rs.derived.fresh[n, cls] = derive_fresh(blank(rs, n, cls))
         return make()
 
     def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:
@@ -223,7 +223,7 @@ class Game(State):
             return self.players.index(name)
         except ValueError:
             raise IllegalMove(f"unknown player {name!r} (players: {', '.join(self.players)})",
-                              cite(self.rs.turn_ids, "the turn rule"), index) from None
+                              cite(self.rs.cites.turns, "the turn rule"), index) from None
 
     def play(self, p: int, tile: tuple[int, int], h: int | None, index: int | None = None,
              choices: dict[str, Any] | None = None) -> list[Event]:
@@ -233,25 +233,23 @@ class Game(State):
         if not self.scenario:
             if self.is_over():
                 raise IllegalMove("the game is over: every tile has been placed",
-                                  cite(rs.turn_ids, "the end-of-game rule"), index)
+                                  cite(rs.cites.turns, "the end-of-game rule"), index)
             if p != self.turn:
                 raise IllegalMove(f"it is {self.players[self.turn]}'s turn, not {self.players[p]}'s",
-                                  cite(rs.turn_ids, "the turn rule"), index)
+                                  cite(rs.cites.turns, "the turn rule"), index)
             if tile not in self.hand[p]:
                 held = ", ".join(rs.tile_name(*x) for x in self.hand[p]) or "nothing"
                 raise IllegalMove(f"{self.players[p]} holds {held}, not {rs.tile_name(*tile)}",
-                                  cite(rs.turn_ids, "the turn rule"), index)
+                                  cite(rs.cites.turns, "the turn rule"), index)
         kind, value = tile
         if h is None:
             legal, _ = self.legal_hexes(kind)
-            if not rs.pass_allowed:
-                raise IllegalMove("this ruleset has no pass rule: the tile must be placed", "no pass rule", index)
             if legal:
                 q, r = self.t.coords[legal[0]]
                 raise IllegalMove(f"{rs.tile_name(*tile)} cannot be passed: {len(legal)} hex(es) are legal, e.g. "
-                                  f"({q},{r})", cite(rs.pass_ids, "the pass rule"), index)
+                                  f"({q},{r})", cite(rs.cites.passes, "the pass rule"), index)
             self.passed[p] += 1
-            self.event(index, p, 0, "pass", rs.pass_ids,
+            self.event(index, p, 0, "pass", rs.cites.passes,
                        "{} passes {}: no legal hex", self.players[p], rs.tile_name(*tile))
         else:
             placement.check_place(self, kind, h, index)

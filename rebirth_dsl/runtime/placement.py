@@ -36,10 +36,10 @@ def check_place(g: Game, kind: int, h: int, index: int | None) -> None:
     hk = t.hex_kind[h]
     if g.owner[h] != EMPTY:
         who = "a neutral tile" if g.owner[h] == NEUTRAL else f"{g.players[g.owner[h]]}'s tile"
-        raise IllegalMove(f"hex ({q},{r}) already holds {who}", cite(rs.one_tile_ids, "the one-tile rule"), index)
+        raise IllegalMove(f"hex ({q},{r}) already holds {who}", cite(rs.cites.one_tile, "the one-tile rule"), index)
     if hk not in g.free:
         what = f"{hk} {t.landmark_name[t.landmark_of_hex[h]]!r}" if h in t.landmark_of_hex else f"a {hk} hex"
-        raise IllegalMove(f"hex ({q},{r}) is {what}: no tile goes there", cite(rs.one_tile_ids, "the one-tile rule"),
+        raise IllegalMove(f"hex ({q},{r}) is {what}: no tile goes there", cite(rs.cites.one_tile, "the one-tile rule"),
                           index)
     primary = rs.primary.get(kind, ())
     if hk in primary:
@@ -50,12 +50,12 @@ def check_place(g: Game, kind: int, h: int, index: int | None) -> None:
         if free_primary:
             fq, fr = t.coords[free_primary[0]]
             raise IllegalMove(f"{name} may go on a {hk} hex only when no {' or '.join(sorted(primary))} hex is "
-                              f"free; ({fq},{fr}) is free", cite(rs.fallback_ids.get(kind, ()), "the fallback rule"),
+                              f"free; ({fq},{fr}) is free", cite(rs.cites.fallback.get(kind, ()), "the fallback rule"),
                               index)
         return
     allowed = sorted(primary) + [f"{k} (fallback)" for k in sorted(fallback)]
     raise IllegalMove(f"{name} cannot go on {hk} hex ({q},{r}); it goes on {', '.join(allowed)} hexes",
-                      cite(rs.place_ids.get(kind, ()), "the placement rule"), index)
+                      cite(rs.cites.place.get(kind, ()), "the placement rule"), index)
 
 
 def occupy(g: Game, h: int, p: int, kind: int, value: int) -> None:

@@ -27,10 +27,9 @@ class Setup:
 def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled."""
     rng = seeded(seed)
-    key = ("colour tiles", n_players)
-    tiles: tuple[tuple[int, int], ...] | None = rs.derived.get(key)
+    tiles = rs.derived.colour_tiles.get(n_players)
     if tiles is None:  # the same for every game of this ruleset and player count
-        tiles = rs.derived[key] = tuple(colour_tiles(rs, n_players))
+        tiles = rs.derived.colour_tiles[n_players] = tuple(colour_tiles(rs, n_players))
     set_aside: list[list[tuple[int, int]]] = []
     supply: list[list[tuple[int, int]]] = []
     rnd = rng.random
@@ -39,9 +38,9 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
         _shuffle(mine, rnd)
         set_aside.append(mine[:rs.set_aside])
         supply.append(mine[rs.set_aside:])
-    names: tuple[tuple[str, tuple[str, ...]], ...] | None = rs.derived.get("deck names")
+    names = rs.derived.deck_names
     if names is None:  # the same for every game of this ruleset
-        names = rs.derived["deck names"] = tuple((name, tuple(c.name for c in rs.decks[name])) for name in sorted(rs.decks))
+        names = rs.derived.deck_names = tuple((name, tuple(c.name for c in rs.decks[name])) for name in sorted(rs.decks))
     decks: dict[str, list[str]] = {}
     for name, cards_ in names:
         cards = list(cards_)

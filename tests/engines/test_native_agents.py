@@ -36,7 +36,7 @@ def ruleset(name: str):
 def without_native(name: str):
     """A freshly compiled ruleset whose native engine is marked unavailable (as without cffi)."""
     rs = compile_rules(load_rules(ROOT / "rules" / f"{name}.rules"), load_board(ROOT / "boards" / f"{name}.json"))
-    rs.derived["native"] = "switched off by the test"
+    rs.derived.native = "switched off by the test"
     return rs
 
 
