@@ -32,8 +32,9 @@ from test_statement_forms import CONTAINERS, grammar_forms  # tests/ is on sys.p
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.check.checks import check
-from rebirth_dsl.check.types import SIGNATURES, VARIABLES
+from rebirth_dsl.check.types import VARIABLES
 from rebirth_dsl.errors import Diagnostic, RebirthError
+from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.parser import lark_parser, load_rules
 from rebirth_dsl.records.resources import default_board, find
 
@@ -244,8 +245,8 @@ def test_each_entry_shows_itself_in_an_example() -> None:
 
 
 def _signature(fn: str) -> str:
-    params, result, _ = SIGNATURES[fn]
-    return f"`{fn}({', '.join(params)}) → {result}`"
+    sig = SIGNATURES[fn]
+    return f"`{fn}({', '.join(sig.params)}) → {sig.result}`"
 
 
 def test_entries_say_where_type_and_rule() -> None:

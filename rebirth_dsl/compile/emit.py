@@ -1,4 +1,4 @@
-"""The one way generated code receives data: literals checked to be plain values."""
+"""The one way generated code receives data: literals checked to be plain values (Python's, and C's ints)."""
 
 from __future__ import annotations
 
@@ -15,3 +15,12 @@ def literal(v: Any) -> str:
     if isinstance(v, dict):
         return "{" + "".join(f"{literal(k)}: {literal(x)}, " for k, x in v.items()) + "}"
     raise TypeError(f"not a literal: {type(v).__name__}")
+
+
+def c_int(v: object) -> str:
+    """A C integer literal from a checked Python int (never any other type)."""
+    if isinstance(v, bool):
+        v = int(v)
+    if type(v) is not int or not -(1 << 62) <= v <= (1 << 62):
+        raise TypeError(f"not an int literal: {type(v).__name__}")
+    return str(v) if v >= 0 else f"({v})"
