@@ -144,8 +144,9 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
 
 def _expect(node: A.Expr, want: str, t: Tables, scope: Scope, errors: list[ExprError]) -> None:
     got = type_of(node, t, scope, errors)
-    if got not in (want, "?"):
-        errors.append(_err(f"expected {want}, got {got}", node))
+    wants = want.split("|")  # an argument may take either of two types (`hexes|hex`)
+    if got not in (*wants, "?"):
+        errors.append(_err(f"expected {' or '.join(wants)}, got {got}", node))
 
 
 def _check_selector(node: A.Expr, what: str, t: Tables, errors: list[ExprError]) -> None:

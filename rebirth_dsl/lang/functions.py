@@ -6,7 +6,8 @@ function does in each engine is its entry in compile/functions.py, under the sam
 
 Types: int, bool, player, hex, hexes, groups, landmark, landmarks, areas; `coll` is any collection (hexes,
 groups, landmarks, areas); `sel:WHAT` is a name argument (a tile kind or class, a hex kind or tag, a hex kind,
-tag or landmark, a landmark kind), resolved when the rules are compiled. A trailing `*` repeats.
+tag or landmark, a landmark kind), resolved when the rules are compiled. A trailing `*` repeats; `a|b`
+accepts either type.
 """
 
 from __future__ import annotations
@@ -60,4 +61,18 @@ _ALL = (
 SIGNATURES: dict[str, Signature] = {s.name: s for s in _ALL}
 PER_PLAYER = frozenset(s.name for s in _ALL if s.per_player)
 
-__all__ = ["PER_PLAYER", "SIGNATURES", "Signature"]
+TABLE_BEGIN, TABLE_END = "<!-- functions: begin -->", "<!-- functions: end -->"
+
+
+def function_table() -> str:
+    """The manual's table of functions (docs/language.md, between TABLE_BEGIN and TABLE_END), made from the
+    entries: `python -c "from rebirth_dsl.lang.functions import function_table; print(function_table())"`."""
+    rows = ["| function | type | what it gives |", "|---|---|---|"]
+    bar = "\\|"  # a `|` inside a cell
+    for s in _ALL:
+        typ = f"{s.name}({', '.join(s.params)}) → {s.result}".replace("|", bar)
+        rows.append(f"| [`{s.name}`](#{s.name}) | `{typ}` | {s.doc.replace('|', bar)} |")
+    return "\n".join(rows)
+
+
+__all__ = ["PER_PLAYER", "SIGNATURES", "TABLE_BEGIN", "TABLE_END", "Signature", "function_table"]

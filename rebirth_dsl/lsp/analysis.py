@@ -128,7 +128,8 @@ _ARG_WORDS = {"coll": "collection", "int": "number", "sel:tile": "tile kind or c
 def signature(fn: str) -> str:
     """A built-in function's signature in words, e.g. `tiles(player, tile kind or class…) -> hexes`."""
     sig = SIGNATURES[fn]
-    words = [_ARG_WORDS.get(a.rstrip("*"), a.rstrip("*")) + ("…" if a.endswith("*") else "") for a in sig.params]
+    words = [_ARG_WORDS.get(a.rstrip("*"), a.rstrip("*").replace("|", " or ")) + ("…" if a.endswith("*") else "")
+             for a in sig.params]
     return f"{fn}({', '.join(words)}) -> {sig.result}"
 
 

@@ -206,9 +206,12 @@ class ExprGen:
                 if fn in t.attributes:
                     s, e = self.hexes(args[0])
                     return s, f"rb_valsum(s, {e})", "int"
-                made = FUNCTIONS[fn].c(self, args)
+                entry = FUNCTIONS[fn]
+                made = entry.c(self, args)
                 if made is None:
                     raise Unsupported(f"the function `{fn}`")
+                if entry.c_helpers and entry.c_helpers not in self.consts:  # once, before the functions
+                    self.consts.append(entry.c_helpers)
                 return made
         raise Unsupported(f"an expression of an unknown kind ({type(node).__name__})")
 
