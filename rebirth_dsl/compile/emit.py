@@ -24,3 +24,12 @@ def c_int(v: object) -> str:
     if type(v) is not int or not -(1 << 62) <= v <= (1 << 62):
         raise TypeError(f"not an int literal: {type(v).__name__}")
     return str(v) if v >= 0 else f"({v})"
+
+
+def bitset(mask: list[bool] | tuple[bool, ...], words: int) -> list[int]:
+    """A per-hex truth table as 64-bit words."""
+    out = [0] * words
+    for h, on in enumerate(mask):
+        if on:
+            out[h >> 6] |= 1 << (h & 63)
+    return out

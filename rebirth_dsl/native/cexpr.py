@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.check.types import VARIABLES
-from rebirth_dsl.compile.emit import c_int
+from rebirth_dsl.compile.emit import bitset, c_int
 from rebirth_dsl.compile.functions import FUNCTIONS
 from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A
@@ -46,15 +46,6 @@ def c_ints(values: list[int] | tuple[int, ...], words: bool = False) -> str:
     """`{1, 2, 3}` from checked ints (`{0}` for none: C has no empty initialiser)."""
     emit = c_u64 if words else c_int
     return "{" + (", ".join(emit(v) for v in values) if values else "0") + "}"
-
-
-def bitset(mask: list[bool] | tuple[bool, ...], words: int) -> list[int]:
-    """A per-hex truth table as 64-bit words."""
-    out = [0] * words
-    for h, on in enumerate(mask):
-        if on:
-            out[h >> 6] |= 1 << (h & 63)
-    return out
 
 
 @dataclass
