@@ -19,7 +19,8 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rebirth_dsl.compile.emit import c_int, literal
+from rebirth_dsl.check.types import VARIABLES
+from rebirth_dsl.compile.emit import bitset, c_int, literal
 from rebirth_dsl.compile.prims import Ctx, Fn, best, fewest, most, selected_kinds
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES, Signature
@@ -65,6 +66,39 @@ def _root(parent: list[int], x: int) -> int:
 
 
 Delta = Any  # play/points.Delta: one candidate placement and the position's cached values
+
+
+def _neighbours(rings: tuple[tuple[int, ...], ...], hexes: Any) -> list[int]:
+    """The hexes next to any of `hexes` and not among them, in hex order."""
+    inside = set(hexes)
+    out: set[int] = set()
+    for h in inside:
+        out.update(rings[h])
+    return sorted(out - inside)
+
+
+def _is_hex(node: A.Expr) -> bool:
+    """Whether an argument is one hex (`placed`) rather than a set of hexes."""
+    return isinstance(node, A.Name) and VARIABLES.get(node.id, ("",))[0] == "hex"
+
+
+NEIGHBOURS_C = r"""
+/* the hexes next to a set of hexes, the set left out; RINGS holds each hex's neighbours as W words */
+static void rb_neighbours(const u64 *rings, const u64 *src, u64 *out) {
+    memset(out, 0, sizeof(u64) * W);
+    for (int w = 0; w < W; w++)
+        for (u64 b = src[w]; b; b &= b - 1) {
+            const u64 *r = rings + (w * 64 + __builtin_ctzll(b)) * W;
+            for (int x = 0; x < W; x++) out[x] |= r[x];
+        }
+    for (int w = 0; w < W; w++) out[w] &= ~src[w];
+}
+static void rb_neighbours_of(const u64 *rings, i64 h, u64 *out) {
+    memset(out, 0, sizeof(u64) * W);
+    if (h < 0 || h >= NH) return;
+    for (int w = 0; w < W; w++) out[w] = rings[h * W + w];
+}
+"""
 
 
 # ----- the entries ------------------------------------------------------------------------------------
@@ -628,6 +662,49 @@ class Near(Builtin):
         if near is None:
             return None
         return [[a and near[h] for h, a in enumerate(row)] for row in adds], other, w
+
+@builtin
+class Neighbours(Builtin):
+    """The hexes next to a hex or to a set of hexes, the given hexes left out: what a rules writer means by
+    "next to" (a hex is not next to itself, and a group's own hexes are not next to the group)."""
+
+    name = "neighbours"
+    py_helpers = {"_neighbours": _neighbours}
+    c_helpers = NEIGHBOURS_C
+
+    @staticmethod
+    def rings(t: Any) -> tuple[tuple[int, ...], ...]:
+        """Each hex's neighbours, in hex order (a constant of the board)."""
+        return tuple(tuple(sorted(t.neighbours[h])) for h in range(t.n))
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f, rings = c.expr(args[0]), self.rings(c.t)
+        if _is_hex(args[0]):
+            return lambda ctx: rings[h] if (h := f(ctx)) >= 0 else ()
+        return lambda ctx: _neighbours(rings, f(ctx))
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        rings, arg = gen.const(self.rings(gen.t)), gen.src(args[0], me)
+        if _is_hex(args[0]):  # `placed`: a name, read twice
+            return f"({rings}[{arg}] if {arg} >= 0 else ())"
+        return f"_neighbours({rings}, {gen.hex_list(args[0], me)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str] | None:
+        t = cg.t
+        rings = cg.const(("rings",), "u64", [w for h in range(t.n) for w in bitset([m in t.neighbours[h] for m in range(t.n)], cg.words)])
+        s, e, kind = cg.gen(args[0])
+        v = cg._name("t")
+        if kind == "int":  # a hex
+            return s + [f"u64 {v}[W]; rb_neighbours_of({rings}, {e}, {v});"], v, "hexes"
+        return s + [f"u64 {v}[W]; rb_neighbours({rings}, {e}, {v});"], v, "hexes"
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        # a tile joining the hexes moves their neighbours, and any tile on a neighbour changes what is on
+        # them (an attribute sum): anybody's tile anywhere, never filtered by `at` or `near`
+        adds, other = r.hexset(args[0]) if not _is_hex(args[0]) else (r.none, r.value(args[0]))
+        every = r.tiles_at(tuple(range(r.nk)), r.all_hexes, False)
+        return r.none, every | adds | other
+
 
 @builtin
 class Touched(Builtin):

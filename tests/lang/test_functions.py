@@ -19,6 +19,7 @@ def test_the_manuals_function_table_is_made_from_the_entries() -> None:
     assert MANUAL.count(TABLE_BEGIN) == 1 and MANUAL.count(TABLE_END) == 1
     shown = MANUAL.split(TABLE_BEGIN)[1].split(TABLE_END)[0].strip()
     assert shown == function_table()
+    assert "| [`neighbours`](#neighbours) | `neighbours(hexes\\|hex) → hexes` |" in shown
 
 
 def test_every_declared_function_has_one_implementation_entry() -> None:
@@ -39,3 +40,4 @@ def test_every_function_has_c() -> None:
 def test_the_english_of_a_call_fills_its_template() -> None:
     """A signature says a call in English from its said arguments; by default the language's own notation."""
     assert SIGNATURES["count"].say(["your tiles"]) == "count(your tiles)"
+    assert SIGNATURES["neighbours"].say(["placed"]) == "the hexes next to placed"
