@@ -18,6 +18,7 @@ from rebirth_dsl.check.types import ExprError, Scope, type_of
 from rebirth_dsl.errors import Diagnostic
 from rebirth_dsl.files import shown
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import PER_PLAYER
 from rebirth_dsl.lang.limits import (
     MAX_CARDS_PER_DECK,
     MAX_COMPARE,
@@ -80,7 +81,6 @@ def _statement_exprs(s: object) -> Iterator[A.Expr]:
                 yield st.expr
 
 
-PER_PLAYER = frozenset({"best", "most", "fewest"})  # evaluate their argument once for every player
 
 
 def expr_measures(e: A.Expr) -> tuple[int, int, int]:

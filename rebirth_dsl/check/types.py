@@ -9,33 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import SIGNATURES
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
 
 
-# Types: int, bool, player, hex, hexes, groups, landmark, landmarks, areas; "sel:..." is a name argument.
-# Each signature: (argument types, result type). A trailing "*" argument type repeats.
-SIGNATURES: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "count": (("coll",), "int", "the number of things in a collection (hexes, groups, landmarks, areas)"),
-    "size": (("coll",), "int", "same as count; reads well for a group"),
-    "tiles": (("player", "sel:tile*"), "hexes", "the hexes holding the player's tiles, of the given kinds or classes"),
-    "hexes": (("sel:hex",), "hexes", "every board hex of a kind or with a tag"),
-    "group": (("hex",), "hexes", "the group (same owner, same kind, adjacent) containing a hex"),
-    "groups": (("player", "sel:tile*"), "groups", "the player's groups of the given kinds"),
-    "largest": (("groups",), "int", "the size of the largest group, 0 if none"),
-    "atleast": (("groups", "int"), "groups", "the groups of at least N tiles"),
-    "at": (("hexes", "sel:hex"), "hexes", "the hexes that are of a kind or carry a tag"),
-    "near": (("hexes", "sel:near"), "hexes", "the hexes adjacent to a hex of a kind or tag, or to a landmark"),
-    "touched": (("player", "sel:landmark"), "landmarks", "landmarks of a kind next to one of the player's tiles"),
-    "owned": (("player", "sel:landmark"), "landmarks", "landmarks of a kind the player holds (majorities)"),
-    "owner": (("landmark",), "player", "who holds a landmark, or nobody"),
-    "areas": (("hexes",), "areas", "the distinct settlement areas the hexes lie in"),
-    "won": (("player",), "areas", "completed areas in which the player ranked first"),
-    "most": (("int",), "bool", "true if `me` has at least as much as every other player (ties count)"),
-    "fewest": (("int",), "bool", "true if `me` has at most as much as every other player (ties count)"),
-    "best": (("int",), "player", "the one player with strictly the most (above 0), or nobody"),
-}
+# The built-in functions are declared in lang/functions.py (one entry each); the checker reads their
+# signatures from there.
 VARIABLES: dict[str, tuple[str, str]] = {
     "me": ("player", "the player the expression is evaluated for"),
     "placed": ("hex", "the hex just placed on (placement triggers)"),
@@ -135,7 +116,8 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                 dym = t.suggest(fn, list(SIGNATURES) + list(t.attributes))
                 errors.append(_err(f"unknown function `{fn}`", node, f"did you mean `{dym}`?" if dym else None))
                 return "?"
-            params, result, _doc = SIGNATURES[fn]
+            sig = SIGNATURES[fn]
+            params, result, _doc = sig.params, sig.result, sig.doc
             variadic = params and params[-1].endswith("*")
             fixed = params[:-1] if variadic else params
             if len(args) < len(fixed) or (not variadic and len(args) > len(params)):
@@ -143,7 +125,7 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                 errors.append(_err(f"{fn}() takes {want} argument(s), not {len(args)}", node,
                                    f"{fn}({', '.join(p.rstrip('*') for p in params)}): {_doc}"))
                 return result
-            if fn in ("most", "fewest", "best"):  # the argument is read once per player, `me` bound to each
+            if sig.per_player:  # the argument is read once per player, `me` bound to each
                 scope = dataclasses.replace(scope, me=True)
             for i, arg in enumerate(args):
                 ptype = params[min(i, len(params) - 1)].rstrip("*")
@@ -161,8 +143,9 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
 
 def _expect(node: A.Expr, want: str, t: Tables, scope: Scope, errors: list[ExprError]) -> None:
     got = type_of(node, t, scope, errors)
-    if got not in (want, "?"):
-        errors.append(_err(f"expected {want}, got {got}", node))
+    wants = want.split("|")  # an argument may take either of two types (`hexes|hex`)
+    if got not in (*wants, "?"):
+        errors.append(_err(f"expected {' or '.join(wants)}, got {got}", node))
 
 
 def _check_selector(node: A.Expr, what: str, t: Tables, errors: list[ExprError]) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.compile.prims import Ctx, Fn, best, fewest, most, selected_kinds
+from rebirth_dsl.compile.functions import FUNCTIONS
+from rebirth_dsl.compile.prims import Ctx, Fn, selected_kinds
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang import ast as A
 
@@ -58,8 +59,7 @@ class _Compiler:
                         return sum(val[h] for h in fh(ctx))
 
                     return attr_sum
-                compile_call: Callable[[tuple[A.Expr, ...]], Fn] = getattr(self, "fn_" + fn)  # one method per function
-                return compile_call(args)
+                return FUNCTIONS[fn].closure(self, args)
         sp = node.span
         raise RebirthError.single("cannot compile this expression", file=sp.file, line=sp.line, col=sp.col)
 
@@ -71,134 +71,6 @@ class _Compiler:
         assert isinstance(a, A.Name)
         mask = self.t.hex_matches(a.id)
         return mask.__getitem__
-
-    def fn_count(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        return lambda ctx: len(f(ctx))
-
-    fn_size = fn_count
-
-    def fn_tiles(self, args: tuple[A.Expr, ...]) -> Fn:
-        fp = self.expr(args[0])
-        kinds = self.tile_kinds(args[1:])
-
-        order = sorted(kinds)
-
-        def tiles(ctx: Ctx) -> list[int]:
-            # kept per seat and kind as tiles are placed; callers only read the list
-            p = fp(ctx)  # once: the player may be an expression (best(...)), costly to evaluate
-            if p < 0:
-                return []
-            mine = ctx.g.tiles_of[p]
-            if len(order) == 1:
-                return mine[order[0]]
-            return [h for k in order for h in mine[k]]
-
-        return tiles
-
-    def fn_hexes(self, args: tuple[A.Expr, ...]) -> Fn:
-        pred = self.hex_pred(args[0])
-        hexes = [h for h in range(self.t.n) if pred(h)]
-        return lambda ctx: hexes
-
-    def fn_group(self, args: tuple[A.Expr, ...]) -> Fn:
-        fh = self.expr(args[0])
-        return lambda ctx: ctx.g.group_of(fh(ctx))
-
-    def fn_groups(self, args: tuple[A.Expr, ...]) -> Fn:
-        fp = self.expr(args[0])
-        kinds = self.tile_kinds(args[1:])
-        return lambda ctx: ctx.g.groups_of(fp(ctx), kinds)
-
-    def fn_largest(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        return lambda ctx: max((len(g) for g in f(ctx)), default=0)
-
-    def fn_atleast(self, args: tuple[A.Expr, ...]) -> Fn:
-        f, fn = self.expr(args[0]), self.expr(args[1])
-        def atleast(ctx: Ctx) -> list[list[int]]:
-            n = fn(ctx)  # once, not per group: nested thresholds would multiply
-            return [g for g in f(ctx) if len(g) >= n]
-
-        return atleast
-
-    def fn_at(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        pred = self.hex_pred(args[1])
-        return lambda ctx: [h for h in f(ctx) if pred(h)]
-
-    def fn_near(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        target = args[1]
-        nb = self.t.neighbours
-        if isinstance(target, A.Landmark):
-            lm = self.t.find_landmark(target.kind, target.name, target.tag)
-            ring = frozenset(nb[self.t.landmark_hex[lm]]) if lm is not None else frozenset()
-            return lambda ctx: [h for h in f(ctx) if h in ring]
-        pred = self.hex_pred(target)
-        near = [any(pred(m) for m in nb[h]) for h in range(self.t.n)]
-        return lambda ctx: [h for h in f(ctx) if near[h]]
-
-    def fn_touched(self, args: tuple[A.Expr, ...]) -> Fn:
-        fp = self.expr(args[0])
-        assert isinstance(args[1], A.Name)
-        kind = args[1].id
-        lms = [i for i, k in enumerate(self.t.landmark_kind) if k == kind]
-        rings = {i: self.t.neighbours[self.t.landmark_hex[i]] for i in lms}
-
-        def touched(ctx: Ctx) -> list[int]:
-            p = fp(ctx)
-            if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
-                return []
-            owner = ctx.g.owner
-            return [i for i in lms if any(owner[h] == p for h in rings[i])]
-
-        return touched
-
-    def fn_owned(self, args: tuple[A.Expr, ...]) -> Fn:
-        fp = self.expr(args[0])
-        assert isinstance(args[1], A.Name)
-        kind = args[1].id
-        lms = [i for i, k in enumerate(self.t.landmark_kind) if k == kind]
-        def owned(ctx: Ctx) -> list[int]:
-            p, lm_owner = fp(ctx), ctx.g.lm_owner
-            return [i for i in lms if lm_owner[i] == p]
-
-        return owned
-
-    def fn_owner(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        def owner(ctx: Ctx) -> int:
-            lm = f(ctx)
-            return ctx.g.lm_owner[lm] if lm >= 0 else -1
-
-        return owner
-
-    def fn_areas(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        area_of = self.t.area_of
-        return lambda ctx: sorted({area_of[h] for h in f(ctx) if area_of[h] >= 0})  # one shape with exprgen: a sorted list
-
-    def fn_won(self, args: tuple[A.Expr, ...]) -> Fn:
-        fp = self.expr(args[0])
-        def won(ctx: Ctx) -> list[int]:
-            p = fp(ctx)
-            return [a for a, first in ctx.g.area_first.items() if first == p]
-
-        return won
-
-    def fn_most(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        return lambda ctx: most(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
-
-    def fn_fewest(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        return lambda ctx: fewest(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
-
-    def fn_best(self, args: tuple[A.Expr, ...]) -> Fn:
-        f = self.expr(args[0])
-        return lambda ctx: best(ctx.g.n_players, lambda q: f(ctx.with_me(q)))
-
 
 def _binop(op: str) -> Callable[[Fn, Fn], Fn]:
     table: dict[str, Callable[[Fn, Fn], Fn]] = {

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import reduce
-from operator import itemgetter, or_
+from operator import or_
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.functions import FUNCTIONS
 from rebirth_dsl.compile.prims import (
     CompiledExpr,
     Ctx,
     DirectFn,
-    ExprGame,
     Fn,
     best_of,
     fewest_of,
@@ -38,77 +38,9 @@ _T = TypeVar("_T")
 _GROUPS = {"+": "sum", "-": "sum", "*": "prod", "and": "and", "or": "or"}  # left-associative in both languages
 
 
-def _tiles(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
-    if p < 0:
-        return []
-    mine = g.tiles_of[p]
-    if len(kinds) == 1:
-        return mine[kinds[0]]
-    out: list[int] = []
-    for k in kinds:  # list extension copies in C: a comprehension would step through every hex in Python
-        out += mine[k]
-    return out
-
-
-# Helpers for calls whose arguments are expressions: each argument is evaluated once, where a comprehension
-# would evaluate it again for every element (nested, that multiplies: a threshold inside a threshold...).
-def _atleast(sizes: list[int], n: int) -> list[int]:
-    return [x for x in sizes if x >= n]
-
-
-def _group_sizes(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
-    """The sizes of a player's groups of these kinds, read off the union-find roots. A `groups` value is
-    only ever counted, measured (`largest`) or filtered by size (`atleast`), so the generated code carries
-    sizes where the closures carry hex lists: no group is built or sorted (tests/test_fast.py proves the
-    two give the same results). A group's root is one of its own tiles (a union only links tiles of one
-    owner and kind), so the roots are the player's tiles that are their own parent: one per group."""
-    if p < 0:
-        return []
-    group_kinds, parent, gsize, mine = g.rs.group_kinds, g.parent, g.gsize, g.tiles_of[p]
-    return [gsize[h] for k in kinds if k in group_kinds for h in mine[k] if parent[h] == h]
-
-
-def _largest(g: ExprGame, p: int, kinds: tuple[int, ...]) -> int:
-    """`largest(groups(p, kinds))` without finding a root: the largest size recorded on any of the tiles.
-    A union adds the joining root's size to the other root's, and only a root's size ever changes, so a
-    tile that stopped being a root keeps the size its group had then, never more than its root's now: the
-    largest of all the tiles' sizes is the largest root's."""
-    if p < 0:
-        return 0
-    group_kinds, mine = g.rs.group_kinds, g.tiles_of[p]
-    hexes: list[int] = []
-    for k in kinds:
-        if k in group_kinds:
-            hexes = [*hexes, *mine[k]] if hexes else mine[k]  # never extended in place: mine[k] is the game's
-    return max(map(g.gsize.__getitem__, hexes)) if hexes else 0  # max(..., default=0) parses a keyword: slower
-
-
-def _touched(g: ExprGame, rings: tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...], p: int) -> list[int]:
-    if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
-        return []
-    owner = g.owner
-    return [i for i, ring in rings if p in ring(owner)]
-
-
-def _ring_getters(rings: tuple[tuple[int, tuple[int, ...]], ...]
-                  ) -> tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...]:
-    """Each landmark's ring of hexes as an itemgetter, reading the owners around it in one call (a ring of
-    one hex is read twice, so the getter still returns a tuple)."""
-    return tuple((i, itemgetter(*ring) if len(ring) > 1 else itemgetter(*ring, *ring)) for i, ring in rings if ring)
-
-
 def _reader(values: tuple[_T, ...]) -> Callable[[int], _T]:
     """A constant table's __getitem__, of a list copy (see _Gen.table)."""
     return list(values).__getitem__
-
-
-def _owned(g: ExprGame, lms: tuple[int, ...], p: int) -> list[int]:
-    lm_owner = g.lm_owner
-    return [i for i in lms if lm_owner[i] == p]
-
-
-def _won(g: ExprGame, p: int) -> list[int]:
-    return [a for a, first in g.area_first.items() if first == p]
 
 
 class _Gen:
@@ -167,8 +99,7 @@ class _Gen:
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
                     return self.sums("g.tval.__getitem__", args[0], me, self.valued)
-                gen: Callable[[tuple[A.Expr, ...], str], str] = getattr(self, "fn_" + fn)  # one method per function
-                return gen(args, me)
+                return FUNCTIONS[fn].python(self, args, me)
         raise ValueError("cannot generate this expression")
 
     def chain(self, node: A.BinOp, me: str) -> str:
@@ -260,69 +191,6 @@ class _Gen:
             return f"{self.reads('g.owner', where)}.count({me})"
         return f"len({self.derived('frozenset', self.const(where))}.intersection({self.hex_list(node.args[0], me)}))"
 
-    def fn_count(self, args: tuple[A.Expr, ...], me: str) -> str:
-        a = args[0]
-        if isinstance(a, A.Call) and a.fn in ("at", "near"):  # counted, never built
-            if self.my_tiles(a.args[0]):
-                return self.my_tiles_in(a, me)
-            return self.sums(self.table(tuple(self.hex_flags(a))), a.args[0], me)  # a sum of the mask's bools
-        if isinstance(a, A.Call) and a.fn == "areas":  # counted: no need to sort them
-            area = self.table(tuple(int(x) for x in self.t.area_of))
-            # the set with -1 (no area) in it for sure, minus that one
-            return f"(len({{-1, *map({area}, {self.hex_list(a.args[0], me)})}}) - 1)"
-        if self.my_tiles(a):  # the lengths of the player's lists
-            assert isinstance(a, A.Call)
-            return "(" + " + ".join(f"len(g.tiles_of[{me}][{literal(k)}])" for k in self.kinds(a.args[1:])) + ")"
-        if isinstance(a, A.Call) and a.fn == "touched" and isinstance(a.args[0], A.Name) and a.args[0].id == "me":
-            return self.my_touches(a.args[1], me)
-        if isinstance(a, A.Call) and a.fn == "owned":  # the owners read and counted, no list
-            return f"{self.reads('g.lm_owner', self.landmarks(a.args[1]))}.count({self.src(a.args[0], me)})"
-        if isinstance(a, A.Call) and a.fn == "won":  # the first places counted, no list
-            return f"[*g.area_first.values()].count({self.src(a.args[0], me)})"
-        return f"len({self.src(a, me)})"
-
-    fn_size = fn_count
-
-    def fn_tiles(self, args: tuple[A.Expr, ...], me: str) -> str:
-        kinds = self.kinds(args[1:])
-        if isinstance(args[0], A.Name) and args[0].id == "me" and len(kinds) == 1:
-            return f"g.tiles_of[{me}][{literal(kinds[0])}]"  # `me` is always a seat
-        return f"_tiles(g, {self.src(args[0], me)}, {literal(kinds)})"
-
-    def fn_hexes(self, args: tuple[A.Expr, ...], me: str) -> str:
-        assert isinstance(args[0], A.Name)
-        m = self.t.hex_matches(args[0].id)
-        return self.const(tuple(h for h in range(self.t.n) if m[h]))
-
-    def fn_group(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"g.group_of({self.src(args[0], me)})"
-
-    def fn_groups(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_group_sizes(g, {self.src(args[0], me)}, {literal(self.kinds(args[1:]))})"
-
-    def fn_largest(self, args: tuple[A.Expr, ...], me: str) -> str:
-        a = args[0]
-        if isinstance(a, A.Call) and a.fn == "groups":
-            kinds = self.kinds(a.args[1:])
-            if self.group_kinds is not None and isinstance(a.args[0], A.Name) and a.args[0].id == "me":
-                kinds = tuple(k for k in kinds if k in self.group_kinds)
-                if len(kinds) == 1:  # _largest of one kind written in place (no call)
-                    hexes = f"g.tiles_of[{me}][{literal(kinds[0])}]"
-                    return f"(max(map(g.gsize.__getitem__, {hexes})) if {hexes} else 0)"
-                if not kinds:
-                    return "0"
-            return f"_largest(g, {self.src(a.args[0], me)}, {literal(kinds)})"
-        return f"max({self.src(a, me)}, default=0)"  # groups are sizes here
-
-    def fn_atleast(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_atleast({self.src(args[0], me)}, {self.src(args[1], me)})"
-
-    def fn_at(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"[h for h in {self.hex_list(args[0], me)} if {self.mask(args[1])}[h]]"
-
-    def fn_near(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"[h for h in {self.hex_list(args[0], me)} if {self.near_mask(args[1])}[h]]"
-
     def hex_flags(self, node: A.Call) -> list[bool]:
         """Per hex: does an `at` or `near` call keep it."""
         if node.fn == "at":
@@ -353,55 +221,18 @@ class _Gen:
         every = A.Call("tiles", (A.Name("me"),))  # tiles(me): of every kind
         return f"_reduce(_or, map({self.table(bits)}, {where}.intersection({self.hex_list(every, me)})), 0).bit_count()"
 
-    def fn_touched(self, args: tuple[A.Expr, ...], me: str) -> str:
-        t = self.t
-        rings = tuple((i, tuple(t.neighbours[t.landmark_hex[i]])) for i in self.landmarks(args[1]))
-        return f"_touched(g, {self.derived('_ring_getters', self.const(rings))}, {self.src(args[0], me)})"
-
     def landmarks(self, kind: A.Expr) -> tuple[int, ...]:
         """The landmarks of a kind."""
         assert isinstance(kind, A.Name)
         return tuple(i for i, k in enumerate(self.t.landmark_kind) if k == kind.id)
 
-    def fn_owned(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_owned(g, {self.const(self.landmarks(args[1]))}, {self.src(args[0], me)})"
-
-    def fn_owner(self, args: tuple[A.Expr, ...], me: str) -> str:
-        lm = self.src(args[0], me)
-        if lm.lstrip("-").isdigit():  # a landmark resolved at compile time
-            return "-1" if int(lm) < 0 else f"g.lm_owner[{lm}]"
-        return f"(lambda L: g.lm_owner[L] if L >= 0 else -1)({lm})"
-
-    def fn_areas(self, args: tuple[A.Expr, ...], me: str) -> str:
-        area = self.const(tuple(int(a) for a in self.t.area_of))
-        return f"sorted({{{area}[h] for h in {self.src(args[0], me)} if {area}[h] >= 0}})"  # as closures.py: a sorted list
-
-    def fn_won(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_won(g, {self.src(args[0], me)})"
-
-    # `me` is a seat wherever most/fewest can be read (check/types.py: they are bools, and a winner
-    # tie-break, the one place `me` is nobody, is a player), so a list of every seat's value is indexed by it
-    def fn_most(self, args: tuple[A.Expr, ...], me: str) -> str:
-        if self.my_owned_count(args[0]):
-            return f"_most_of({self.per_player(args[0])}, {me})"
-        return self.against_all(args[0], me, "<=")
-
-    def fn_fewest(self, args: tuple[A.Expr, ...], me: str) -> str:
-        if self.my_owned_count(args[0]):
-            return f"_fewest_of({self.per_player(args[0])}, {me})"
-        return self.against_all(args[0], me, ">=")
-
-    def fn_best(self, args: tuple[A.Expr, ...], me: str) -> str:
-        return f"_best_of({self.per_player(args[0])})"
-
-
 # What the generated source may call: a few builtins and this module's helpers, nothing else.
 _BUILTINS = {"all": all, "len": len, "sum": sum, "max": max, "map": map, "range": range, "sorted": sorted,
              "list": list, "frozenset": frozenset, "True": True, "False": False}
-_HELPERS = {"_most_of": most_of, "_fewest_of": fewest_of, "_best_of": best_of, "_tiles": _tiles,
-            "_atleast": _atleast, "_group_sizes": _group_sizes,
-            "_largest": _largest, "_touched": _touched, "_ring_getters": _ring_getters, "_owned": _owned,
-            "_won": _won, "_reader": _reader, "_reduce": reduce, "_or": or_}
+_HELPERS = {"_most_of": most_of, "_fewest_of": fewest_of, "_best_of": best_of, "_reader": _reader,
+            "_reduce": reduce, "_or": or_}
+for _entry in FUNCTIONS.values():  # each function's own (compile/functions.py)
+    _HELPERS.update(_entry.py_helpers)
 
 def _run(source: str) -> Callable[..., Any]:
     env: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_HELPERS}

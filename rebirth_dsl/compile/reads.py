@@ -27,8 +27,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.compile.functions import FUNCTIONS
 from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import SIGNATURES
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -110,74 +112,25 @@ class _Reader:
                 if fn in t.attributes:  # a sum of values: a tile of a kind without values adds 0 to it
                     adds, other = self.hexset(args[0])
                     return self.only_kinds(adds, self.valued) | other
-                if fn in ("count", "size", "largest", "areas"):
-                    adds, other = self.hexset(args[0]) if fn == "areas" else self.coll(args[0])
-                    return adds | other
-                if fn in ("tiles", "hexes", "group", "at", "near"):
-                    adds, other = self.hexset(node)
-                    return adds | other
-                if fn in ("groups", "atleast", "touched", "owned", "won"):
-                    adds, other = self.coll(node)
-                    return adds | other
-                if fn == "owner":
-                    r = self.value(args[0])
-                    return r | Reads(r.mine, r.anyone, landmarks_anyone=True)
-                if fn in ("most", "fewest", "best"):
-                    return self.value(args[0]).widened()
+                entry = FUNCTIONS.get(fn)
+                got = entry.reads(self, args) if entry is not None else None
+                if got is not None:
+                    return got
         raise _Unknown(type(node).__name__)
 
     def coll(self, node: A.Expr) -> tuple[Reads, Reads]:
         """A collection's reads as (where added tiles change it, what else changes it)."""
-        t = self.t
-        match node:
-            case A.Call(fn="groups", args=args):
-                me, who = self.player(args[0])  # groups merge anywhere: every hex of the kinds
-                return self.tiles_at(selected_kinds(t, args[1:]), self.all_hexes, me), who
-            case A.Call(fn="atleast", args=args):
-                adds, other = self.coll(args[0])
-                return adds, other | self.value(args[1])
-            case A.Call(fn="touched", args=(p, A.Name(id=kind))):
-                me, who = self.player(p)
-                ring = 0  # a landmark is touched by a tile on a hex around it
-                for lm, k in enumerate(t.landmark_kind):
-                    if k == kind:
-                        for m in t.neighbours[t.landmark_hex[lm]]:
-                            ring |= 1 << m
-                return self.tiles_at(tuple(range(self.nk)), ring, me), who
-            case A.Call(fn="owned", args=(p, A.Name())):
-                me, who = self.player(p)
-                return Reads(self.none.mine, self.none.anyone, landmarks_mine=me, landmarks_anyone=not me), who
-            case A.Call(fn="won", args=(p,)):
-                me, who = self.player(p)
-                return Reads(self.none.mine, self.none.anyone, won_mine=me, won_anyone=not me), who
-            case A.Call(fn="areas", args=(x,)):
-                adds, other = self.hexset(x)
-                return adds | other, self.none
-        return self.hexset(node)
+        if isinstance(node, A.Call) and node.fn in FUNCTIONS:
+            got = FUNCTIONS[node.fn].reads_set(self, node.args)
+            if got is not None:
+                return got
+        raise _Unknown(type(node).__name__)
 
     def hexset(self, node: A.Expr) -> tuple[Reads, Reads]:
         """A hex set's reads as (where an added tile joins it, what else changes it): `at` and `near` keep
         only the added tiles that fall where they look."""
-        t = self.t
-        match node:
-            case A.Call(fn="tiles", args=args):
-                me, who = self.player(args[0])
-                return self.tiles_at(selected_kinds(t, args[1:]), self.all_hexes, me), who
-            case A.Call(fn="hexes"):
-                return self.none, self.none
-            case A.Call(fn="group", args=(h,)):
-                # a group grows by merging, far from the added tile: anybody's tile anywhere, never filtered
-                every = self.tiles_at(tuple(range(self.nk)), self.all_hexes, False)
-                return self.none, every | self.value(h)
-            case A.Call(fn="at", args=(x, A.Name(id=tag))):
-                adds, other = self.hexset(x)
-                return self.only(adds, self.mask(t.hex_matches(tag))), other
-            case A.Call(fn="near", args=(x, target)):
-                adds, other = self.hexset(x)
-                near = t.near_mask(target)
-                if near is None:
-                    raise _Unknown("near")
-                return self.only(adds, self.mask(near)), other
+        if isinstance(node, A.Call) and node.fn in SIGNATURES and SIGNATURES[node.fn].result == "hexes":
+            return self.coll(node)
         raise _Unknown(type(node).__name__)
 
     @staticmethod

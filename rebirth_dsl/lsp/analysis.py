@@ -19,10 +19,11 @@ from typing import Protocol
 from rebirth_dsl.board.model import Board, load_board
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.check.types import SIGNATURES, VARIABLES
+from rebirth_dsl.check.types import VARIABLES
 from rebirth_dsl.errors import Diagnostic, RebirthError, RulesSyntaxError
 from rebirth_dsl.files import shown
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules, merge, parse_text
@@ -127,9 +128,10 @@ _ARG_WORDS = {"coll": "collection", "int": "number", "sel:tile": "tile kind or c
 
 def signature(fn: str) -> str:
     """A built-in function's signature in words, e.g. `tiles(player, tile kind or class…) -> hexes`."""
-    args, result, _doc = SIGNATURES[fn]
-    words = [_ARG_WORDS.get(a.rstrip("*"), a.rstrip("*")) + ("…" if a.endswith("*") else "") for a in args]
-    return f"{fn}({', '.join(words)}) -> {result}"
+    sig = SIGNATURES[fn]
+    words = [_ARG_WORDS.get(a.rstrip("*"), a.rstrip("*").replace("|", " or ")) + ("…" if a.endswith("*") else "")
+             for a in sig.params]
+    return f"{fn}({', '.join(words)}) -> {sig.result}"
 
 
 # ----- analysing a document ----------------------------------------------------------------------
@@ -397,7 +399,7 @@ def hover(a: Analysis, line: int, ch: int) -> str | None:
     m = token_at(lines[line], ch)
     word = m.group() if m else ""
     if m and word in SIGNATURES and lines[line][m.end():].lstrip().startswith("("):
-        return f"```\n{signature(word)}\n```\n{SIGNATURES[word][2]}"
+        return f"```\n{signature(word)}\n```\n{SIGNATURES[word].doc}"
     own = a.own
     if own is None:
         return None
@@ -482,8 +484,8 @@ def completions(a: Analysis, symbols: Symbols | None, line: int, ch: int) -> lis
 
     for k in grammar_keywords():
         add(Completion(k, "keyword", "keyword"))
-    for fn, (_args, _result, doc) in SIGNATURES.items():
-        add(Completion(fn, "function", signature(fn), doc))
+    for fn, sig in SIGNATURES.items():
+        add(Completion(fn, "function", signature(fn), sig.doc))
     for v, (typ, doc) in VARIABLES.items():
         add(Completion(v, "variable", typ, doc))
     for n in sym.tile_kinds:

@@ -15,9 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rebirth_dsl.check.types import SIGNATURES, VARIABLES
+from rebirth_dsl.check.types import VARIABLES
+from rebirth_dsl.compile.emit import bitset, c_int
+from rebirth_dsl.compile.functions import FUNCTIONS
 from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import SIGNATURES
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -32,15 +35,6 @@ class Unsupported(Exception):
     """A construct the native backend cannot express; its message names it."""
 
 
-def c_int(v: object) -> str:
-    """A C integer literal from a checked Python int (never any other type)."""
-    if isinstance(v, bool):
-        v = int(v)
-    if type(v) is not int or not -(1 << 62) <= v <= (1 << 62):
-        raise TypeError(f"not an int literal: {type(v).__name__}")
-    return str(v) if v >= 0 else f"({v})"
-
-
 def c_u64(v: object) -> str:
     """A C unsigned 64-bit literal from a checked Python int."""
     if type(v) is not int or not 0 <= v < 1 << 64:
@@ -52,15 +46,6 @@ def c_ints(values: list[int] | tuple[int, ...], words: bool = False) -> str:
     """`{1, 2, 3}` from checked ints (`{0}` for none: C has no empty initialiser)."""
     emit = c_u64 if words else c_int
     return "{" + (", ".join(emit(v) for v in values) if values else "0") + "}"
-
-
-def bitset(mask: list[bool] | tuple[bool, ...], words: int) -> list[int]:
-    """A per-hex truth table as 64-bit words."""
-    out = [0] * words
-    for h, on in enumerate(mask):
-        if on:
-            out[h >> 6] |= 1 << (h & 63)
-    return out
 
 
 @dataclass
@@ -105,10 +90,8 @@ class ExprGen:
             case A.Call(fn=fn):
                 if fn in self.t.attributes:
                     return "int"
-                if fn in ("count", "size"):
-                    return "int"
                 if fn in SIGNATURES:
-                    return SIGNATURES[fn][1]
+                    return SIGNATURES[fn].result
         raise Unsupported(f"an expression of an unknown kind ({type(node).__name__})")
 
     def bound(self, node: A.Expr) -> int:
@@ -214,10 +197,13 @@ class ExprGen:
                 if fn in t.attributes:
                     s, e = self.hexes(args[0])
                     return s, f"rb_valsum(s, {e})", "int"
-                method = getattr(self, "fn_" + fn, None)
-                if method is None:
+                entry = FUNCTIONS[fn]
+                made = entry.c(self, args)
+                if made is None:
                     raise Unsupported(f"the function `{fn}`")
-                return method(args)
+                if entry.c_helpers and entry.c_helpers not in self.consts:  # once, before the functions
+                    self.consts.append(entry.c_helpers)
+                return made
         raise Unsupported(f"an expression of an unknown kind ({type(node).__name__})")
 
     def scalar(self, node: A.Expr) -> tuple[list[str], str]:
@@ -261,93 +247,12 @@ class ExprGen:
             return sl + [f"i64 {v} = ({el}) != 0;", f"if ({test}) {{{inner} {v} = ({er}) != 0; }}"], v, "int"
         raise Unsupported(f"the operator `{op}`")
 
-    # ----- players' tiles and groups ----------------------------------------------------------------
-    def fn_tiles(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """tiles(P, kinds...): the player's tiles (nobody's: none)."""
-        mask = self.kindmask(args[1:])
-        s, p = self.scalar(args[0])
-        v = self._name("t")
-        return s + [f"u64 {v}[W]; rb_tiles(s, (int){p}, {c_int(mask)}u, {v});"], v, "hexes"
-
-    def fn_hexes(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """hexes(KIND|TAG): a constant set."""
-        assert isinstance(args[0], A.Name)
-        return [], self.hexmask(self.t.hex_matches(args[0].id)), "hexes"
-
-    def fn_group(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """group(H): the hexes of the group holding H (none for an empty or ungrouped hex)."""
-        s, h = self.scalar(args[0])
-        v = self._name("t")
-        return s + [f"u64 {v}[W]; rb_group(s, (int){h}, {v});"], v, "hexes"
-
-    def fn_groups(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """groups(P, kinds...): the sizes of the player's groups of those kinds."""
-        mask = self.kindmask(args[1:]) & self._group_mask()
-        s, p = self.scalar(args[0])
-        v = self._name("g")
-        return s + [f"i32 {v}[TMAXX]; int n{v} = rb_groups(s, (int){p}, {c_int(mask)}u, {v});"], v, "groups"
-
     def _group_mask(self) -> int:
         """The kinds that form groups, as a bit mask."""
         m = 0
         for k in self.group_kinds:
             m |= 1 << k
         return m
-
-    def fn_largest(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """largest(GROUPS): the largest size, 0 if none."""
-        a = args[0]
-        if isinstance(a, A.Call) and a.fn == "groups":  # no array: the largest root straight off the bitsets
-            s, p = self.scalar(a.args[0])
-            mask = self.kindmask(a.args[1:]) & self._group_mask()
-            return s, f"rb_largest(s, (int){p}, {c_int(mask)}u)", "int"
-        s, g = self.groups(a)
-        return s, f"rb_max({g}, n{g})", "int"
-
-    def fn_atleast(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """atleast(GROUPS, N): the groups of at least N (N read once)."""
-        s, g = self.groups(args[0])
-        s2, n = self.scalar(args[1])
-        v = self._name("g")
-        return s + s2 + [f"i32 {v}[TMAXX]; int n{v} = rb_atleast({g}, n{g}, {n}, {v});"], v, "groups"
-
-    def fn_count(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """count/size of any collection, from counters where it can be."""
-        a = args[0]
-        if isinstance(a, A.Call) and a.fn == "tiles":  # the per-seat counters, no bitset
-            mask = self.kindmask(a.args[1:])
-            s, p = self.scalar(a.args[0])
-            return s, f"rb_tcount(s, (int){p}, {c_int(mask)}u)", "int"
-        if isinstance(a, A.Call) and a.fn == "group":  # the union-find root's size
-            s, h = self.scalar(a.args[0])
-            return s, f"rb_group_size(s, (int){h})", "int"
-        s, e, kind = self.gen(a)
-        if kind == "hexes":
-            return s, f"rb_popcount({e})", "int"
-        if kind == "groups":
-            return s, f"((i64)n{e})", "int"
-        return s, e, "int"  # landmarks and areas are their count
-
-    fn_size = fn_count
-
-    # ----- hexes filtered by where they lie --------------------------------------------------------
-    def fn_at(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """at(HEXES, KIND|TAG): those of a kind or with a tag."""
-        s, src = self.hexes(args[0])
-        assert isinstance(args[1], A.Name)
-        mask = self.hexmask(self.t.hex_matches(args[1].id))
-        v = self._name("t")
-        return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
-
-    def fn_near(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """near(HEXES, KIND|TAG|LANDMARK): those next to one."""
-        t, target = self.t, args[1]
-        s, src = self.hexes(args[0])
-        near = t.near_mask(target)
-        assert near is not None  # the checks allow only a landmark, kind or tag here
-        mask = self.hexmask(near)
-        v = self._name("t")
-        return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
 
     # ----- landmarks and areas (counted) -----------------------------------------------------------
     def _landmarks_of(self, kind_arg: A.Expr) -> tuple[str, int]:
@@ -356,48 +261,9 @@ class ExprGen:
         lms = [i for i, k in enumerate(self.t.landmark_kind) if k == kind_arg.id]
         return self.const(("lms", tuple(lms)), "i32", lms), len(lms)
 
-    def fn_touched(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """touched(P, KIND): how many of the kind are next to the player's tiles."""
-        s, p = self.scalar(args[0])
-        table, n = self._landmarks_of(args[1])
-        return s, f"rb_touched(s, {p}, {table}, {c_int(n)})", "int"
-
-    def fn_owned(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """owned(P, KIND): how many of the kind the player holds."""
-        s, p = self.scalar(args[0])
-        table, n = self._landmarks_of(args[1])
-        return s, f"rb_owned(s, {p}, {table}, {c_int(n)})", "int"
-
-    def fn_owner(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """owner(LANDMARK): its holder, or nobody."""
-        s, lm = self.scalar(args[0])
-        return s, f"rb_owner(s, {lm})", "int"
-
-    def fn_areas(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """areas(HEXES): how many distinct areas they lie in."""
-        s, src = self.hexes(args[0])
-        return s, f"rb_areas(s, {src})", "int"
-
-    def fn_won(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """won(P): how many completed areas ranked the player first."""
-        s, p = self.scalar(args[0])
-        return s, f"rb_won(s, {p})", "int"
-
     # ----- comparisons across players: the inner expression as its own function of `me` -------------
     def _per_player(self, helper: str, node: A.Expr, with_me: bool) -> tuple[list[str], str, str]:
         """A helper reading the inner expression for each player, bound as `me`."""
         inner = self._function(node)
         me = "me, " if with_me else ""
         return [], f"{helper}(s, {me}placed, inf, {inner})", "int"
-
-    def fn_most(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """most(E): `me` has at least as much as every other player."""
-        return self._per_player("rb_most", args[0], True)
-
-    def fn_fewest(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """fewest(E): `me` has at most as much as every other player."""
-        return self._per_player("rb_fewest", args[0], True)
-
-    def fn_best(self, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """best(E): the one player with strictly the most above 0, or nobody."""
-        return self._per_player("rb_best", args[0], False)

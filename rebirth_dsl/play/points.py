@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from rebirth_dsl.compile.functions import FUNCTIONS, DeltaUnsupported, Table, _Hexes, _root
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import (
     AreaRule,
@@ -48,8 +49,8 @@ def probe_points(game: Game, p: int, tile: tuple[int, int], h: int) -> int:
     return g.track[p] - game.track[p]
 
 
-class Unsupported(Exception):
-    """An expression or reaction the fast path does not compute; its hexes use the probe."""
+# An expression or reaction the fast path does not compute; its hexes use the probe.
+Unsupported = DeltaUnsupported
 
 
 class _NoGame:
@@ -88,35 +89,6 @@ class Delta:
         self.null: dict[str, bool] = {}  # missions' values before the placement, where it cannot change them
 
 
-def _root(parent: list[int], x: int) -> int:
-    """Union-find root without path halving: the position is only read, never changed."""
-    while parent[x] != x:
-        x = parent[x]
-    return x
-
-
-# Set-valued results: the position's part (cached) and what the placement adds.
-class _Hexes:
-    __slots__ = ("base", "extra")
-
-    def __init__(self, base: list[int], extra: int) -> None:
-        self.base, self.extra = base, extra  # extra: the placed hex when it belongs, else -1
-
-
-class _Groups:
-    __slots__ = ("base", "roots", "removed", "added")
-
-    def __init__(self, base: list[int], roots: dict[int, int], removed: tuple[int, ...], added: int) -> None:
-        self.base, self.roots, self.removed, self.added = base, roots, removed, added
-
-
-class _Items:
-    __slots__ = ("items",)
-
-    def __init__(self, items: list[int]) -> None:
-        self.items = items  # landmarks or areas, the post-placement list in full
-
-
 Ev = Callable[[Delta, int], Any]
 
 
@@ -150,55 +122,16 @@ class _DeltaCompiler:
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
                     return self.attr_sum(args)
-                method = getattr(self, "fn_" + fn, None)
-                if method is not None:
-                    return method(args)
+                entry = FUNCTIONS.get(fn)
+                made = entry.delta(self, args) if entry is not None else None
+                if made is not None:
+                    return made
         raise Unsupported(type(node).__name__)  # `placed`, `influence` and group(...) mean nothing in a card
 
     def kinds(self, args: tuple[A.Expr, ...]) -> frozenset[int]:
         from rebirth_dsl.compile.prims import selected_kinds
 
         return frozenset(selected_kinds(self.t, args))
-
-    def fn_count(self, args: tuple[A.Expr, ...]) -> Ev:
-        f = self.expr(args[0])
-
-        def count(d: Delta, me: int) -> int:
-            x = f(d, me)
-            if type(x) is _Hexes:
-                return len(x.base) + (x.extra >= 0)
-            if type(x) is _Groups:
-                rm = sum(1 for r in x.removed if r in x.roots)
-                return len(x.base) - rm + (x.added > 0)
-            return len(x.items)
-
-        return count
-
-    fn_size = fn_count
-
-    def fn_tiles(self, args: tuple[A.Expr, ...]) -> Ev:
-        fp = self.expr(args[0])
-        kinds = self.kinds(args[1:])
-        order = sorted(kinds)
-        key = id(args)
-
-        def tiles(d: Delta, me: int) -> _Hexes:
-            who = fp(d, me)
-            ck = (key, who)
-            base = d.cache.get(ck)
-            if base is None:
-                mine = d.g.tiles_of[who] if who >= 0 else None
-                base = [] if mine is None else [h for k in order for h in mine[k]]
-                d.cache[ck] = base
-            return _Hexes(base, d.h if who == d.p and d.k in kinds else -1)
-
-        return tiles
-
-    def fn_hexes(self, args: tuple[A.Expr, ...]) -> Ev:
-        assert isinstance(args[0], A.Name)
-        m = self.t.hex_matches(args[0].id)
-        hexes = [h for h in range(self.t.n) if m[h]]
-        return lambda d, me: _Hexes(hexes, -1)
 
     def _filter(self, f: Ev, mask: list[bool] | tuple[bool, ...], key: int) -> Ev:
         def filtered(d: Delta, me: int) -> _Hexes:
@@ -214,16 +147,6 @@ class _DeltaCompiler:
             return _Hexes(base, x.extra if x.extra >= 0 and mask[x.extra] else -1)
 
         return filtered
-
-    def fn_at(self, args: tuple[A.Expr, ...]) -> Ev:
-        assert isinstance(args[1], A.Name)
-        return self._filter(self.expr(args[0]), self.t.hex_matches(args[1].id), id(args))
-
-    def fn_near(self, args: tuple[A.Expr, ...]) -> Ev:
-        near = self.t.near_mask(args[1])
-        if near is None:
-            raise Unsupported("near")
-        return self._filter(self.expr(args[0]), near, id(args))
 
     def attr_sum(self, args: tuple[A.Expr, ...]) -> Ev:
         f = self.expr(args[0])
@@ -243,174 +166,8 @@ class _DeltaCompiler:
 
         return total
 
-    def fn_areas(self, args: tuple[A.Expr, ...]) -> Ev:
-        f = self.expr(args[0])
-        area_of = self.t.area_of
-        key = id(args)
-
-        def areas(d: Delta, me: int) -> _Items:
-            x = f(d, me)
-            if type(x) is not _Hexes:
-                raise Unsupported("areas of a non-hex set")
-            ck = (key, id(x.base))
-            base = d.cache.get(ck)
-            if base is None:
-                base = sorted({area_of[h] for h in x.base if area_of[h] >= 0})
-                d.cache[ck] = base
-            a = area_of[x.extra] if x.extra >= 0 else -1
-            return _Items(base + [a] if a >= 0 and a not in base else base)
-
-        return areas
-
-    def fn_groups(self, args: tuple[A.Expr, ...]) -> Ev:
-        fp = self.expr(args[0])
-        kinds = self.kinds(args[1:]) & self.rs.group_kinds
-        order = sorted(kinds)
-        key = id(args)
-
-        def groups(d: Delta, me: int) -> _Groups:
-            who = fp(d, me)
-            ck = (key, who)
-            got = d.cache.get(ck)
-            if got is None:
-                roots: dict[int, int] = {}
-                if who >= 0:
-                    parent, gsize, mine = d.g.parent, d.g.gsize, d.g.tiles_of[who]
-                    for k in order:
-                        for h in mine[k]:
-                            r = _root(parent, h)
-                            roots[r] = gsize[r]
-                got = (list(roots.values()), roots)
-                d.cache[ck] = got
-            base, roots = got
-            if who == d.p and d.k in kinds:
-                return _Groups(base, roots, d.merged, d.new_size)
-            return _Groups(base, roots, (), 0)
-
-        return groups
-
-    def fn_largest(self, args: tuple[A.Expr, ...]) -> Ev:
-        f = self.expr(args[0])
-
-        def largest(d: Delta, me: int) -> int:
-            x = f(d, me)
-            if type(x) is not _Groups:
-                raise Unsupported("largest of a non-group set")
-            # the groups merged into the new one are smaller than it, so they never decide the maximum
-            top = max(x.base, default=0)
-            return x.added if x.added > top else top
-
-        return largest
-
-    def fn_atleast(self, args: tuple[A.Expr, ...]) -> Ev:
-        f, fn = self.expr(args[0]), self.expr(args[1])
-        key = id(args)
-
-        def atleast(d: Delta, me: int) -> _Groups:
-            x = f(d, me)
-            if type(x) is not _Groups:
-                raise Unsupported("atleast of a non-group set")
-            n = fn(d, me)
-            ck = (key, id(x.base), n)  # the child's groups are cached for the batch: their identity names them
-            got = d.cache.get(ck)
-            if got is None:
-                roots = {r: s for r, s in x.roots.items() if s >= n}
-                got = d.cache[ck] = (list(roots.values()), roots)
-            return _Groups(got[0], got[1], x.removed, x.added if x.added >= n else 0)
-
-        return atleast
-
     def _lms(self, kind: str) -> list[int]:
         return [i for i, k in enumerate(self.t.landmark_kind) if k == kind]
-
-    def fn_touched(self, args: tuple[A.Expr, ...]) -> Ev:
-        fp = self.expr(args[0])
-        assert isinstance(args[1], A.Name)
-        t = self.t
-        lms = self._lms(args[1].id)
-        rings = {i: t.neighbours[t.landmark_hex[i]] for i in lms}
-        mine = set(lms)
-        # landmarks of this kind next to each hex: a tile there touches them
-        near = [tuple(t.landmark_of_hex[m] for m in t.neighbours[h]
-                      if m in t.landmark_of_hex and t.landmark_of_hex[m] in mine) for h in range(t.n)]
-        key = id(args)
-
-        def touched(d: Delta, me: int) -> _Items:
-            who = fp(d, me)
-            ck = (key, who)
-            base = d.cache.get(ck)
-            if base is None:
-                owner = d.g.owner
-                base = [i for i in lms if any(owner[m] == who for m in rings[i])]
-                d.cache[ck] = base
-            if who != d.p:
-                return _Items(base)
-            extra = [i for i in near[d.h] if i not in base]
-            return _Items(base + extra if extra else base)
-
-        return touched
-
-    def fn_owned(self, args: tuple[A.Expr, ...]) -> Ev:
-        fp = self.expr(args[0])
-        assert isinstance(args[1], A.Name)
-        lms = self._lms(args[1].id)
-
-        def owned(d: Delta, me: int) -> _Items:
-            who = fp(d, me)
-            own, post = d.g.lm_owner, d.lm_post
-            return _Items([i for i in lms if post.get(i, own[i]) == who])
-
-        return owned
-
-    def fn_owner(self, args: tuple[A.Expr, ...]) -> Ev:
-        f = self.expr(args[0])
-
-        def owner(d: Delta, me: int) -> int:
-            lm = f(d, me)
-            return d.lm_post.get(lm, d.g.lm_owner[lm]) if lm >= 0 else -1
-
-        return owner
-
-    def fn_won(self, args: tuple[A.Expr, ...]) -> Ev:
-        fp = self.expr(args[0])
-
-        def won(d: Delta, me: int) -> _Items:
-            who = fp(d, me)
-            out = [a for a, first in d.g.area_first.items() if first == who]
-            if d.area_post is not None and d.area_post[1] == who:
-                out.append(d.area_post[0])
-            return _Items(out)
-
-        return won
-
-    def fn_most(self, args: tuple[A.Expr, ...]) -> Ev:
-        f = self.expr(args[0])
-
-        def most(d: Delta, me: int) -> bool:
-            v = f(d, me)
-            return all(f(d, q) <= v for q in range(d.g.n_players) if q != me)
-
-        return most
-
-    def fn_fewest(self, args: tuple[A.Expr, ...]) -> Ev:
-        f = self.expr(args[0])
-
-        def fewest(d: Delta, me: int) -> bool:
-            v = f(d, me)
-            return all(f(d, q) >= v for q in range(d.g.n_players) if q != me)
-
-        return fewest
-
-    def fn_best(self, args: tuple[A.Expr, ...]) -> Ev:
-        f = self.expr(args[0])
-
-        def best(d: Delta, me: int) -> int:
-            vals = [f(d, q) for q in range(d.g.n_players)]
-            top = max(vals)
-            return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
-
-        return best
-
 
 def _bin(op: str) -> Callable[[Ev, Ev], Ev]:
     table: dict[str, Callable[[Ev, Ev], Ev]] = {
@@ -432,7 +189,6 @@ def _bin(op: str) -> Callable[[Ev, Ev], Ev]:
 _BIN = {op: _bin(op) for op in ("+", "-", "*", ">=", "<=", ">", "<", "==", "!=", "and", "or")}
 
 
-Table = list[list[bool]]  # [tile kind][hex]
 
 
 class _Reads:
@@ -470,64 +226,30 @@ class _Reads:
                 (a, wa), (b, wb) = self.scalar(left), self.scalar(right)
                 return self.lor(a, b), wa or wb
             case A.Call(fn=fn, args=args):
-                if fn in self.t.attributes or fn in ("count", "size", "largest"):
+                if fn in self.t.attributes:
                     return self.anyset(args[0])
-                if fn == "owner":
-                    a, w = self.scalar(args[0])
-                    return self.lor(a, self.every(self.near_any)), w
-                if fn in ("most", "fewest", "best"):
-                    return self.scalar(args[0])
+                entry = FUNCTIONS.get(fn)
+                got = entry.touches(self, args) if entry is not None else None
+                if got is not None:
+                    return got
         raise Unsupported(type(node).__name__)
 
     def anyset(self, node: A.Expr) -> tuple[Table, bool]:
         """A set's reads: what adds to it and what changes it otherwise, together."""
-        match node:
-            case A.Call(fn="groups", args=args):
-                kinds = _kinds(self.t, args[1:])
-                a, w = self.scalar(args[0])
-                return self.lor(a, [[k in kinds] * self.t.n for k in range(self.nk)]), w
-            case A.Call(fn="atleast", args=args):
-                (a, wa), (b, wb) = self.anyset(args[0]), self.scalar(args[1])
-                return self.lor(a, b), wa or wb
-            case A.Call(fn="touched" | "owned", args=args) if isinstance(args[1], A.Name):
-                a, w = self.scalar(args[0])
-                return self.lor(a, self.every(self.near_kind.get(args[1].id, [False] * self.t.n))), w
-            case A.Call(fn="won", args=args):
-                a, _ = self.scalar(args[0])
-                return a, True
-        adds, other, w = self.hexset(node)
+        adds, other, w = self.coll(node)
         return self.lor(adds, other), w
+
+    def coll(self, node: A.Expr) -> tuple[Table, Table, bool]:
+        """A collection's reads, split: where the placed hex joins it, and what else changes it."""
+        if isinstance(node, A.Call) and node.fn in FUNCTIONS:
+            got = FUNCTIONS[node.fn].touches_set(self, node.args)
+            if got is not None:
+                return got
+        raise Unsupported(type(node).__name__)
 
     def hexset(self, node: A.Expr) -> tuple[Table, Table, bool]:
         """A hex set's reads, split: where the placed hex joins it, and what else changes it."""
-        t = self.t
-        match node:
-            case A.Call(fn="tiles", args=args):
-                kinds = _kinds(t, args[1:])
-                other, w = self.scalar(args[0])
-                return [[k in kinds] * t.n for k in range(self.nk)], other, w
-            case A.Call(fn="hexes"):
-                return self.none(), self.none(), False
-            case A.Call(fn="at", args=(x, A.Name(id=tag))):
-                mask = t.hex_matches(tag)
-                adds, other, w = self.hexset(x)
-                return [[a and mask[h] for h, a in enumerate(row)] for row in adds], other, w
-            case A.Call(fn="near", args=(x, target)):
-                adds, other, w = self.hexset(x)
-                near = t.near_mask(target)
-                if near is None:
-                    raise Unsupported("near")
-                return [[a and near[h] for h, a in enumerate(row)] for row in adds], other, w
-            case A.Call(fn="areas", args=args):
-                return self.hexset(args[0])
-        raise Unsupported(type(node).__name__)
-
-
-def _kinds(t: Any, args: tuple[A.Expr, ...]) -> frozenset[int]:
-    from rebirth_dsl.compile.prims import selected_kinds
-
-    return frozenset(selected_kinds(t, args))
-
+        return self.coll(node)
 
 
 # ----- the per-ruleset scorer ------------------------------------------------------------------------

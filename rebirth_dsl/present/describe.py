@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.parser import statement_identity
 from rebirth_dsl.lang.vocab import TIE_STEPS
@@ -25,7 +26,9 @@ def expr_text(e: A.Expr) -> str:
                     "<": "less than"}.get(op, op)
             return f"{expr_text(left)} {word} {expr_text(right)}"
         case A.Call(fn=fn, args=args):
-            return f"{fn}({', '.join(expr_text(a) for a in args)})"
+            said = [expr_text(a) for a in args]
+            sig = SIGNATURES.get(fn)
+            return sig.say(said) if sig is not None else f"{fn}({', '.join(said)})"  # an attribute sum
     return "?"
 
 

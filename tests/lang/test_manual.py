@@ -1,7 +1,7 @@
 """The reference manual (docs/language.md) keeps up with the language, and its examples are true.
 
 - Every statement form of the grammar (read as tests/lang/test_statement_forms.py reads them), every block, every
-  expression atom, every function of check/types.SIGNATURES and every variable of VARIABLES has an entry:
+  expression atom, every function of lang/functions.SIGNATURES and every variable of VARIABLES has an entry:
   a heading with a marker `<!-- form: NAME -->`, `<!-- function: NAME -->` or `<!-- variable: NAME -->`,
   and an example in its section that really uses it. A function's `**Type:**` line is its signature.
 - Every example (a fenced block whose language is `rules`, `rules-warns` or `rules-refused`) goes through
@@ -33,8 +33,9 @@ from test_statement_forms import CONTAINERS, grammar_forms  # its own folder is 
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.check.checks import check
-from rebirth_dsl.check.types import SIGNATURES, VARIABLES
+from rebirth_dsl.check.types import VARIABLES
 from rebirth_dsl.errors import Diagnostic, RebirthError
+from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.parser import lark_parser, load_rules
 from rebirth_dsl.records.resources import default_board, find
 
@@ -244,13 +245,13 @@ def test_each_entry_shows_itself_in_an_example() -> None:
 
 
 def _signature(fn: str) -> str:
-    params, result, _ = SIGNATURES[fn]
-    return f"`{fn}({', '.join(params)}) → {result}`"
+    sig = SIGNATURES[fn]
+    return f"`{fn}({', '.join(sig.params)}) → {sig.result}`"
 
 
 def test_entries_say_where_type_and_rule() -> None:
     """A statement entry says where it stands and the rule it encodes; a function entry gives its
-    signature exactly as check/types.SIGNATURES has it; a variable entry its type."""
+    signature exactly as lang/functions.SIGNATURES has it; a variable entry its type."""
     wrong = []
     for line, section in sections(TEXT):
         for m in markers(section):

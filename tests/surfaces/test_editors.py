@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from rebirth_dsl.check.types import SIGNATURES, VARIABLES
+from rebirth_dsl.check.types import VARIABLES
+from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.parser import lark_parser
 from rebirth_dsl.lsp.analysis import Analyser, completions, definition, grammar_keywords, hover, token_at
 

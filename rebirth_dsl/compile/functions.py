@@ -1,0 +1,1058 @@
+"""What each built-in function does, one class per function beside its signature (lang/functions.py): the
+closure (compile/closures.py's reference), the generated Python (compile/exprgen.py), the C (native/cexpr.py),
+the delta evaluator of immediate points (play/points.py), and what it reads for the incremental mission
+checks (compile/reads.py) and for the immediate points (play/points.py). Each of those consumers keeps the
+shared part of its job (the node kinds other than calls, its helpers, its constants) and asks the entry
+of a call's function for the rest, so a new function is one entry here and one in lang/functions.py.
+
+An entry's method gets the consumer as its first argument (`c`, `gen`, `cg`, `dc`, `r`, `pr`): the
+consumer's helpers are the entry's tools, and the entry holds only what is this function's own. A method
+an entry leaves out means "not this way": no C (the native backend refuses the ruleset and says which
+function), no delta (the immediate-points reader asks the probe for that hex), no reads (the expression
+reads everything: it is re-read after every placement). Each is exact by construction, only slower.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rebirth_dsl.check.types import VARIABLES
+from rebirth_dsl.compile.emit import bitset, c_int, literal
+from rebirth_dsl.compile.prims import Ctx, Fn, best, fewest, most, selected_kinds
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import SIGNATURES, Signature
+
+if TYPE_CHECKING:
+    from rebirth_dsl.compile.reads import Reads
+
+Ev = Callable[[Any, int], Any]  # a delta evaluator: f(delta, me) -> the value after the delta's placement
+Table = list[list[bool]]  # [tile kind][hex]: which placements can change a value (play/points.py _Reads)
+
+
+class DeltaUnsupported(Exception):
+    """An expression the delta evaluator does not compute; its hexes use the probe (play/points.py)."""
+
+
+# ----- the delta evaluator's values: the position's part (cached) and what the placement adds -------------
+class _Hexes:
+    __slots__ = ("base", "extra")
+
+    def __init__(self, base: list[int], extra: int) -> None:
+        self.base, self.extra = base, extra  # extra: the placed hex when it belongs, else -1
+
+
+class _Groups:
+    __slots__ = ("base", "roots", "removed", "added")
+
+    def __init__(self, base: list[int], roots: dict[int, int], removed: tuple[int, ...], added: int) -> None:
+        self.base, self.roots, self.removed, self.added = base, roots, removed, added
+
+
+class _Items:
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[int]) -> None:
+        self.items = items  # landmarks or areas, the post-placement list in full
+
+
+def _root(parent: list[int], x: int) -> int:
+    """Union-find root without path halving: the position is only read, never changed."""
+    while parent[x] != x:
+        x = parent[x]
+    return x
+
+
+Delta = Any  # play/points.Delta: one candidate placement and the position's cached values
+
+
+def _neighbours(rings: tuple[tuple[int, ...], ...], hexes: Any) -> list[int]:
+    """The hexes next to any of `hexes` and not among them, in hex order."""
+    inside = set(hexes)
+    out: set[int] = set()
+    for h in inside:
+        out.update(rings[h])
+    return sorted(out - inside)
+
+
+def _is_hex(node: A.Expr) -> bool:
+    """Whether an argument is one hex (`placed`) rather than a set of hexes."""
+    return isinstance(node, A.Name) and VARIABLES.get(node.id, ("",))[0] == "hex"
+
+
+NEIGHBOURS_C = r"""
+/* the hexes next to a set of hexes, the set left out; RINGS holds each hex's neighbours as W words */
+static void rb_neighbours(const u64 *rings, const u64 *src, u64 *out) {
+    memset(out, 0, sizeof(u64) * W);
+    for (int w = 0; w < W; w++)
+        for (u64 b = src[w]; b; b &= b - 1) {
+            const u64 *r = rings + (w * 64 + __builtin_ctzll(b)) * W;
+            for (int x = 0; x < W; x++) out[x] |= r[x];
+        }
+    for (int w = 0; w < W; w++) out[w] &= ~src[w];
+}
+static void rb_neighbours_of(const u64 *rings, i64 h, u64 *out) {
+    memset(out, 0, sizeof(u64) * W);
+    if (h < 0 || h >= NH) return;
+    for (int w = 0; w < W; w++) out[w] = rings[h * W + w];
+}
+"""
+
+
+# ----- the entries ------------------------------------------------------------------------------------
+class Builtin:
+    """One built-in function: its signature (from lang/functions.py) and its implementation per consumer."""
+
+    name: ClassVar[str]
+    # what the function's generated Python may call (added to exprgen's helpers) and the C it needs (emitted
+    # once, after the state and helpers of native/ctext.py, when an expression uses it)
+    py_helpers: ClassVar[dict[str, Callable[..., Any]]] = {}
+    c_helpers: ClassVar[str] = ""
+
+    @property
+    def sig(self) -> Signature:
+        """The function as the language declares it."""
+        return SIGNATURES[self.name]
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        """The reference: a closure f(ctx) of the call (c: closures._Compiler)."""
+        raise NotImplementedError(self.name)
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        """The call as a Python expression reading `g` and `me` (gen: exprgen._Gen)."""
+        raise NotImplementedError(self.name)
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str] | None:
+        """(statements, C expression, kind) of the call (cg: native.cexpr.ExprGen); None: no C for it."""
+        return None
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev | None:
+        """The call's value after a candidate placement (dc: points._DeltaCompiler); None: the probe."""
+        return None
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        """A collection's reads (r: reads._Reader) as (where an added tile joins it, what else changes it);
+        None: not known."""
+        return None
+
+    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+        """What the call's value for `me` depends on (reads._Reader.value); None: not known."""
+        got = self.reads_set(r, args)
+        return None if got is None else got[0] | got[1]
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        """A collection's placements that change it (pr: points._Reads), as (where the placed hex joins it,
+        what else changes it, whether it reads who won an area); None: not known."""
+        return None
+
+    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+        """The placements that change the call's value, and whether it reads who won an area."""
+        got = self.touches_set(pr, args)
+        return None if got is None else (pr.lor(got[0], got[1]), got[2])
+
+
+FUNCTIONS: dict[str, Builtin] = {}
+
+
+def builtin(cls: type[Builtin]) -> type[Builtin]:
+    """Register an entry under its function's name (which lang/functions.py must declare)."""
+    assert cls.name in SIGNATURES, cls.name
+    FUNCTIONS[cls.name] = cls()
+    return cls
+
+
+# ----- helpers of the generated Python -----------------------------------------------------------------
+# Calls whose arguments are expressions get a helper: each argument is evaluated once, where a comprehension
+# would evaluate it again for every element (nested, that multiplies: a threshold inside a threshold...).
+def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
+    if p < 0:
+        return []
+    mine = g.tiles_of[p]
+    if len(kinds) == 1:
+        return mine[kinds[0]]
+    out: list[int] = []
+    for k in kinds:  # list extension copies in C: a comprehension would step through every hex in Python
+        out += mine[k]
+    return out
+
+
+def _atleast(sizes: list[int], n: int) -> list[int]:
+    return [x for x in sizes if x >= n]
+
+
+def _group_sizes(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
+    """The sizes of a player's groups of these kinds, read off the union-find roots. A `groups` value is
+    only ever counted, measured (`largest`) or filtered by size (`atleast`), so the generated code carries
+    sizes where the closures carry hex lists: no group is built or sorted (tests/test_fast.py proves the
+    two give the same results). A group's root is one of its own tiles (a union only links tiles of one
+    owner and kind), so the roots are the player's tiles that are their own parent: one per group."""
+    if p < 0:
+        return []
+    group_kinds, parent, gsize, mine = g.rs.group_kinds, g.parent, g.gsize, g.tiles_of[p]
+    return [gsize[h] for k in kinds if k in group_kinds for h in mine[k] if parent[h] == h]
+
+
+def _largest(g: Any, p: int, kinds: tuple[int, ...]) -> int:
+    """`largest(groups(p, kinds))` without finding a root: the largest size recorded on any of the tiles.
+    A union adds the joining root's size to the other root's, and only a root's size ever changes, so a
+    tile that stopped being a root keeps the size its group had then, never more than its root's now: the
+    largest of all the tiles' sizes is the largest root's."""
+    if p < 0:
+        return 0
+    group_kinds, mine = g.rs.group_kinds, g.tiles_of[p]
+    hexes: list[int] = []
+    for k in kinds:
+        if k in group_kinds:
+            hexes = [*hexes, *mine[k]] if hexes else mine[k]  # never extended in place: mine[k] is the game's
+    return max(map(g.gsize.__getitem__, hexes)) if hexes else 0  # max(..., default=0) parses a keyword: slower
+
+
+def _touched(g: Any, rings: tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...], p: int) -> list[int]:
+    if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
+        return []
+    owner = g.owner
+    return [i for i, ring in rings if p in ring(owner)]
+
+
+def _ring_getters(rings: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[tuple[int, Callable[..., Any]], ...]:
+    """Each landmark's ring of hexes as an itemgetter, reading the owners around it in one call (a ring of
+    one hex is read twice, so the getter still returns a tuple)."""
+    return tuple((i, itemgetter(*ring) if len(ring) > 1 else itemgetter(*ring, *ring)) for i, ring in rings if ring)
+
+
+def _owned(g: Any, lms: tuple[int, ...], p: int) -> list[int]:
+    lm_owner = g.lm_owner
+    return [i for i in lms if lm_owner[i] == p]
+
+
+def _won(g: Any, p: int) -> list[int]:
+    return [a for a, first in g.area_first.items() if first == p]
+
+
+@builtin
+class Count(Builtin):
+    name = "count"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        return lambda ctx: len(f(ctx))
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn in ("at", "near"):  # counted, never built
+            if gen.my_tiles(a.args[0]):
+                return gen.my_tiles_in(a, me)
+            return gen.sums(gen.table(tuple(gen.hex_flags(a))), a.args[0], me)  # a sum of the mask's bools
+        if isinstance(a, A.Call) and a.fn == "areas":  # counted: no need to sort them
+            area = gen.table(tuple(int(x) for x in gen.t.area_of))
+            # the set with -1 (no area) in it for sure, minus that one
+            return f"(len({{-1, *map({area}, {gen.hex_list(a.args[0], me)})}}) - 1)"
+        if gen.my_tiles(a):  # the lengths of the player's lists
+            assert isinstance(a, A.Call)
+            return "(" + " + ".join(f"len(g.tiles_of[{me}][{literal(k)}])" for k in gen.kinds(a.args[1:])) + ")"
+        if isinstance(a, A.Call) and a.fn == "touched" and isinstance(a.args[0], A.Name) and a.args[0].id == "me":
+            return gen.my_touches(a.args[1], me)
+        if isinstance(a, A.Call) and a.fn == "owned":  # the owners read and counted, no list
+            return f"{gen.reads('g.lm_owner', gen.landmarks(a.args[1]))}.count({gen.src(a.args[0], me)})"
+        if isinstance(a, A.Call) and a.fn == "won":  # the first places counted, no list
+            return f"[*g.area_first.values()].count({gen.src(a.args[0], me)})"
+        return f"len({gen.src(a, me)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """count/size of any collection, from counters where it can be."""
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn == "tiles":  # the per-seat counters, no bitset
+            mask = cg.kindmask(a.args[1:])
+            s, p = cg.scalar(a.args[0])
+            return s, f"rb_tcount(s, (int){p}, {c_int(mask)}u)", "int"
+        if isinstance(a, A.Call) and a.fn == "group":  # the union-find root's size
+            s, h = cg.scalar(a.args[0])
+            return s, f"rb_group_size(s, (int){h})", "int"
+        s, e, kind = cg.gen(a)
+        if kind == "hexes":
+            return s, f"rb_popcount({e})", "int"
+        if kind == "groups":
+            return s, f"((i64)n{e})", "int"
+        return s, e, "int"  # landmarks and areas are their count
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        f = dc.expr(args[0])
+
+        def count(d: Delta, me: int) -> int:
+            x = f(d, me)
+            if type(x) is _Hexes:
+                return len(x.base) + (x.extra >= 0)
+            if type(x) is _Groups:
+                rm = sum(1 for r in x.removed if r in x.roots)
+                return len(x.base) - rm + (x.added > 0)
+            return len(x.items)
+
+        return count
+
+    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+        adds, other = r.coll(args[0])
+        return adds | other
+
+    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+        return pr.anyset(args[0])
+
+@builtin
+class Size(Count):
+    name = "size"  # count under another name: the same in every engine
+
+
+@builtin
+class Tiles(Builtin):
+    name = "tiles"
+    py_helpers = {"_tiles": _tiles}
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        fp = c.expr(args[0])
+        kinds = c.tile_kinds(args[1:])
+
+        order = sorted(kinds)
+
+        def tiles(ctx: Ctx) -> list[int]:
+            # kept per seat and kind as tiles are placed; callers only read the list
+            p = fp(ctx)  # once: the player may be an expression (best(...)), costly to evaluate
+            if p < 0:
+                return []
+            mine = ctx.g.tiles_of[p]
+            if len(order) == 1:
+                return mine[order[0]]
+            return [h for k in order for h in mine[k]]
+
+        return tiles
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        kinds = gen.kinds(args[1:])
+        if isinstance(args[0], A.Name) and args[0].id == "me" and len(kinds) == 1:
+            return f"g.tiles_of[{me}][{literal(kinds[0])}]"  # `me` is always a seat
+        return f"_tiles(g, {gen.src(args[0], me)}, {literal(kinds)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """tiles(P, kinds...): the player's tiles (nobody's: none)."""
+        mask = cg.kindmask(args[1:])
+        s, p = cg.scalar(args[0])
+        v = cg._name("t")
+        return s + [f"u64 {v}[W]; rb_tiles(s, (int){p}, {c_int(mask)}u, {v});"], v, "hexes"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        fp = dc.expr(args[0])
+        kinds = dc.kinds(args[1:])
+        order = sorted(kinds)
+        key = id(args)
+
+        def tiles(d: Delta, me: int) -> _Hexes:
+            who = fp(d, me)
+            ck = (key, who)
+            base = d.cache.get(ck)
+            if base is None:
+                mine = d.g.tiles_of[who] if who >= 0 else None
+                base = [] if mine is None else [h for k in order for h in mine[k]]
+                d.cache[ck] = base
+            return _Hexes(base, d.h if who == d.p and d.k in kinds else -1)
+
+        return tiles
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        me, who = r.player(args[0])
+        return r.tiles_at(selected_kinds(r.t, args[1:]), r.all_hexes, me), who
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        kinds = frozenset(selected_kinds(pr.t, args[1:]))
+        other, w = pr.scalar(args[0])
+        return [[k in kinds] * pr.t.n for k in range(pr.nk)], other, w
+
+@builtin
+class Hexes(Builtin):
+    name = "hexes"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        pred = c.hex_pred(args[0])
+        hexes = [h for h in range(c.t.n) if pred(h)]
+        return lambda ctx: hexes
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        assert isinstance(args[0], A.Name)
+        m = gen.t.hex_matches(args[0].id)
+        return gen.const(tuple(h for h in range(gen.t.n) if m[h]))
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """hexes(KIND|TAG): a constant set."""
+        assert isinstance(args[0], A.Name)
+        return [], cg.hexmask(cg.t.hex_matches(args[0].id)), "hexes"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        assert isinstance(args[0], A.Name)
+        m = dc.t.hex_matches(args[0].id)
+        hexes = [h for h in range(dc.t.n) if m[h]]
+        return lambda d, me: _Hexes(hexes, -1)
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        return r.none, r.none  # the board's hexes: nothing changes them
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        return pr.none(), pr.none(), False
+
+@builtin
+class Group(Builtin):
+    name = "group"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        fh = c.expr(args[0])
+        return lambda ctx: ctx.g.group_of(fh(ctx))
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"g.group_of({gen.src(args[0], me)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """group(H): the hexes of the group holding H (none for an empty or ungrouped hex)."""
+        s, h = cg.scalar(args[0])
+        v = cg._name("t")
+        return s + [f"u64 {v}[W]; rb_group(s, (int){h}, {v});"], v, "hexes"
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        # a group grows by merging, far from the added tile: anybody's tile anywhere, never filtered
+        every = r.tiles_at(tuple(range(r.nk)), r.all_hexes, False)
+        return r.none, every | r.value(args[0])
+
+@builtin
+class Groups(Builtin):
+    name = "groups"
+    py_helpers = {"_group_sizes": _group_sizes}
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        fp = c.expr(args[0])
+        kinds = c.tile_kinds(args[1:])
+        return lambda ctx: ctx.g.groups_of(fp(ctx), kinds)
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"_group_sizes(g, {gen.src(args[0], me)}, {literal(gen.kinds(args[1:]))})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """groups(P, kinds...): the sizes of the player's groups of those kinds."""
+        mask = cg.kindmask(args[1:]) & cg._group_mask()
+        s, p = cg.scalar(args[0])
+        v = cg._name("g")
+        return s + [f"i32 {v}[TMAXX]; int n{v} = rb_groups(s, (int){p}, {c_int(mask)}u, {v});"], v, "groups"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        fp = dc.expr(args[0])
+        kinds = dc.kinds(args[1:]) & dc.rs.group_kinds
+        order = sorted(kinds)
+        key = id(args)
+
+        def groups(d: Delta, me: int) -> _Groups:
+            who = fp(d, me)
+            ck = (key, who)
+            got = d.cache.get(ck)
+            if got is None:
+                roots: dict[int, int] = {}
+                if who >= 0:
+                    parent, gsize, mine = d.g.parent, d.g.gsize, d.g.tiles_of[who]
+                    for k in order:
+                        for h in mine[k]:
+                            r = _root(parent, h)
+                            roots[r] = gsize[r]
+                got = (list(roots.values()), roots)
+                d.cache[ck] = got
+            base, roots = got
+            if who == d.p and d.k in kinds:
+                return _Groups(base, roots, d.merged, d.new_size)
+            return _Groups(base, roots, (), 0)
+
+        return groups
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        me, who = r.player(args[0])  # groups merge anywhere: every hex of the kinds
+        return r.tiles_at(selected_kinds(r.t, args[1:]), r.all_hexes, me), who
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        kinds = frozenset(selected_kinds(pr.t, args[1:]))
+        a, w = pr.scalar(args[0])
+        return [[k in kinds] * pr.t.n for k in range(pr.nk)], a, w
+
+@builtin
+class Largest(Builtin):
+    name = "largest"
+    py_helpers = {"_largest": _largest}
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        return lambda ctx: max((len(g) for g in f(ctx)), default=0)
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn == "groups":
+            kinds = gen.kinds(a.args[1:])
+            if gen.group_kinds is not None and isinstance(a.args[0], A.Name) and a.args[0].id == "me":
+                kinds = tuple(k for k in kinds if k in gen.group_kinds)
+                if len(kinds) == 1:  # _largest of one kind written in place (no call)
+                    hexes = f"g.tiles_of[{me}][{literal(kinds[0])}]"
+                    return f"(max(map(g.gsize.__getitem__, {hexes})) if {hexes} else 0)"
+                if not kinds:
+                    return "0"
+            return f"_largest(g, {gen.src(a.args[0], me)}, {literal(kinds)})"
+        return f"max({gen.src(a, me)}, default=0)"  # groups are sizes here
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """largest(GROUPS): the largest size, 0 if none."""
+        a = args[0]
+        if isinstance(a, A.Call) and a.fn == "groups":  # no array: the largest root straight off the bitsets
+            s, p = cg.scalar(a.args[0])
+            mask = cg.kindmask(a.args[1:]) & cg._group_mask()
+            return s, f"rb_largest(s, (int){p}, {c_int(mask)}u)", "int"
+        s, g = cg.groups(a)
+        return s, f"rb_max({g}, n{g})", "int"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        f = dc.expr(args[0])
+
+        def largest(d: Delta, me: int) -> int:
+            x = f(d, me)
+            if type(x) is not _Groups:
+                raise DeltaUnsupported("largest of a non-group set")
+            # the groups merged into the new one are smaller than it, so they never decide the maximum
+            top = max(x.base, default=0)
+            return x.added if x.added > top else top
+
+        return largest
+
+    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+        adds, other = r.coll(args[0])
+        return adds | other
+
+    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+        return pr.anyset(args[0])
+
+@builtin
+class Atleast(Builtin):
+    name = "atleast"
+    py_helpers = {"_atleast": _atleast}
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f, fn = c.expr(args[0]), c.expr(args[1])
+        def atleast(ctx: Ctx) -> list[list[int]]:
+            n = fn(ctx)  # once, not per group: nested thresholds would multiply
+            return [g for g in f(ctx) if len(g) >= n]
+
+        return atleast
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"_atleast({gen.src(args[0], me)}, {gen.src(args[1], me)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """atleast(GROUPS, N): the groups of at least N (N read once)."""
+        s, g = cg.groups(args[0])
+        s2, n = cg.scalar(args[1])
+        v = cg._name("g")
+        return s + s2 + [f"i32 {v}[TMAXX]; int n{v} = rb_atleast({g}, n{g}, {n}, {v});"], v, "groups"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        f, fn = dc.expr(args[0]), dc.expr(args[1])
+        key = id(args)
+
+        def atleast(d: Delta, me: int) -> _Groups:
+            x = f(d, me)
+            if type(x) is not _Groups:
+                raise DeltaUnsupported("atleast of a non-group set")
+            n = fn(d, me)
+            ck = (key, id(x.base), n)  # the child's groups are cached for the batch: their identity names them
+            got = d.cache.get(ck)
+            if got is None:
+                roots = {r: s for r, s in x.roots.items() if s >= n}
+                got = d.cache[ck] = (list(roots.values()), roots)
+            return _Groups(got[0], got[1], x.removed, x.added if x.added >= n else 0)
+
+        return atleast
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        adds, other = r.coll(args[0])
+        return adds, other | r.value(args[1])
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        (a, wa), (b, wb) = pr.anyset(args[0]), pr.scalar(args[1])
+        return a, b, wa or wb
+
+@builtin
+class At(Builtin):
+    name = "at"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        pred = c.hex_pred(args[1])
+        return lambda ctx: [h for h in f(ctx) if pred(h)]
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"[h for h in {gen.hex_list(args[0], me)} if {gen.mask(args[1])}[h]]"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """at(HEXES, KIND|TAG): those of a kind or with a tag."""
+        s, src = cg.hexes(args[0])
+        assert isinstance(args[1], A.Name)
+        mask = cg.hexmask(cg.t.hex_matches(args[1].id))
+        v = cg._name("t")
+        return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        assert isinstance(args[1], A.Name)
+        return dc._filter(dc.expr(args[0]), dc.t.hex_matches(args[1].id), id(args))
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        if not isinstance(args[1], A.Name):
+            return None
+        adds, other = r.hexset(args[0])
+        return r.only(adds, r.mask(r.t.hex_matches(args[1].id))), other
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        if not isinstance(args[1], A.Name):
+            return None
+        mask = pr.t.hex_matches(args[1].id)
+        adds, other, w = pr.hexset(args[0])
+        return [[a and mask[h] for h, a in enumerate(row)] for row in adds], other, w
+
+@builtin
+class Near(Builtin):
+    name = "near"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        target = args[1]
+        nb = c.t.neighbours
+        if isinstance(target, A.Landmark):
+            lm = c.t.find_landmark(target.kind, target.name, target.tag)
+            ring = frozenset(nb[c.t.landmark_hex[lm]]) if lm is not None else frozenset()
+            return lambda ctx: [h for h in f(ctx) if h in ring]
+        pred = c.hex_pred(target)
+        near = [any(pred(m) for m in nb[h]) for h in range(c.t.n)]
+        return lambda ctx: [h for h in f(ctx) if near[h]]
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"[h for h in {gen.hex_list(args[0], me)} if {gen.near_mask(args[1])}[h]]"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """near(HEXES, KIND|TAG|LANDMARK): those next to one."""
+        t, target = cg.t, args[1]
+        s, src = cg.hexes(args[0])
+        near = t.near_mask(target)
+        assert near is not None  # the checks allow only a landmark, kind or tag here
+        mask = cg.hexmask(near)
+        v = cg._name("t")
+        return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        near = dc.t.near_mask(args[1])
+        if near is None:
+            raise DeltaUnsupported("near")
+        return dc._filter(dc.expr(args[0]), near, id(args))
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        adds, other = r.hexset(args[0])
+        near = r.t.near_mask(args[1])
+        if near is None:
+            return None
+        return r.only(adds, r.mask(near)), other
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        adds, other, w = pr.hexset(args[0])
+        near = pr.t.near_mask(args[1])
+        if near is None:
+            return None
+        return [[a and near[h] for h, a in enumerate(row)] for row in adds], other, w
+
+@builtin
+class Neighbours(Builtin):
+    """The hexes next to a hex or to a set of hexes, the given hexes left out: what a rules writer means by
+    "next to" (a hex is not next to itself, and a group's own hexes are not next to the group)."""
+
+    name = "neighbours"
+    py_helpers = {"_neighbours": _neighbours}
+    c_helpers = NEIGHBOURS_C
+
+    @staticmethod
+    def rings(t: Any) -> tuple[tuple[int, ...], ...]:
+        """Each hex's neighbours, in hex order (a constant of the board)."""
+        return tuple(tuple(sorted(t.neighbours[h])) for h in range(t.n))
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f, rings = c.expr(args[0]), self.rings(c.t)
+        if _is_hex(args[0]):
+            return lambda ctx: rings[h] if (h := f(ctx)) >= 0 else ()
+        return lambda ctx: _neighbours(rings, f(ctx))
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        rings, arg = gen.const(self.rings(gen.t)), gen.src(args[0], me)
+        if _is_hex(args[0]):  # `placed`: a name, read twice
+            return f"({rings}[{arg}] if {arg} >= 0 else ())"
+        return f"_neighbours({rings}, {gen.hex_list(args[0], me)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str] | None:
+        t = cg.t
+        rings = cg.const(("rings",), "u64", [w for h in range(t.n) for w in bitset([m in t.neighbours[h] for m in range(t.n)], cg.words)])
+        s, e, kind = cg.gen(args[0])
+        v = cg._name("t")
+        if kind == "int":  # a hex
+            return s + [f"u64 {v}[W]; rb_neighbours_of({rings}, {e}, {v});"], v, "hexes"
+        return s + [f"u64 {v}[W]; rb_neighbours({rings}, {e}, {v});"], v, "hexes"
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        # a tile joining the hexes moves their neighbours, and any tile on a neighbour changes what is on
+        # them (an attribute sum): anybody's tile anywhere, never filtered by `at` or `near`
+        adds, other = r.hexset(args[0]) if not _is_hex(args[0]) else (r.none, r.value(args[0]))
+        every = r.tiles_at(tuple(range(r.nk)), r.all_hexes, False)
+        return r.none, every | adds | other
+
+
+@builtin
+class Touched(Builtin):
+    name = "touched"
+    py_helpers = {"_touched": _touched, "_ring_getters": _ring_getters}
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        fp = c.expr(args[0])
+        assert isinstance(args[1], A.Name)
+        kind = args[1].id
+        lms = [i for i, k in enumerate(c.t.landmark_kind) if k == kind]
+        rings = {i: c.t.neighbours[c.t.landmark_hex[i]] for i in lms}
+
+        def touched(ctx: Ctx) -> list[int]:
+            p = fp(ctx)
+            if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
+                return []
+            owner = ctx.g.owner
+            return [i for i in lms if any(owner[h] == p for h in rings[i])]
+
+        return touched
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        t = gen.t
+        rings = tuple((i, tuple(t.neighbours[t.landmark_hex[i]])) for i in gen.landmarks(args[1]))
+        return f"_touched(g, {gen.derived('_ring_getters', gen.const(rings))}, {gen.src(args[0], me)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """touched(P, KIND): how many of the kind are next to the player's tiles."""
+        s, p = cg.scalar(args[0])
+        table, n = cg._landmarks_of(args[1])
+        return s, f"rb_touched(s, {p}, {table}, {c_int(n)})", "int"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        fp = dc.expr(args[0])
+        assert isinstance(args[1], A.Name)
+        t = dc.t
+        lms = dc._lms(args[1].id)
+        rings = {i: t.neighbours[t.landmark_hex[i]] for i in lms}
+        mine = set(lms)
+        # landmarks of this kind next to each hex: a tile there touches them
+        near = [tuple(t.landmark_of_hex[m] for m in t.neighbours[h]
+                      if m in t.landmark_of_hex and t.landmark_of_hex[m] in mine) for h in range(t.n)]
+        key = id(args)
+
+        def touched(d: Delta, me: int) -> _Items:
+            who = fp(d, me)
+            ck = (key, who)
+            base = d.cache.get(ck)
+            if base is None:
+                owner = d.g.owner
+                base = [i for i in lms if any(owner[m] == who for m in rings[i])]
+                d.cache[ck] = base
+            if who != d.p:
+                return _Items(base)
+            extra = [i for i in near[d.h] if i not in base]
+            return _Items(base + extra if extra else base)
+
+        return touched
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        p, kind = args
+        if not isinstance(kind, A.Name):
+            return None
+        me, who = r.player(p)
+        t, ring = r.t, 0  # a landmark is touched by a tile on a hex around it
+        for lm, k in enumerate(t.landmark_kind):
+            if k == kind.id:
+                for m in t.neighbours[t.landmark_hex[lm]]:
+                    ring |= 1 << m
+        return r.tiles_at(tuple(range(r.nk)), ring, me), who
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        if not isinstance(args[1], A.Name):
+            return None
+        a, w = pr.scalar(args[0])
+        return pr.every(pr.near_kind.get(args[1].id, [False] * pr.t.n)), a, w
+
+@builtin
+class Owned(Builtin):
+    name = "owned"
+    py_helpers = {"_owned": _owned}
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        fp = c.expr(args[0])
+        assert isinstance(args[1], A.Name)
+        kind = args[1].id
+        lms = [i for i, k in enumerate(c.t.landmark_kind) if k == kind]
+        def owned(ctx: Ctx) -> list[int]:
+            p, lm_owner = fp(ctx), ctx.g.lm_owner
+            return [i for i in lms if lm_owner[i] == p]
+
+        return owned
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"_owned(g, {gen.const(gen.landmarks(args[1]))}, {gen.src(args[0], me)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """owned(P, KIND): how many of the kind the player holds."""
+        s, p = cg.scalar(args[0])
+        table, n = cg._landmarks_of(args[1])
+        return s, f"rb_owned(s, {p}, {table}, {c_int(n)})", "int"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        fp = dc.expr(args[0])
+        assert isinstance(args[1], A.Name)
+        lms = dc._lms(args[1].id)
+
+        def owned(d: Delta, me: int) -> _Items:
+            who = fp(d, me)
+            own, post = d.g.lm_owner, d.lm_post
+            return _Items([i for i in lms if post.get(i, own[i]) == who])
+
+        return owned
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        if not isinstance(args[1], A.Name):
+            return None
+        me, who = r.player(args[0])
+        return dataclasses.replace(r.none, landmarks_mine=me, landmarks_anyone=not me), who
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        if not isinstance(args[1], A.Name):
+            return None
+        a, w = pr.scalar(args[0])
+        return pr.every(pr.near_kind.get(args[1].id, [False] * pr.t.n)), a, w
+
+@builtin
+class Owner(Builtin):
+    name = "owner"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        def owner(ctx: Ctx) -> int:
+            lm = f(ctx)
+            return ctx.g.lm_owner[lm] if lm >= 0 else -1
+
+        return owner
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        lm = gen.src(args[0], me)
+        if lm.lstrip("-").isdigit():  # a landmark resolved at compile time
+            return "-1" if int(lm) < 0 else f"g.lm_owner[{lm}]"
+        return f"(lambda L: g.lm_owner[L] if L >= 0 else -1)({lm})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """owner(LANDMARK): its holder, or nobody."""
+        s, lm = cg.scalar(args[0])
+        return s, f"rb_owner(s, {lm})", "int"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        f = dc.expr(args[0])
+
+        def owner(d: Delta, me: int) -> int:
+            lm = f(d, me)
+            return d.lm_post.get(lm, d.g.lm_owner[lm]) if lm >= 0 else -1
+
+        return owner
+
+    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+        got = r.value(args[0])
+        return got | dataclasses.replace(r.none, landmarks_anyone=True)  # whoever takes or loses it
+
+    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+        a, w = pr.scalar(args[0])
+        return pr.lor(a, pr.every(pr.near_any)), w
+
+@builtin
+class Areas(Builtin):
+    name = "areas"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        area_of = c.t.area_of
+        return lambda ctx: sorted({area_of[h] for h in f(ctx) if area_of[h] >= 0})  # one shape with exprgen: a sorted list
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        area = gen.const(tuple(int(a) for a in gen.t.area_of))
+        return f"sorted({{{area}[h] for h in {gen.src(args[0], me)} if {area}[h] >= 0}})"  # as closures.py: a sorted list
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """areas(HEXES): how many distinct areas they lie in."""
+        s, src = cg.hexes(args[0])
+        return s, f"rb_areas(s, {src})", "int"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        f = dc.expr(args[0])
+        area_of = dc.t.area_of
+        key = id(args)
+
+        def areas(d: Delta, me: int) -> _Items:
+            x = f(d, me)
+            if type(x) is not _Hexes:
+                raise DeltaUnsupported("areas of a non-hex set")
+            ck = (key, id(x.base))
+            base = d.cache.get(ck)
+            if base is None:
+                base = sorted({area_of[h] for h in x.base if area_of[h] >= 0})
+                d.cache[ck] = base
+            a = area_of[x.extra] if x.extra >= 0 else -1
+            return _Items(base + [a] if a >= 0 and a not in base else base)
+
+        return areas
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        adds, other = r.hexset(args[0])
+        return adds | other, r.none
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        return pr.hexset(args[0])
+
+@builtin
+class Won(Builtin):
+    name = "won"
+    py_helpers = {"_won": _won}
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        fp = c.expr(args[0])
+        def won(ctx: Ctx) -> list[int]:
+            p = fp(ctx)
+            return [a for a, first in ctx.g.area_first.items() if first == p]
+
+        return won
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"_won(g, {gen.src(args[0], me)})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """won(P): how many completed areas ranked the player first."""
+        s, p = cg.scalar(args[0])
+        return s, f"rb_won(s, {p})", "int"
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        fp = dc.expr(args[0])
+
+        def won(d: Delta, me: int) -> _Items:
+            who = fp(d, me)
+            out = [a for a, first in d.g.area_first.items() if first == who]
+            if d.area_post is not None and d.area_post[1] == who:
+                out.append(d.area_post[0])
+            return _Items(out)
+
+        return won
+
+    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+        me, who = r.player(args[0])
+        return dataclasses.replace(r.none, won_mine=me, won_anyone=not me), who
+
+    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+        a, _ = pr.scalar(args[0])
+        return a, pr.none(), True
+
+@builtin
+class Most(Builtin):
+    name = "most"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        return lambda ctx: most(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
+
+    # `me` is a seat wherever most/fewest can be read (check/types.py: they are bools, and a winner
+    # tie-break, the one place `me` is nobody, is a player), so a list of every seat's value is indexed by it
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        if gen.my_owned_count(args[0]):
+            return f"_most_of({gen.per_player(args[0])}, {me})"
+        return gen.against_all(args[0], me, "<=")
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """most(E): `me` has at least as much as every other player."""
+        return cg._per_player("rb_most", args[0], True)
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        f = dc.expr(args[0])
+
+        def most(d: Delta, me: int) -> bool:
+            v = f(d, me)
+            return all(f(d, q) <= v for q in range(d.g.n_players) if q != me)
+
+        return most
+
+    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+        return r.value(args[0]).widened()  # read for every player
+
+    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+        return pr.scalar(args[0])
+
+@builtin
+class Fewest(Builtin):
+    name = "fewest"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        return lambda ctx: fewest(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        if gen.my_owned_count(args[0]):
+            return f"_fewest_of({gen.per_player(args[0])}, {me})"
+        return gen.against_all(args[0], me, ">=")
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """fewest(E): `me` has at most as much as every other player."""
+        return cg._per_player("rb_fewest", args[0], True)
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        f = dc.expr(args[0])
+
+        def fewest(d: Delta, me: int) -> bool:
+            v = f(d, me)
+            return all(f(d, q) >= v for q in range(d.g.n_players) if q != me)
+
+        return fewest
+
+    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+        return r.value(args[0]).widened()  # read for every player
+
+    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+        return pr.scalar(args[0])
+
+@builtin
+class Best(Builtin):
+    name = "best"
+
+    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+        f = c.expr(args[0])
+        return lambda ctx: best(ctx.g.n_players, lambda q: f(ctx.with_me(q)))
+
+    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+        return f"_best_of({gen.per_player(args[0])})"
+
+    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """best(E): the one player with strictly the most above 0, or nobody."""
+        return cg._per_player("rb_best", args[0], False)
+
+    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+        f = dc.expr(args[0])
+
+        def best(d: Delta, me: int) -> int:
+            vals = [f(d, q) for q in range(d.g.n_players)]
+            top = max(vals)
+            return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
+
+        return best
+
+    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+        return r.value(args[0]).widened()  # read for every player
+
+    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+        return pr.scalar(args[0])
+
+
+__all__ = ["FUNCTIONS", "Builtin", "DeltaUnsupported", "builtin"]
