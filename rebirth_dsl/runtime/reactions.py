@@ -35,8 +35,16 @@ def react(g: Game, p: int, kind: int, h: int, index: int | None, choices: dict[s
     touched = g.touched[p]
     first = tuple(lm for lm in g.lm_adj[h] if lm not in touched)
     for r in g.rs.reactions:
-        react_one(g, r, p, kind, h, index, choices, first)
+        own = _RULE_REACT.get(type(r))
+        if own is not None:  # a rule module's reaction, called straight away (react_one would call it too)
+            own(g, r, p, h, index)
+        else:
+            react_one(g, r, p, kind, h, index, choices, first)
     touched.update(first)
+
+
+# the reactions of rule kinds whose whole meaning lives in a module of rules/, by compiled statement type
+_RULE_REACT: dict[type, Callable[..., None]] = {AreaRule: area.react, MajorityRule: majority.react}
 
 
 def react_one(g: Game, r: Any, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any],
