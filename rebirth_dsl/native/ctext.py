@@ -256,8 +256,7 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
     for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
-        int lm = MADJ[i];
-        for (int mi = 0; mi < LM_NMET[lm]; mi++) if ((LM_MET[lm][mi] >> k) & 1) s->lm_count[lm][mi][p]++;
+        count_majority(s, MADJ[i], p, k);  /* rules/majority.py */
     }
 }
 
@@ -425,8 +424,7 @@ static void rebuild(S *s) {
         s->tcount[p][k]++;
         if (a >= 0) s->area_inf[a][p] += s->tval[h];
         for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
-            int lm = MADJ[i];
-            for (int mi = 0; mi < LM_NMET[lm]; mi++) if ((LM_MET[lm][mi] >> k) & 1) s->lm_count[lm][mi][p]++;
+            count_majority(s, MADJ[i], p, k);
         }
     }
     for (int h = 0; h < NH; h++) {  /* groups: union every same-owner same-kind neighbour pair */

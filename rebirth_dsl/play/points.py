@@ -5,8 +5,9 @@ whole state per legal hex. `Points` reads the same number off the position inste
 
 - scoring triggers with a fixed number (harbours, wind collectors) are a per-hex table;
 - a farm's group is 1 + the sizes of the distinct union-find roots of the placer's same-kind neighbours;
-- an area whose last free hex is h is ranked and paid by the reference rules' own tie steps and payout
-  functions, with the placer's influence added;
+- an area whose last free hex is h is ranked and its payout table chosen by rules/area.py's kernel, with
+  the placer's influence added, and paid by the rule's own payout functions;
+- who holds a landmark after the placement (read by public missions) is rules/majority.py's kernel;
 - first touches: a draw scores nothing unless the deck runs out and its empty rule scores; a printed
   ability scores its number; a doubling marker changes what a public mission pays in the same placement;
 - public missions (I-M1): each card's condition is compiled once into a *delta* evaluator that reads the
@@ -35,7 +36,7 @@ from rebirth_dsl.compile.ruleset import (
     TouchRule,
 )
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.rules import touch
+from rebirth_dsl.rules import area, majority, touch
 from rebirth_dsl.rules.public import ahead, payout
 from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game, first_choice
@@ -316,6 +317,8 @@ class Points:
                           for r in self.touch_rules]
         self.maj_adj = [tuple(tuple(lm for lm in adj[h] if lm in set(r.landmarks)) for h in range(t.n))
                         for r in self.majorities]
+        # per majority rule and tile kind, what the tile adds to each metric's count
+        self.maj_added = [[majority.added(r.metrics, k) for k in range(nk)] for r in self.majorities]
         # the face-up missions' conditions, compiled to read the position after a placement
         self.cards: dict[str, Ev | None] = {}
         self.reads: dict[str, tuple[list[tuple[bool, ...]], bool]] = {}  # card -> (table per kind, reads won)
@@ -494,48 +497,32 @@ class Points:
         return pts
 
     def _area(self, g: Game, p: int, v: int, a: int, rule: AreaRule) -> tuple[int, int]:
-        """What completing area a pays p, and who comes first (S-A1..S-A3, the reference's own steps)."""
+        """What completing area a pays p, and who comes first (S-A1..S-A3: rules/area.py's kernel)."""
         inf = list(g.area_inf[a])
         inf[p] += v
         n = g.n_players
-        order = [q for q in range(n) if inf[q] > 0]
-        if len(order) >= 2:
-            steps = rule.ties
-            order.sort(key=lambda q: [-inf[q]] + [s.key(q, p, n) for s in steps])
-        if not order:
+        ranked = area.order(inf, p, n, rule.ties)
+        if not ranked:
             return 0, -1
-        size = len(g.t.area_hexes[a])
-        key = (size, n) if (size, n) in rule.pay else (size, None)
-        table = rule.pay.get(key, ())
-        if p not in order:
-            return 0, order[0]
-        place = order.index(p)
-        if len(order) == 1 and rule.alone:
-            return sum(_pure(table[i], p, inf[p]) for i in rule.alone if i < len(table)), order[0]
-        return (_pure(table[place], p, inf[p]) if place < len(table) else 0), order[0]
+        if p not in ranked:
+            return 0, ranked[0]
+        table = area.payout_table(len(g.t.area_hexes[a]), n, rule.pay)
+        pts = 0
+        for i in area.paid_places(ranked.index(p), len(ranked), rule.alone, len(table)):
+            pts += _pure(table[i], p, inf[p])
+        return pts, ranked[0]
 
     def _challenge(self, g: Game, p: int, k: int, h: int, rule: MajorityRule, post: dict[int, int]) -> None:
-        """Who holds each landmark of this rule next to h after the placement (S-K1..S-K5)."""
+        """Who holds each landmark of this rule next to h after the placement (S-K1..S-K5: rules/majority.py's
+        kernel, the tile of kind k added to the placer's counts)."""
         ri = self.majorities.index(rule)
+        added = self.maj_added[ri][k]
+        takes = rule.placer_takes_tie
         for lm in self.maj_adj[ri][h]:
             owner = post.get(lm, g.lm_owner[lm])
-            if owner == p:
-                continue
-            if owner < 0:
-                post[lm] = p
-                continue
-            counts = g.lm_count[lm]
-            decided = False
-            for mi, kinds in enumerate(rule.metrics):
-                mine = counts[mi][p] + (1 if kinds is None or k in kinds else 0)
-                theirs = counts[mi][owner]
-                if mine != theirs:
-                    if mine > theirs:
-                        post[lm] = p
-                    decided = True
-                    break
-            if not decided and rule.placer_takes_tie:
-                post[lm] = p
+            new = majority.challenge(g.lm_count[lm], owner, p, takes, added)[0]
+            if new != owner:
+                post[lm] = new
 
     def _draw(self, g: Game, p: int, deck: str, left: dict[str, int]) -> int:
         """A card drawn: nothing scores, unless the deck is empty and its empty rule scores."""

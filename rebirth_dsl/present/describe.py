@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.parser import statement_identity
-from rebirth_dsl.lang.vocab import TIE_STEPS
-from rebirth_dsl.rules import touch
+from rebirth_dsl.rules import area, majority, touch
+from rebirth_dsl.rules.words import Words
 
 
 def expr_text(e: A.Expr) -> str:
@@ -37,13 +38,16 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
-def _id_list(rules: A.Rules, span: A.Span) -> tuple[str, ...]:
-    """The rule ids the comment on a statement's line cites."""
-    return tuple(comment_ids(rules.sources.get(span.file, "")).get(span.line, ()))
+def _cite(rules: A.Rules, span: Span) -> tuple[str, ...]:
+    """The rule ids the comment on the span's line cites."""
+    return comment_ids(rules.sources.get(span.file, "")).get(span.line, ())
 
 
-def _ids(rules: A.Rules, span: A.Span) -> str:
-    ids = _id_list(rules, span)
+def _ids(rules: A.Rules, span: Span) -> str:
+    return _bracket(_cite(rules, span))
+
+
+def _bracket(ids: tuple[str, ...]) -> str:
     return f" [{', '.join(ids)}]" if ids else ""
 
 
@@ -54,6 +58,14 @@ def describe(rules: A.Rules) -> str:
 
     def say(text: str, node: object) -> None:
         out.append(f"- {text}{_ids(rules, node.span)}")  # type: ignore[attr-defined]
+
+    def cite(span: Span) -> tuple[str, ...]:
+        return _cite(rules, span)
+
+    def words(ws: list[Words]) -> None:
+        """A rule module's English (rules/): a statement's line, then its items indented under it."""
+        for w in ws:
+            out.append(f"{'    ' * w.depth}- {w.text}{_bracket(w.ids)}")
 
     for s in rules.statements:
         match s:
@@ -102,31 +114,11 @@ def describe(rules: A.Rules) -> str:
                 where = f" on a {ev.at} hex" if ev.at else ""
                 say(f"Placing {what}{where} draws the top {act.deck} card.", s)
             case A.Trigger(event=A.TouchEvent() as ev, action=act):
-                out.append("- " + touch.english(ev, act, _id_list(rules, s.span), expr_text).line())
+                out.append("- " + touch.english(ev, act, _cite(rules, s.span), expr_text).line())
             case A.AreaBlock():
-                say(f"A {s.kind} area is scored when its last hex is filled ({s.category or s.kind}):", s)
-                for it in s.items:
-                    match it:
-                        case A.RankBy():
-                            out.append(f"    - players rank by the {it.attribute} of their tiles there; 0 does not rank{_ids(rules, it.span)}")
-                        case A.Ties():
-                            out.append("    - ties: " + "; then ".join(TIE_STEPS[st].text if st in TIE_STEPS else " ".join(st) for st in it.steps) + _ids(rules, it.span))
-                        case A.Pay():
-                            who = f" with {it.players} players" if it.players else ""
-                            out.append(f"    - size {it.size}{who} pays " + " / ".join(expr_text(a) for a in it.amounts) + _ids(rules, it.span))
-                        case A.Alone():
-                            out.append(f"    - alone in an area: the {' + '.join(it.places)} places' payouts{_ids(rules, it.span)}")
+                words(area.english(s, cite, expr_text))
             case A.MajorityBlock():
-                say(f"A {s.kind} is held by majority over its neighbouring hexes:", s)
-                for mit in s.items:
-                    match mit:
-                        case A.UnownedTakes():
-                            out.append(f"    - placing next to an unheld {s.kind} takes it{_ids(rules, mit.span)}")
-                        case A.Compare():
-                            ms = ", then ".join("all tiles" if m == "any" else f"{m} tiles" for m in mit.metrics)
-                            out.append(f"    - otherwise the placer is compared with the holder by {ms}: more takes it{_ids(rules, mit.span)}")
-                        case A.FinalTie():
-                            out.append(f"    - still tied: the {'placer takes it' if mit.placer_takes else 'holder keeps it'}{_ids(rules, mit.span)}")
+                words(majority.english(s, cite))
             case A.DeckBlock():
                 empty = ("draws nothing" if s.on_empty is None else
                          f"scores {expr_text(s.on_empty.expr)} ({s.on_empty.category}) instead")
@@ -178,7 +170,7 @@ def describe_statement(rules: A.Rules, statement: A.Statement) -> str:
 
 def _content(x: object) -> object:
     """A statement's content without its place in a file (two statements that read the same compare equal)."""
-    if isinstance(x, A.Span):
+    if isinstance(x, Span):
         return None
     if isinstance(x, tuple | list):
         return tuple(_content(v) for v in x)

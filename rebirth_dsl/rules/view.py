@@ -9,7 +9,7 @@ from rebirth_dsl.compile.prims import ExprGame
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
-    from rebirth_dsl.compile.ruleset import CardDef, TouchRule
+    from rebirth_dsl.compile.ruleset import CardDef, MajorityRule, TouchRule
 
 
 # what a hex holds besides a seat's tile: nothing, or a neutral tile (S-U2); the runtime's state uses the same
@@ -39,6 +39,19 @@ class GameView(ExprGame, Protocol):
     doubled: list[dict[str, int]]  # per player: card -> its doubling marker's factor
     memo: dict[Any, Any] | None  # set while a fixed position is read
 
+    # areas (rules/area.py): per area its free hexes, influence per seat, whether scored, and who won it
+    area_free: list[int]
+    area_inf: list[list[int]]
+    area_done: list[bool]
+    area_first: dict[int, int]
+
+    # majorities (rules/majority.py): the landmarks next to each hex, the majority rule of each landmark, its
+    # holder (-1: nobody) and its counts per metric and seat
+    lm_adj: tuple[tuple[int, ...], ...]
+    metric_of: dict[int, MajorityRule]
+    lm_owner: list[int]
+    lm_count: list[list[list[int]]]
+
     def event(self, index: int | None, p: int, pts: int, category: str, ids: tuple[str, ...], text: str,
               *args: object) -> None:
         """Record an event (and its points) for player p."""
@@ -46,8 +59,7 @@ class GameView(ExprGame, Protocol):
     # ----- first touches (rules/touch.py) ---------------------------------------------------------
     owner: list[int]
     tkind: list[int]
-    touched: list[set[int]]
-    lm_adj: tuple[tuple[int, ...], ...]
+    touched: list[set[int]]  # per player, the landmarks touched (lm_adj above: the landmarks next to each hex)
 
     def draw_card(self, p: int, deck: str, ids: tuple[str, ...], index: int | None, why: str) -> None:
         """The top card of a deck into p's hand (S-M1), or the deck's empty rule."""

@@ -32,14 +32,12 @@ from rebirth_dsl.compile.ruleset import (
     TouchRule,
 )
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.vocab import TieStep
-from rebirth_dsl.rules import touch
+from rebirth_dsl.rules import area, majority, touch
 from rebirth_dsl.rules.turn import PYTHON_SEATS, draw, fixed_turns, python_end_of_turn
 from rebirth_dsl.runtime.abilities import use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.reactions import (
     react_one,
-    score_area,
 )
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Answer, AutoChoose
@@ -101,8 +99,8 @@ def generate(rs: Ruleset) -> Compiled:
     env["Ctx"] = Ctx
     env["bool"] = bool
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw, SCORE_AREA=score_area, TOUCH=touch.touch, REACT_ONE=react_one,
-               PAYOUTS=_payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=fixed_turns,
+    env.update(DRAW=draw, SCORE_AREA=area.score, TOUCH=touch.touch, REACT_ONE=react_one,
+               PAYOUTS=area.payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=fixed_turns,
                USE=use)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
@@ -130,7 +128,7 @@ def generate(rs: Ruleset) -> Compiled:
             const(f"AT{ri}", tuple(bool(x) for x in r.at))
         elif isinstance(r, AreaRule):
             const(f"AREAOK{ri}", tuple(k == r.kind for k in t.area_kind))
-            pay = _pay_table(r, t)
+            pay = area.fixed_pay(r, t.attributes)
             if pay is not None:  # payouts that are numbers or the influence itself: scored inline
                 const(f"PAY{ri}", pay)
                 const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
@@ -380,23 +378,15 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
         if isinstance(r, MajorityRule):
             plain = plain and not counted & set(r.landmarks)
             counted |= set(r.landmarks)
-            lines = []
-            for mi, kinds in enumerate(r.metrics):
-                test = kind_in(kinds)
-                if test == "True":
-                    lines.append(f"c[{mi}][p] += 1")
-                elif test != "False":
-                    lines.extend([f"if {test}:", f"    c[{mi}][p] += 1"])
-            count_lines[ri] = lines
+            count_lines[ri] = majority.python_count(r.metrics, kind_in)
             if plain:
                 fused.add(ri)
         elif not (isinstance(r, ScoreTrigger) and _trigger_expr(r, rs) is not None
-                  or isinstance(r, AreaRule) and _pay_table(r, t) is not None):
+                  or isinstance(r, AreaRule) and area.fixed_pay(r, t.attributes) is not None):
             plain = False
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, MajorityRule) and ri not in fused and loop_over(maj_tables[ri]):
-            guarded(maj_tables[ri], [f"for lm in {maj_tables[ri]}[h]:", "    c = lm_count[lm]",
-                                     *("    " + ln for ln in count_lines[ri])])
+            guarded(maj_tables[ri], majority.python_count_at(maj_tables[ri], count_lines[ri]))
     L("sc = scores[p]")
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, ScoreTrigger):
@@ -437,58 +427,15 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
             # `not area_free[a]`, not `== 0`: a comparison before a jump as long as this block is never
             # specialised by CPython 3.11 (EXTENDED_ARG follows it), a truth test is quick anyway
             L(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:")
-            if _pay_table(r, rs.t) is None:
-                L(f"    SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
-            else:
-                # reactions.score_area inlined for quiet games (probes, playouts); events need the reference
-                L("    if not quiet:")
-                L(f"        SCORE_AREA(g, a, p, {closure(f'RULE{ri}', r)}, None)")
-                L("    else:")
-                L("        area_done[a] = True")
-                L("        inf = area_inf[a]")
-                L(f"        payn = PAYN{ri}.get(n)")
-                L("        if payn is None:")
-                L(f"            payn = PAYN{ri}[n] = PAYOUTS(PAY{ri}, ALONE{ri}, ASIZE, n, TIES{ri})")
-                # reactions.rank: the seats with influence, most first, the completer's tie-break order
-                # among equals (a stable sort, reversed or not, keeps the order of equal keys)
-                L("        ranked = [q for q in payn[1][p] if inf[q] > 0]")
-                L("        if len(ranked) > 1:")
-                L("            ranked.sort(key=inf.__getitem__, reverse=True)")
-                L("        if ranked:")
-                L("            g.area_first[a] = ranked[0]")
-                L("            pay, alone_pts, alone_inf = payn[0][a]")
-                ind = "            "
-                if r.alone:  # the alone payout, summed once per area size and player count (PAYOUTS)
-                    L("            if len(ranked) == 1:")
-                    L("                q = ranked[0]")
-                    L("                pts = alone_pts + alone_inf * inf[q]")
-                    L(f"                scores[q][{literal(r.category)}] += pts")
-                    L("                track[q] += pts")
-                    L("            else:")
-                    ind += "    "
-                L(f"{ind}for q, x in zip(ranked, pay):  # places beyond the table score nothing")
-                L(f"{ind}    pts = inf[q] if x < 0 else x")
-                L(f"{ind}    scores[q][{literal(r.category)}] += pts")
-                L(f"{ind}    track[q] += pts")
+            rule = closure(f"RULE{ri}", r)
+            if area.fixed_pay(r, t.attributes) is None:
+                L(f"    SCORE_AREA(g, a, p, {rule}, None)")
+            else:  # rules/area.py's score inlined for quiet games (probes, playouts)
+                out.extend("    " + ln for ln in area.python_score(ri, r, rule))
         elif isinstance(r, MajorityRule):
             if not loop_over(maj_tables[ri]):
                 continue
-            if ri in fused:
-                block = [f"for lm in {maj_tables[ri]}[h]:", "    c = lm_count[lm]",
-                         *("    " + ln for ln in count_lines[ri]), "    o = lm_owner[lm]", "    if o == p:",
-                         "        continue", "    if o < 0:", "        lm_owner[lm] = p", "        continue"]
-            else:
-                block = [f"for lm in {maj_tables[ri]}[h]:", "    o = lm_owner[lm]", "    if o == p:", "        continue",
-                         "    if o < 0:", "        lm_owner[lm] = p", "        continue", "    c = lm_count[lm]"]
-            ind = "    "
-            for mi in range(len(r.metrics)):
-                block.extend([f"{ind}x = c[{mi}][p]", f"{ind}y = c[{mi}][o]", f"{ind}if x > y:",
-                              f"{ind}    lm_owner[lm] = p"])
-                if mi + 1 < len(r.metrics) or r.placer_takes_tie:  # a tie goes on to the next metric, or to the placer
-                    block.append(f"{ind}elif x == y:")
-                    ind += "    "
-            if r.placer_takes_tie:
-                block.append(f"{ind}lm_owner[lm] = p")
+            block = majority.python_challenge(r, maj_tables[ri], count_lines[ri] if ri in fused else None)
             guarded(maj_tables[ri], block)
         elif isinstance(r, TouchRule):
             if not loop_over(f"TOUCH{ri}"):
@@ -514,50 +461,6 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
     elif nonempty("LMADJ"):
         L(touch.python_mark("LMADJ[h]"))
     return out
-
-
-def _pay_table(r: AreaRule, t: Tables) -> dict[tuple[int, int], tuple[int, ...]] | None:
-    """An area rule's payouts as numbers per (size, players) (-1 players: any count; a -1 amount: the
-    player's influence), or None when a payout is another expression (then the reference scores it)."""
-    out: dict[tuple[int, int], tuple[int, ...]] = {}
-    for (size, players), _fns in r.pay.items():
-        exprs = r.pay_exprs.get((size, players))
-        if exprs is None:
-            return None
-        amounts = []
-        for e in exprs:
-            if isinstance(e, A.Num):
-                amounts.append(int(e.value))
-            elif isinstance(e, A.Name) and (e.id == "influence" or e.id in t.attributes):
-                amounts.append(-1)
-            else:
-                return None
-        out[(int(size), -1 if players is None else int(players))] = tuple(amounts)
-    return out
-
-
-def _payouts(pay: dict[tuple[int, int], tuple[int, ...]], alone: tuple[int, ...], sizes: tuple[int, ...],
-             n: int, ties: tuple[TieStep, ...]) -> tuple[tuple[tuple[tuple[int, ...], int, int], ...], tuple[tuple[int, ...], ...]]:
-    """For n players: per area, its payout table (reactions.score_area's choice: this count's, else any
-    count's) and the alone payout as fixed points plus a number of times the player's influence; and per
-    completer, the seats in the order of the tie-break steps (reactions.rank's keys after the influence:
-    they depend only on the seat, the completer and n; equal keys keep seat order, as rank's stable sort)."""
-    out = []
-    for size in sizes:
-        table = pay.get((size, n)) or pay.get((size, -1), ())
-        fixed = times = 0
-        for i in alone:
-            if i < len(table):
-                if table[i] < 0:
-                    times += 1
-                else:
-                    fixed += table[i]
-        out.append((table, fixed, times))
-    def order(c: int) -> tuple[int, ...]:
-        return tuple(sorted(range(n), key=lambda q: [s.key(q, c, n) for s in ties]))
-
-    orders = tuple(order(c) for c in range(n))
-    return tuple(out), orders
 
 
 def _answer_per_seat(rngs: list[random.Random]) -> AutoChoose:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.errors import IllegalMove
+from rebirth_dsl.rules import majority
 from rebirth_dsl.runtime.state import EMPTY, NEUTRAL
 
 if TYPE_CHECKING:
@@ -91,11 +92,8 @@ def occupy(g: Game, h: int, p: int, kind: int, value: int) -> None:
             g.area_inf[a][p] += value
         if g.area_free[a] == 0 and p < 0:
             g.area_done[a] = True  # filled at setup: nobody completed it, nobody scores
-    if p >= 0:
+    if p >= 0:  # the tile counts next to every landmark of a majority (S-K3, S-K4)
         for lm in g.lm_adj[h]:
             rule = g.metric_of.get(lm)
             if rule is not None:
-                counts = g.lm_count[lm]
-                for mi, kinds in enumerate(rule.metrics):
-                    if kinds is None or kind in kinds:
-                        counts[mi][p] += 1
+                majority.count(g.lm_count[lm], rule.metrics, p, kind)

@@ -1,0 +1,15 @@
+"""A rule's English as a value: the text and the rule ids it cites, so a reader never parses ids back out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Words:
+    """One sentence of a rule in English, the ids of the rules it states, and its depth (0: a statement's own
+    line, 1: an item under it)."""
+
+    text: str
+    ids: tuple[str, ...]
+    depth: int = 0
