@@ -66,6 +66,106 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     _read_cards(g, p, r, index, _changed(g, w, h), w)
 
 
+# ----- forks that start warm ----------------------------------------------------------------------
+# The reference engine runs the rule itself and keeps no incremental state, so a fork of its game starts with
+# none, and the generated engine's first check on the fork compares the position with the empty one: every
+# card not bounded, and every bounded one the tiles since may have closed, is read for every player. An agent
+# forks one position hundreds of times (playouts, probes, determinisations). So the state a check at that
+# position leaves is found once, on a scratch copy, and every fork of the position starts from a copy of it;
+# that check itself starts from the state found for the position before, when this one grew out of it (as
+# the generated engine's own checks do, comparing), so following a game costs a check per position.
+def warm_fork(g: Game) -> Game:
+    """g.fork() for the generated engine to play on, with its incremental check as a check at this position
+    leaves it when that check would pay nothing there (see _warm); a plain fork otherwise. Only the generated
+    engine may play on it: a move of the reference engine, which keeps no state, would leave it behind."""
+    f = g.fork()
+    if f.public_seen or not g.public:  # a game of the generated engine carries its own (the fork copied it)
+        return f
+    seen = _warm(g)
+    if seen is not None:
+        f.public_seen = list(map(list, seen))  # the fork's own lists: its checks change them in place
+    return f
+
+
+@dataclass(frozen=True)
+class _Position:
+    """What the cards' reads and the check's state depend on, copied: the tiles, the landmarks' holders, the
+    areas won, the face-up cards and who has fulfilled each (what a card reads beyond these is read at every
+    check: _Watch.always)."""
+
+    n: int
+    owner: list[int]
+    tkind: list[int]
+    tval: list[int]
+    lm_owner: list[int]
+    won: dict[int, int]
+    public: list[str]
+    by: dict[str, list[int]]
+
+    @staticmethod
+    def of(g: Game) -> _Position:
+        """g's position, copied."""
+        by = g.public_by
+        return _Position(g.n_players, list(g.owner), list(g.tkind), list(g.tval), list(g.lm_owner),
+                         dict(g.area_first), list(g.public), {c: list(done) for c, done in by.items()})
+
+    def same(self, g: Game) -> bool:
+        """Whether g is at this position."""
+        return (self.owner == g.owner and self.lm_owner == g.lm_owner and self.by == g.public_by
+                and self.tkind == g.tkind and self.tval == g.tval and self.won == g.area_first
+                and self.n == g.n_players and self.public == g.public)
+
+    def grew_into(self, g: Game) -> bool:
+        """Whether g's position is this one after moves: every tile still there, the areas won then still the
+        first won, the fulfillers then still the first of each card (landmarks may have changed hands)."""
+        won = list(self.won.items())
+        if self.n != g.n_players or self.public != g.public or won != list(g.area_first.items())[:len(won)]:
+            return False
+        by = g.public_by
+        if any(by.get(c, [])[:len(done)] != done for c, done in self.by.items()):
+            return False
+        so = self.owner
+        for was, now in ((so, g.owner), (self.tkind, g.tkind), (self.tval, g.tval)):
+            # a hex that differs was empty then (the few tiles placed since; compared in C, not hex by hex)
+            if was != now and any(so[x] != EMPTY for x in compress(range(len(was)), map(ne, was, now))):
+                return False
+        return True
+
+
+def _warm(g: Game) -> list[list[int]] | None:
+    """The incremental state a check at g's position leaves (found once per position: the last one asked for
+    is kept), or None where that check would pay something: a card met and not paid yet (a reaction after
+    the check changed what it reads), which the fork's own first check must find, so the fork starts cold."""
+    slot = _warm_slot(g.rs)
+    last, base = slot  # (position, state or None) of the last position asked for; of the last with a state
+    if last is not None and last[0].same(g):
+        seen: list[list[int]] | None = last[1]
+        return seen
+    seen = None
+    rules = [r for r in g.rs.reactions if isinstance(r, PublicRule)]
+    if len(rules) == 1:
+        s = g.fork()  # scratch: the check runs there, after no placement (h -1)
+        if base is not None and base[0].grew_into(g):  # compared with the position before, as after any check
+            w = _watch(g.rs)
+            s.public_seen = [list(x) for x in base[1]]
+            s.public_seen[3] = _live(s, w)  # the cards fulfilled since are not read
+        paid = sum(map(len, s.public_by.values()))
+        public_missions(s, g.turn, rules[0], None)
+        if s.public_seen and sum(map(len, s.public_by.values())) == paid:
+            seen = s.public_seen  # paying nothing, the check changed nothing else: its state is the position's
+    pos = _Position.of(g)
+    slot[:] = [(pos, seen), (pos, seen) if seen is not None else base]
+    return seen
+
+
+def _warm_slot(rs: Ruleset) -> list[Any]:
+    """Where _warm keeps its two entries, in the ruleset's `derived` field."""
+    slot: list[Any] | None = rs.derived.public_warm
+    if slot is None:
+        slot = rs.derived.public_warm = [None, None]
+    return slot
+
+
 def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRule, index: int | None) -> None:
     """Read the cards after q's tile on h, the only one added since the last check and taken already (d: q's
     cards to read for it; anyone: the cards it changes for every player), when landmarks next to h changed

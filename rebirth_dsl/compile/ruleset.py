@@ -25,7 +25,7 @@ class Derived:
     Members typed Any hold a type of a later layer (named beside it), which this layer cannot import."""
 
     __slots__ = ("parsed_tiles", "colour_tiles", "deck_names", "static", "blank", "fresh", "tile_names",
-                 "public_reads", "public_start", "fast", "end_quiet", "tally", "points", "native")
+                 "public_reads", "public_start", "public_warm", "fast", "end_quiet", "tally", "points", "native")
 
     def __init__(self) -> None:
         self.parsed_tiles: dict[str, tuple[int, int]] = {}  # Ruleset.parse_tile, by text
@@ -36,7 +36,8 @@ class Derived:
         self.fresh: dict[tuple[int, type], Callable[[], Any]] = {}  # runtime.game.Game.__new__, likewise
         self.tile_names: dict[frozenset[tuple[int, int]], tuple[str, ...]] = {}  # runtime.abilities.tile_names
         self.public_reads: Any = None  # accel.public._Watch: accel.public._watch(rs)
-        self.public_start: dict[int, tuple[int, ...]] = {}  # runtime.reactions, by player count
+        self.public_start: dict[int, tuple[int, ...]] = {}  # accel.public._first, by player count
+        self.public_warm: list[Any] | None = None  # accel.public._warm_slot: the last positions warmed
         self.fast: Any = None  # runtime.fast.Compiled: runtime.fast.compiled(rs)
         self.end_quiet: Callable[[Any], list[Any]] | None = None  # runtime.fast_end.end_quiet(rs)
         self.tally: Any = None  # play.tally._Tables: play.tally._tables(rs)

@@ -146,13 +146,14 @@ def random_playouts(game: Game, count: int, seed: int, redeal: bool = True, back
 
 def python_playouts(game: Game, count: int, seed: int, redeal: bool = True) -> list[list[int]]:
     """`random_playouts` on the Python engine (runtime/fast.py)."""
+    from rebirth_dsl.accel.public import warm_fork
     from rebirth_dsl.runtime.fast import compiled
 
     fast = compiled(game.rs)
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        g = game.fork()
+        g = warm_fork(game)
         if redeal:
             g.shuffle_hidden(rng)
         g.auto_choose = None  # the playout answers abilities at random

@@ -44,6 +44,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from rebirth_dsl.accel.public import warm_fork
 from rebirth_dsl.play.agents import smart_answer
 from rebirth_dsl.play.points import points_for
 from rebirth_dsl.play.search import uses_native
@@ -110,7 +111,7 @@ class Observer:
                 if c in cards:
                     cards.remove(c)
             self.unseen[name] = cards
-        pub = game.fork()
+        pub = warm_fork(game)
         for q in range(n):
             if q != p:
                 pub.hand[q] = []

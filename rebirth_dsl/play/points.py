@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from rebirth_dsl.accel.public import warm_fork
 from rebirth_dsl.compile.functions import FUNCTIONS, DeltaUnsupported, Table, _Hexes, _root
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import (
@@ -45,7 +46,7 @@ from rebirth_dsl.runtime.state import EMPTY
 
 def probe_points(game: Game, p: int, tile: tuple[int, int], h: int) -> int:
     """The reference: points p scores at once by placing here (a quiet copy and the generated engine)."""
-    g = game.fork()
+    g = warm_fork(game)
     compiled(game.rs).place(g, p, tile[0], tile[1], h)
     return g.track[p] - game.track[p]
 

@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from rebirth_dsl.accel.public import warm_fork
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.play.agents import GreedyAgent, immediate_points, smart_answer
 from rebirth_dsl.rules.turn import end_turn
@@ -59,7 +60,7 @@ class MonteCarloAgent:
             if native:  # one native call per candidate: reshuffle, play at random, score (as below)
                 from rebirth_dsl.native import random_playouts
 
-                g = game.fork()
+                g = warm_fork(game)
                 fast.place(g, p, tile[0], tile[1], h)
                 _after_move(g, p, tile)
                 # the agent's own backend: on auto a position the native engine refuses plays on Python
@@ -69,7 +70,7 @@ class MonteCarloAgent:
                     best, best_val = h, total / per
                 continue
             for _ in range(per):
-                g = game.fork()
+                g = warm_fork(game)
                 g.quiet = True
                 fast.place(g, p, tile[0], tile[1], h)
                 _after_move(g, p, tile)

@@ -429,3 +429,105 @@ def test_threshold_base_is_the_measure_where_nobody_has_anything(tmp_path: Path)
             for q in range(n):
                 assert card.measure(Ctx(g, q)) == card.threshold.base, card.name
     assert [c.threshold.base for c in cards] == [2, 3, 0, 2, 4, 0] * 2
+
+
+# ----- forks that start warm (accel/public.warm_fork) ------------------------------------------------------
+def playouts_from(rs: Any, g: Game, fork: Any, seed: int, full: bool = False) -> list[Any]:
+    """Random playouts on the generated engine from forks of g made by `fork` (with the rule in place of the
+    incremental check when `full`), each from its own seed: their end positions."""
+    out = []
+    with full_reads(rs) if full else nullcontext():
+        for j in range(3):
+            f = fork(g)
+            f.auto_choose = None
+            rng = random.Random(seed * 10 + j)
+            f.shuffle_hidden(rng)
+            compiled(rs).run_random(f, [rng] * f.n_players, None)
+            out.append(snapshot(f))
+    return out
+
+
+def warm_forks_as_full(rs: Any, n: int, seed: int, moves: tuple[int, ...]) -> int:
+    """Along one random game on the reference engine: at each move in `moves`, playouts from forks that start
+    warm end as those from plain forks and as those reading every card; how many positions started warm."""
+    names = DEFAULT_NAMES[:n]
+    g = Game(rs, names, deal(rs, n, seed))
+    g.auto_choose = first_choice
+    rngs = [seat_rng(seed, i) for i in range(n)]
+    warm = 0
+    k = 0
+    while not g.is_over():
+        if k in moves:
+            f = incremental.warm_fork(g)
+            warm += bool(f.public_seen)
+            assert not g.public_seen  # the reference game itself keeps no state
+            want = playouts_from(rs, g, Game.fork, seed + k, full=True)
+            assert playouts_from(rs, g, incremental.warm_fork, seed + k) == want, k
+            assert playouts_from(rs, g, Game.fork, seed + k) == want, k
+        p = g.turn
+        tile = g.hand[p][0]
+        hexes, _ = g.legal_hexes(tile[0])
+        g.play(p, tile, hexes[rngs[p].randrange(len(hexes))] if hexes else None, k)
+        k += 1
+    return warm
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_forks_that_start_warm_play_as_the_rule(name: str) -> None:
+    """I-M1 from a forked mid-game position: the fork's incremental check, starting from the state a check
+    at the position leaves (found on a scratch copy, from the position before), gives exactly the rule's
+    events; the positions followed are consecutive (the state carried along) and skip some (found afresh)."""
+    rs = ruleset(name)
+    rs.derived.public_warm = None
+    n = rs.players[1]
+    assert warm_forks_as_full(rs, n, 5, (*range(0, 12), 20, 21, 35, 50)) >= 10
+    # another game next: its positions did not grow out of the last one kept (never advanced from it)
+    assert warm_forks_as_full(rs, n, 6, (0, 1, 2, 30)) >= 2
+
+
+@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(conds=st.lists(condition() | threshold(), min_size=8, max_size=12), seed=st.integers(0, 10**9),
+       n=st.integers(2, 4))
+def test_generated_cards_from_warm_forks(tmp_path: Path, conds: list[str], seed: int, n: int) -> None:
+    """Cards over the whole expression language, thresholds among them: forks started warm miss nothing."""
+    board = rules_and_board("ireland", None)[1]
+    rs = compile_rules(load_rules(with_cards(tmp_path, conds)), load_board(board))
+    warm_forks_as_full(rs, n, seed, (3, 4, 5, 9, 16, 17, 30))
+
+
+def test_a_fork_of_a_position_with_a_card_met_and_not_paid_starts_cold(tmp_path: Path) -> None:
+    """A landmark given away between two placements (no check has seen it): a card it fulfils is paid at the
+    fork's first check, so the fork cannot start as a check there would leave it; it starts cold."""
+    board = rules_and_board("ireland", None)[1]
+    rs = compile_rules(load_rules(with_cards(tmp_path, ["count(owned(me, castle)) >= 4"] * 8)), load_board(board))
+    g = Game(rs, DEFAULT_NAMES[:3], deal(rs, 3, 1))
+    g.auto_choose = first_choice
+    for _ in range(6):
+        p, tile = g.turn, g.hand[g.turn][0]
+        g.play(p, tile, g.legal_hexes(tile[0])[0][0])
+    assert incremental.warm_fork(g).public_seen
+    seat = g.turn
+    for lm, kind in enumerate(rs.t.landmark_kind):
+        if kind == "castle":
+            g.lm_owner[lm] = seat
+    assert rs.t.landmark_kind.count("castle") >= 4 and not g.public_by["Card 0"]
+    assert not incremental.warm_fork(g).public_seen
+    want = playouts_from(rs, g, Game.fork, 1, full=True)
+    assert playouts_from(rs, g, incremental.warm_fork, 1) == want
+    # every castle is the seat's: it fulfils the card first in every playout, at the fork's first check
+    assert all(s["public_by"]["Card 0"][:1] == [seat] for s in want)
+
+
+def test_a_kept_position_is_advanced_from_only_into_what_grew_out_of_it() -> None:
+    """The state kept for a position is advanced to another only when that one is it after moves: tiles only
+    added (never another kind or value on a hex), areas won and fulfillers only appended."""
+    rs = ruleset("ireland")
+    g, _ = play_game(rs, DEFAULT_NAMES[:3], [RandomAgent()] * 3, 2)
+    early = Game(rs, DEFAULT_NAMES[:3], deal(rs, 3, 2))
+    before = incremental._Position.of(early)
+    assert before.grew_into(g) and before.same(early) and not before.same(g)
+    assert not incremental._Position.of(g).grew_into(early)  # tiles taken away
+    h = next(x for x, o in enumerate(g.owner) if o >= 0)
+    other = g.fork()
+    other.tval[h] += 1
+    assert incremental._Position.of(g).grew_into(g) and not incremental._Position.of(g).grew_into(other)
