@@ -6,30 +6,175 @@ shared part of its job (the node kinds other than calls, its helpers, its consta
 of a call's function for the rest, so a new function is one entry here and one in lang/functions.py.
 
 An entry's method gets the consumer as its first argument (`c`, `gen`, `cg`, `dc`, `r`, `pr`): the
-consumer's helpers are the entry's tools, and the entry holds only what is this function's own. A method
-an entry leaves out means "not this way": no C (the native backend refuses the ruleset and says which
-function), no delta (the immediate-points reader asks the probe for that hex), no reads (the expression
-reads everything: it is re-read after every placement). Each is exact by construction, only slower.
+consumer's helpers are the entry's tools (what each uses is its Protocol below), and the entry holds only
+what is this function's own. A method an entry leaves out means "not this way": no C (the native backend
+refuses the ruleset and says which function), no delta (the immediate-points reader asks the probe for
+that hex), no reads (the expression reads everything: it is re-read after every placement). Each is exact
+by construction, only slower.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import VARIABLES
 from rebirth_dsl.compile.emit import bitset, c_int, literal
-from rebirth_dsl.compile.prims import Ctx, Fn, best, fewest, most, selected_kinds
+from rebirth_dsl.compile.prims import Ctx, ExprGame, Fn, best, fewest, most, selected_kinds
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES, Signature
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.reads import Reads
+    from rebirth_dsl.compile.ruleset import Ruleset
 
-Ev = Callable[[Any, int], Any]  # a delta evaluator: f(delta, me) -> the value after the delta's placement
 Table = list[list[bool]]  # [tile kind][hex]: which placements can change a value (play/points.py _Reads)
+
+
+# ----- the consumers, as the entries see them ------------------------------------------------------------
+# Each consumer is a class of its own module, some above compile/ (native/, play/), which this module may not
+# import: an entry names what it uses of its consumer here, and mypy checks each consumer class against it
+# where it hands itself to an entry.
+class DeltaView(Protocol):
+    """One candidate placement as a delta evaluator reads it (play/points.Delta): the position, the tile
+    placed and what it changes, and the position's values cached for the batch."""
+
+    @property
+    def g(self) -> ExprGame: ...
+    @property
+    def p(self) -> int: ...  # the placer
+    @property
+    def k(self) -> int: ...  # the placed tile's kind
+    @property
+    def v(self) -> int: ...  # its value
+    @property
+    def h(self) -> int: ...  # its hex
+    @property
+    def merged(self) -> tuple[int, ...]: ...  # roots (of the position) the new tile's group absorbs
+    @property
+    def new_size(self) -> int: ...  # the new tile's group size; 0 when its kind does not group
+    @property
+    def lm_post(self) -> dict[int, int]: ...  # landmarks changing hands
+    @property
+    def area_post(self) -> tuple[int, int] | None: ...  # (area, first place) of an area it completes
+    @property
+    def cache(self) -> dict[Any, Any]: ...  # (node id, seat, ...) -> a base value of the position
+
+
+Ev = Callable[[DeltaView, int], Any]  # a delta evaluator: f(delta, me) -> the value after the delta's placement
+
+
+class ClosureCompiler(Protocol):
+    """What an entry's `closure` uses of compile/closures._Compiler."""
+
+    @property
+    def t(self) -> Tables: ...
+    def expr(self, node: A.Expr) -> Fn: ...
+    def tile_kinds(self, args: tuple[A.Expr, ...]) -> frozenset[int]: ...
+    def hex_pred(self, a: A.Expr) -> Callable[[int], bool]: ...
+
+
+class PythonGen(Protocol):
+    """What an entry's `python` uses of compile/exprgen._Gen."""
+
+    @property
+    def t(self) -> Tables: ...
+    @property
+    def group_kinds(self) -> frozenset[int] | None: ...
+    def const(self, value: object) -> str: ...
+    def derived(self, helper: str, const: str) -> str: ...
+    def src(self, node: A.Expr, me: str) -> str: ...
+    def kinds(self, args: tuple[A.Expr, ...]) -> tuple[int, ...]: ...
+    def mask(self, a: A.Expr) -> str: ...
+    def reads(self, table: str, items: tuple[int, ...]) -> str: ...
+    def per_player(self, e: A.Expr) -> str: ...
+    def my_owned_count(self, e: A.Expr) -> bool: ...
+    def against_all(self, e: A.Expr, me: str, op: str) -> str: ...
+    def my_tiles(self, node: A.Expr) -> bool: ...
+    def hex_list(self, node: A.Expr, me: str, only: frozenset[int] | None = None) -> str: ...
+    def sums(self, read: str, hexes: A.Expr, me: str, only: frozenset[int] | None = None) -> str: ...
+    def my_tiles_in(self, node: A.Call, me: str) -> str: ...
+    def hex_flags(self, node: A.Call) -> list[bool]: ...
+    def table(self, values: tuple[object, ...]) -> str: ...
+    def near_mask(self, target: A.Expr) -> str: ...
+    def my_touches(self, kind: A.Expr, me: str) -> str: ...
+    def landmarks(self, kind: A.Expr) -> tuple[int, ...]: ...
+
+
+class CGen(Protocol):
+    """What an entry's `c` uses of native/cexpr.ExprGen."""
+
+    @property
+    def t(self) -> Tables: ...
+    @property
+    def words(self) -> int: ...
+    def _name(self, prefix: str) -> str: ...
+    def const(self, key: tuple[str, ...], ctype: str, values: list[int]) -> str: ...
+    def hexmask(self, mask: list[bool] | tuple[bool, ...]) -> str: ...
+    def kindmask(self, args: tuple[A.Expr, ...]) -> int: ...
+    def gen(self, node: A.Expr) -> tuple[list[str], str, str]: ...
+    def scalar(self, node: A.Expr) -> tuple[list[str], str]: ...
+    def hexes(self, node: A.Expr) -> tuple[list[str], str]: ...
+    def groups(self, node: A.Expr) -> tuple[list[str], str]: ...
+    def _group_mask(self) -> int: ...
+    def _landmarks_of(self, kind_arg: A.Expr) -> tuple[str, int]: ...
+    def _per_player(self, helper: str, node: A.Expr, with_me: bool) -> tuple[list[str], str, str]: ...
+
+
+class DeltaCompiler(Protocol):
+    """What an entry's `delta` uses of play/points._DeltaCompiler."""
+
+    @property
+    def rs(self) -> Ruleset: ...
+    @property
+    def t(self) -> Tables: ...
+    def expr(self, node: A.Expr) -> Ev: ...
+    def kinds(self, args: tuple[A.Expr, ...]) -> frozenset[int]: ...
+    def _filter(self, f: Ev, mask: list[bool] | tuple[bool, ...], key: int) -> Ev: ...
+    def _lms(self, kind: str) -> list[int]: ...
+
+
+class ValueReads(Protocol):
+    """What an entry's `reads`/`reads_set` use of compile/reads._Reader."""
+
+    @property
+    def t(self) -> Tables: ...
+    @property
+    def nk(self) -> int: ...  # how many tile kinds
+    @property
+    def all_hexes(self) -> int: ...  # every hex, as a bit mask
+    @property
+    def none(self) -> Reads: ...  # reads nothing
+    def mask(self, flags: list[bool]) -> int: ...
+    def tiles_at(self, kinds: tuple[int, ...], hexes: int, mine: bool) -> Reads: ...
+    def player(self, e: A.Expr) -> tuple[bool, Reads]: ...
+    def value(self, node: A.Expr) -> Reads: ...
+    def coll(self, node: A.Expr) -> tuple[Reads, Reads]: ...
+    def hexset(self, node: A.Expr) -> tuple[Reads, Reads]: ...
+    def only(self, r: Reads, hexes: int) -> Reads: ...
+
+
+class PlacementReads(Protocol):
+    """What an entry's `touches`/`touches_set` use of play/points._Reads."""
+
+    @property
+    def t(self) -> Tables: ...
+    @property
+    def nk(self) -> int: ...  # how many tile kinds
+    @property
+    def near_kind(self) -> dict[str, list[bool]]: ...  # landmark kind -> the hexes next to one
+    @property
+    def near_any(self) -> list[bool]: ...  # the hexes next to any landmark
+    def none(self) -> Table: ...
+    def every(self, row: list[bool]) -> Table: ...
+    def lor(self, a: Table, b: Table) -> Table: ...
+    def scalar(self, node: A.Expr) -> tuple[Table, bool]: ...
+    def anyset(self, node: A.Expr) -> tuple[Table, bool]: ...
+    def coll(self, node: A.Expr) -> tuple[Table, Table, bool]: ...
+    def hexset(self, node: A.Expr) -> tuple[Table, Table, bool]: ...
 
 
 class DeltaUnsupported(Exception):
@@ -65,10 +210,7 @@ def _root(parent: list[int], x: int) -> int:
     return x
 
 
-Delta = Any  # play/points.Delta: one candidate placement and the position's cached values
-
-
-def _neighbours(rings: tuple[tuple[int, ...], ...], hexes: Any) -> list[int]:
+def _neighbours(rings: tuple[tuple[int, ...], ...], hexes: Iterable[int]) -> list[int]:
     """The hexes next to any of `hexes` and not among them, in hex order."""
     inside = set(hexes)
     out: set[int] = set()
@@ -116,38 +258,38 @@ class Builtin:
         """The function as the language declares it."""
         return SIGNATURES[self.name]
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         """The reference: a closure f(ctx) of the call (c: closures._Compiler)."""
         raise NotImplementedError(self.name)
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         """The call as a Python expression reading `g` and `me` (gen: exprgen._Gen)."""
         raise NotImplementedError(self.name)
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str] | None:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str] | None:
         """(statements, C expression, kind) of the call (cg: native.cexpr.ExprGen); None: no C for it."""
         return None
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev | None:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev | None:
         """The call's value after a candidate placement (dc: points._DeltaCompiler); None: the probe."""
         return None
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         """A collection's reads (r: reads._Reader) as (where an added tile joins it, what else changes it);
         None: not known."""
         return None
 
-    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         """What the call's value for `me` depends on (reads._Reader.value); None: not known."""
         got = self.reads_set(r, args)
         return None if got is None else got[0] | got[1]
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         """A collection's placements that change it (pr: points._Reads), as (where the placed hex joins it,
         what else changes it, whether it reads who won an area); None: not known."""
         return None
 
-    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         """The placements that change the call's value, and whether it reads who won an area."""
         got = self.touches_set(pr, args)
         return None if got is None else (pr.lor(got[0], got[1]), got[2])
@@ -166,7 +308,7 @@ def builtin(cls: type[Builtin]) -> type[Builtin]:
 # ----- helpers of the generated Python -----------------------------------------------------------------
 # Calls whose arguments are expressions get a helper: each argument is evaluated once, where a comprehension
 # would evaluate it again for every element (nested, that multiplies: a threshold inside a threshold...).
-def _tiles(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
+def _tiles(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
     if p < 0:
         return []
     mine = g.tiles_of[p]
@@ -182,7 +324,7 @@ def _atleast(sizes: list[int], n: int) -> list[int]:
     return [x for x in sizes if x >= n]
 
 
-def _group_sizes(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
+def _group_sizes(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
     """The sizes of a player's groups of these kinds, read off the union-find roots. A `groups` value is
     only ever counted, measured (`largest`) or filtered by size (`atleast`), so the generated code carries
     sizes where the closures carry hex lists: no group is built or sorted (tests/test_fast.py proves the
@@ -194,7 +336,7 @@ def _group_sizes(g: Any, p: int, kinds: tuple[int, ...]) -> list[int]:
     return [gsize[h] for k in kinds if k in group_kinds for h in mine[k] if parent[h] == h]
 
 
-def _largest(g: Any, p: int, kinds: tuple[int, ...]) -> int:
+def _largest(g: ExprGame, p: int, kinds: tuple[int, ...]) -> int:
     """`largest(groups(p, kinds))` without finding a root: the largest size recorded on any of the tiles.
     A union adds the joining root's size to the other root's, and only a root's size ever changes, so a
     tile that stopped being a root keeps the size its group had then, never more than its root's now: the
@@ -209,25 +351,27 @@ def _largest(g: Any, p: int, kinds: tuple[int, ...]) -> int:
     return max(map(g.gsize.__getitem__, hexes)) if hexes else 0  # max(..., default=0) parses a keyword: slower
 
 
-def _touched(g: Any, rings: tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...], p: int) -> list[int]:
+def _touched(g: ExprGame, rings: tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...], p: int) -> list[int]:
     if p < 0:  # nobody touches anything (an empty hex's owner is -1 too)
         return []
     owner = g.owner
     return [i for i, ring in rings if p in ring(owner)]
 
 
-def _ring_getters(rings: tuple[tuple[int, tuple[int, ...]], ...]) -> tuple[tuple[int, Callable[..., Any]], ...]:
+def _ring_getters(
+    rings: tuple[tuple[int, tuple[int, ...]], ...],
+) -> tuple[tuple[int, Callable[[list[int]], tuple[int, ...]]], ...]:
     """Each landmark's ring of hexes as an itemgetter, reading the owners around it in one call (a ring of
     one hex is read twice, so the getter still returns a tuple)."""
     return tuple((i, itemgetter(*ring) if len(ring) > 1 else itemgetter(*ring, *ring)) for i, ring in rings if ring)
 
 
-def _owned(g: Any, lms: tuple[int, ...], p: int) -> list[int]:
+def _owned(g: ExprGame, lms: tuple[int, ...], p: int) -> list[int]:
     lm_owner = g.lm_owner
     return [i for i in lms if lm_owner[i] == p]
 
 
-def _won(g: Any, p: int) -> list[int]:
+def _won(g: ExprGame, p: int) -> list[int]:
     return [a for a, first in g.area_first.items() if first == p]
 
 
@@ -235,11 +379,11 @@ def _won(g: Any, p: int) -> list[int]:
 class Count(Builtin):
     name = "count"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         return lambda ctx: len(f(ctx))
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         a = args[0]
         if isinstance(a, A.Call) and a.fn in ("at", "near"):  # counted, never built
             if gen.my_tiles(a.args[0]):
@@ -260,7 +404,7 @@ class Count(Builtin):
             return f"[*g.area_first.values()].count({gen.src(a.args[0], me)})"
         return f"len({gen.src(a, me)})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """count/size of any collection, from counters where it can be."""
         a = args[0]
         if isinstance(a, A.Call) and a.fn == "tiles":  # the per-seat counters, no bitset
@@ -277,10 +421,10 @@ class Count(Builtin):
             return s, f"((i64)n{e})", "int"
         return s, e, "int"  # landmarks and areas are their count
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f = dc.expr(args[0])
 
-        def count(d: Delta, me: int) -> int:
+        def count(d: DeltaView, me: int) -> int:
             x = f(d, me)
             if type(x) is _Hexes:
                 return len(x.base) + (x.extra >= 0)
@@ -291,11 +435,11 @@ class Count(Builtin):
 
         return count
 
-    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         adds, other = r.coll(args[0])
         return adds | other
 
-    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         return pr.anyset(args[0])
 
 @builtin
@@ -308,7 +452,7 @@ class Tiles(Builtin):
     name = "tiles"
     py_helpers = {"_tiles": _tiles}
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         fp = c.expr(args[0])
         kinds = c.tile_kinds(args[1:])
 
@@ -326,26 +470,26 @@ class Tiles(Builtin):
 
         return tiles
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         kinds = gen.kinds(args[1:])
         if isinstance(args[0], A.Name) and args[0].id == "me" and len(kinds) == 1:
             return f"g.tiles_of[{me}][{literal(kinds[0])}]"  # `me` is always a seat
         return f"_tiles(g, {gen.src(args[0], me)}, {literal(kinds)})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """tiles(P, kinds...): the player's tiles (nobody's: none)."""
         mask = cg.kindmask(args[1:])
         s, p = cg.scalar(args[0])
         v = cg._name("t")
         return s + [f"u64 {v}[W]; rb_tiles(s, (int){p}, {c_int(mask)}u, {v});"], v, "hexes"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         fp = dc.expr(args[0])
         kinds = dc.kinds(args[1:])
         order = sorted(kinds)
         key = id(args)
 
-        def tiles(d: Delta, me: int) -> _Hexes:
+        def tiles(d: DeltaView, me: int) -> _Hexes:
             who = fp(d, me)
             ck = (key, who)
             base = d.cache.get(ck)
@@ -357,11 +501,11 @@ class Tiles(Builtin):
 
         return tiles
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         me, who = r.player(args[0])
         return r.tiles_at(selected_kinds(r.t, args[1:]), r.all_hexes, me), who
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         kinds = frozenset(selected_kinds(pr.t, args[1:]))
         other, w = pr.scalar(args[0])
         return [[k in kinds] * pr.t.n for k in range(pr.nk)], other, w
@@ -370,51 +514,51 @@ class Tiles(Builtin):
 class Hexes(Builtin):
     name = "hexes"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         pred = c.hex_pred(args[0])
         hexes = [h for h in range(c.t.n) if pred(h)]
         return lambda ctx: hexes
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         assert isinstance(args[0], A.Name)
         m = gen.t.hex_matches(args[0].id)
         return gen.const(tuple(h for h in range(gen.t.n) if m[h]))
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """hexes(KIND|TAG): a constant set."""
         assert isinstance(args[0], A.Name)
         return [], cg.hexmask(cg.t.hex_matches(args[0].id)), "hexes"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         assert isinstance(args[0], A.Name)
         m = dc.t.hex_matches(args[0].id)
         hexes = [h for h in range(dc.t.n) if m[h]]
         return lambda d, me: _Hexes(hexes, -1)
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         return r.none, r.none  # the board's hexes: nothing changes them
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         return pr.none(), pr.none(), False
 
 @builtin
 class Group(Builtin):
     name = "group"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         fh = c.expr(args[0])
         return lambda ctx: ctx.g.group_of(fh(ctx))
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         return f"g.group_of({gen.src(args[0], me)})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """group(H): the hexes of the group holding H (none for an empty or ungrouped hex)."""
         s, h = cg.scalar(args[0])
         v = cg._name("t")
         return s + [f"u64 {v}[W]; rb_group(s, (int){h}, {v});"], v, "hexes"
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         # a group grows by merging, far from the added tile: anybody's tile anywhere, never filtered
         every = r.tiles_at(tuple(range(r.nk)), r.all_hexes, False)
         return r.none, every | r.value(args[0])
@@ -424,28 +568,28 @@ class Groups(Builtin):
     name = "groups"
     py_helpers = {"_group_sizes": _group_sizes}
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         fp = c.expr(args[0])
         kinds = c.tile_kinds(args[1:])
         return lambda ctx: ctx.g.groups_of(fp(ctx), kinds)
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         return f"_group_sizes(g, {gen.src(args[0], me)}, {literal(gen.kinds(args[1:]))})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """groups(P, kinds...): the sizes of the player's groups of those kinds."""
         mask = cg.kindmask(args[1:]) & cg._group_mask()
         s, p = cg.scalar(args[0])
         v = cg._name("g")
         return s + [f"i32 {v}[TMAXX]; int n{v} = rb_groups(s, (int){p}, {c_int(mask)}u, {v});"], v, "groups"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         fp = dc.expr(args[0])
         kinds = dc.kinds(args[1:]) & dc.rs.group_kinds
         order = sorted(kinds)
         key = id(args)
 
-        def groups(d: Delta, me: int) -> _Groups:
+        def groups(d: DeltaView, me: int) -> _Groups:
             who = fp(d, me)
             ck = (key, who)
             got = d.cache.get(ck)
@@ -466,11 +610,11 @@ class Groups(Builtin):
 
         return groups
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         me, who = r.player(args[0])  # groups merge anywhere: every hex of the kinds
         return r.tiles_at(selected_kinds(r.t, args[1:]), r.all_hexes, me), who
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         kinds = frozenset(selected_kinds(pr.t, args[1:]))
         a, w = pr.scalar(args[0])
         return [[k in kinds] * pr.t.n for k in range(pr.nk)], a, w
@@ -480,11 +624,11 @@ class Largest(Builtin):
     name = "largest"
     py_helpers = {"_largest": _largest}
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         return lambda ctx: max((len(g) for g in f(ctx)), default=0)
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         a = args[0]
         if isinstance(a, A.Call) and a.fn == "groups":
             kinds = gen.kinds(a.args[1:])
@@ -498,7 +642,7 @@ class Largest(Builtin):
             return f"_largest(g, {gen.src(a.args[0], me)}, {literal(kinds)})"
         return f"max({gen.src(a, me)}, default=0)"  # groups are sizes here
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """largest(GROUPS): the largest size, 0 if none."""
         a = args[0]
         if isinstance(a, A.Call) and a.fn == "groups":  # no array: the largest root straight off the bitsets
@@ -508,10 +652,10 @@ class Largest(Builtin):
         s, g = cg.groups(a)
         return s, f"rb_max({g}, n{g})", "int"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f = dc.expr(args[0])
 
-        def largest(d: Delta, me: int) -> int:
+        def largest(d: DeltaView, me: int) -> int:
             x = f(d, me)
             if type(x) is not _Groups:
                 raise DeltaUnsupported("largest of a non-group set")
@@ -521,11 +665,11 @@ class Largest(Builtin):
 
         return largest
 
-    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         adds, other = r.coll(args[0])
         return adds | other
 
-    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         return pr.anyset(args[0])
 
 @builtin
@@ -533,7 +677,7 @@ class Atleast(Builtin):
     name = "atleast"
     py_helpers = {"_atleast": _atleast}
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f, fn = c.expr(args[0]), c.expr(args[1])
         def atleast(ctx: Ctx) -> list[list[int]]:
             n = fn(ctx)  # once, not per group: nested thresholds would multiply
@@ -541,21 +685,21 @@ class Atleast(Builtin):
 
         return atleast
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         return f"_atleast({gen.src(args[0], me)}, {gen.src(args[1], me)})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """atleast(GROUPS, N): the groups of at least N (N read once)."""
         s, g = cg.groups(args[0])
         s2, n = cg.scalar(args[1])
         v = cg._name("g")
         return s + s2 + [f"i32 {v}[TMAXX]; int n{v} = rb_atleast({g}, n{g}, {n}, {v});"], v, "groups"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f, fn = dc.expr(args[0]), dc.expr(args[1])
         key = id(args)
 
-        def atleast(d: Delta, me: int) -> _Groups:
+        def atleast(d: DeltaView, me: int) -> _Groups:
             x = f(d, me)
             if type(x) is not _Groups:
                 raise DeltaUnsupported("atleast of a non-group set")
@@ -569,11 +713,11 @@ class Atleast(Builtin):
 
         return atleast
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         adds, other = r.coll(args[0])
         return adds, other | r.value(args[1])
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         (a, wa), (b, wb) = pr.anyset(args[0]), pr.scalar(args[1])
         return a, b, wa or wb
 
@@ -581,15 +725,15 @@ class Atleast(Builtin):
 class At(Builtin):
     name = "at"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         pred = c.hex_pred(args[1])
         return lambda ctx: [h for h in f(ctx) if pred(h)]
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         return f"[h for h in {gen.hex_list(args[0], me)} if {gen.mask(args[1])}[h]]"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """at(HEXES, KIND|TAG): those of a kind or with a tag."""
         s, src = cg.hexes(args[0])
         assert isinstance(args[1], A.Name)
@@ -597,17 +741,17 @@ class At(Builtin):
         v = cg._name("t")
         return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         assert isinstance(args[1], A.Name)
         return dc._filter(dc.expr(args[0]), dc.t.hex_matches(args[1].id), id(args))
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         if not isinstance(args[1], A.Name):
             return None
         adds, other = r.hexset(args[0])
         return r.only(adds, r.mask(r.t.hex_matches(args[1].id))), other
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         if not isinstance(args[1], A.Name):
             return None
         mask = pr.t.hex_matches(args[1].id)
@@ -618,7 +762,7 @@ class At(Builtin):
 class Near(Builtin):
     name = "near"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         target = args[1]
         nb = c.t.neighbours
@@ -630,10 +774,10 @@ class Near(Builtin):
         near = [any(pred(m) for m in nb[h]) for h in range(c.t.n)]
         return lambda ctx: [h for h in f(ctx) if near[h]]
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         return f"[h for h in {gen.hex_list(args[0], me)} if {gen.near_mask(args[1])}[h]]"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """near(HEXES, KIND|TAG|LANDMARK): those next to one."""
         t, target = cg.t, args[1]
         s, src = cg.hexes(args[0])
@@ -643,20 +787,20 @@ class Near(Builtin):
         v = cg._name("t")
         return s + [f"u64 {v}[W]; rb_and({src}, {mask}, {v});"], v, "hexes"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         near = dc.t.near_mask(args[1])
         if near is None:
             raise DeltaUnsupported("near")
         return dc._filter(dc.expr(args[0]), near, id(args))
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         adds, other = r.hexset(args[0])
         near = r.t.near_mask(args[1])
         if near is None:
             return None
         return r.only(adds, r.mask(near)), other
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         adds, other, w = pr.hexset(args[0])
         near = pr.t.near_mask(args[1])
         if near is None:
@@ -673,23 +817,23 @@ class Neighbours(Builtin):
     c_helpers = NEIGHBOURS_C
 
     @staticmethod
-    def rings(t: Any) -> tuple[tuple[int, ...], ...]:
+    def rings(t: Tables) -> tuple[tuple[int, ...], ...]:
         """Each hex's neighbours, in hex order (a constant of the board)."""
         return tuple(tuple(sorted(t.neighbours[h])) for h in range(t.n))
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f, rings = c.expr(args[0]), self.rings(c.t)
         if _is_hex(args[0]):
             return lambda ctx: rings[h] if (h := f(ctx)) >= 0 else ()
         return lambda ctx: _neighbours(rings, f(ctx))
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         rings, arg = gen.const(self.rings(gen.t)), gen.src(args[0], me)
         if _is_hex(args[0]):  # `placed`: a name, read twice
             return f"({rings}[{arg}] if {arg} >= 0 else ())"
         return f"_neighbours({rings}, {gen.hex_list(args[0], me)})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str] | None:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str] | None:
         t = cg.t
         rings = cg.const(("rings",), "u64", [w for h in range(t.n) for w in bitset([m in t.neighbours[h] for m in range(t.n)], cg.words)])
         s, e, kind = cg.gen(args[0])
@@ -698,7 +842,7 @@ class Neighbours(Builtin):
             return s + [f"u64 {v}[W]; rb_neighbours_of({rings}, {e}, {v});"], v, "hexes"
         return s + [f"u64 {v}[W]; rb_neighbours({rings}, {e}, {v});"], v, "hexes"
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         # a tile joining the hexes moves their neighbours, and any tile on a neighbour changes what is on
         # them (an attribute sum): anybody's tile anywhere, never filtered by `at` or `near`
         adds, other = r.hexset(args[0]) if not _is_hex(args[0]) else (r.none, r.value(args[0]))
@@ -711,7 +855,7 @@ class Touched(Builtin):
     name = "touched"
     py_helpers = {"_touched": _touched, "_ring_getters": _ring_getters}
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         fp = c.expr(args[0])
         assert isinstance(args[1], A.Name)
         kind = args[1].id
@@ -727,18 +871,18 @@ class Touched(Builtin):
 
         return touched
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         t = gen.t
         rings = tuple((i, tuple(t.neighbours[t.landmark_hex[i]])) for i in gen.landmarks(args[1]))
         return f"_touched(g, {gen.derived('_ring_getters', gen.const(rings))}, {gen.src(args[0], me)})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """touched(P, KIND): how many of the kind are next to the player's tiles."""
         s, p = cg.scalar(args[0])
         table, n = cg._landmarks_of(args[1])
         return s, f"rb_touched(s, {p}, {table}, {c_int(n)})", "int"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         fp = dc.expr(args[0])
         assert isinstance(args[1], A.Name)
         t = dc.t
@@ -750,7 +894,7 @@ class Touched(Builtin):
                       if m in t.landmark_of_hex and t.landmark_of_hex[m] in mine) for h in range(t.n)]
         key = id(args)
 
-        def touched(d: Delta, me: int) -> _Items:
+        def touched(d: DeltaView, me: int) -> _Items:
             who = fp(d, me)
             ck = (key, who)
             base = d.cache.get(ck)
@@ -765,7 +909,7 @@ class Touched(Builtin):
 
         return touched
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         p, kind = args
         if not isinstance(kind, A.Name):
             return None
@@ -777,7 +921,7 @@ class Touched(Builtin):
                     ring |= 1 << m
         return r.tiles_at(tuple(range(r.nk)), ring, me), who
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         if not isinstance(args[1], A.Name):
             return None
         a, w = pr.scalar(args[0])
@@ -788,7 +932,7 @@ class Owned(Builtin):
     name = "owned"
     py_helpers = {"_owned": _owned}
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         fp = c.expr(args[0])
         assert isinstance(args[1], A.Name)
         kind = args[1].id
@@ -799,34 +943,34 @@ class Owned(Builtin):
 
         return owned
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         return f"_owned(g, {gen.const(gen.landmarks(args[1]))}, {gen.src(args[0], me)})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """owned(P, KIND): how many of the kind the player holds."""
         s, p = cg.scalar(args[0])
         table, n = cg._landmarks_of(args[1])
         return s, f"rb_owned(s, {p}, {table}, {c_int(n)})", "int"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         fp = dc.expr(args[0])
         assert isinstance(args[1], A.Name)
         lms = dc._lms(args[1].id)
 
-        def owned(d: Delta, me: int) -> _Items:
+        def owned(d: DeltaView, me: int) -> _Items:
             who = fp(d, me)
             own, post = d.g.lm_owner, d.lm_post
             return _Items([i for i in lms if post.get(i, own[i]) == who])
 
         return owned
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         if not isinstance(args[1], A.Name):
             return None
         me, who = r.player(args[0])
         return dataclasses.replace(r.none, landmarks_mine=me, landmarks_anyone=not me), who
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         if not isinstance(args[1], A.Name):
             return None
         a, w = pr.scalar(args[0])
@@ -836,7 +980,7 @@ class Owned(Builtin):
 class Owner(Builtin):
     name = "owner"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         def owner(ctx: Ctx) -> int:
             lm = f(ctx)
@@ -844,31 +988,31 @@ class Owner(Builtin):
 
         return owner
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         lm = gen.src(args[0], me)
         if lm.lstrip("-").isdigit():  # a landmark resolved at compile time
             return "-1" if int(lm) < 0 else f"g.lm_owner[{lm}]"
         return f"(lambda L: g.lm_owner[L] if L >= 0 else -1)({lm})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """owner(LANDMARK): its holder, or nobody."""
         s, lm = cg.scalar(args[0])
         return s, f"rb_owner(s, {lm})", "int"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f = dc.expr(args[0])
 
-        def owner(d: Delta, me: int) -> int:
+        def owner(d: DeltaView, me: int) -> int:
             lm = f(d, me)
             return d.lm_post.get(lm, d.g.lm_owner[lm]) if lm >= 0 else -1
 
         return owner
 
-    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         got = r.value(args[0])
         return got | dataclasses.replace(r.none, landmarks_anyone=True)  # whoever takes or loses it
 
-    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         a, w = pr.scalar(args[0])
         return pr.lor(a, pr.every(pr.near_any)), w
 
@@ -876,26 +1020,26 @@ class Owner(Builtin):
 class Areas(Builtin):
     name = "areas"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         area_of = c.t.area_of
         return lambda ctx: sorted({area_of[h] for h in f(ctx) if area_of[h] >= 0})  # one shape with exprgen: a sorted list
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         area = gen.const(tuple(int(a) for a in gen.t.area_of))
         return f"sorted({{{area}[h] for h in {gen.src(args[0], me)} if {area}[h] >= 0}})"  # as closures.py: a sorted list
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """areas(HEXES): how many distinct areas they lie in."""
         s, src = cg.hexes(args[0])
         return s, f"rb_areas(s, {src})", "int"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f = dc.expr(args[0])
         area_of = dc.t.area_of
         key = id(args)
 
-        def areas(d: Delta, me: int) -> _Items:
+        def areas(d: DeltaView, me: int) -> _Items:
             x = f(d, me)
             if type(x) is not _Hexes:
                 raise DeltaUnsupported("areas of a non-hex set")
@@ -909,11 +1053,11 @@ class Areas(Builtin):
 
         return areas
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         adds, other = r.hexset(args[0])
         return adds | other, r.none
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         return pr.hexset(args[0])
 
 @builtin
@@ -921,7 +1065,7 @@ class Won(Builtin):
     name = "won"
     py_helpers = {"_won": _won}
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         fp = c.expr(args[0])
         def won(ctx: Ctx) -> list[int]:
             p = fp(ctx)
@@ -929,18 +1073,18 @@ class Won(Builtin):
 
         return won
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         return f"_won(g, {gen.src(args[0], me)})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """won(P): how many completed areas ranked the player first."""
         s, p = cg.scalar(args[0])
         return s, f"rb_won(s, {p})", "int"
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         fp = dc.expr(args[0])
 
-        def won(d: Delta, me: int) -> _Items:
+        def won(d: DeltaView, me: int) -> _Items:
             who = fp(d, me)
             out = [a for a, first in d.g.area_first.items() if first == who]
             if d.area_post is not None and d.area_post[1] == who:
@@ -949,11 +1093,11 @@ class Won(Builtin):
 
         return won
 
-    def reads_set(self, r: Any, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
+    def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         me, who = r.player(args[0])
         return dataclasses.replace(r.none, won_mine=me, won_anyone=not me), who
 
-    def touches_set(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
+    def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         a, _ = pr.scalar(args[0])
         return a, pr.none(), True
 
@@ -961,97 +1105,97 @@ class Won(Builtin):
 class Most(Builtin):
     name = "most"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         return lambda ctx: most(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
 
     # `me` is a seat wherever most/fewest can be read (check/types.py: they are bools, and a winner
     # tie-break, the one place `me` is nobody, is a player), so a list of every seat's value is indexed by it
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         if gen.my_owned_count(args[0]):
             return f"_most_of({gen.per_player(args[0])}, {me})"
         return gen.against_all(args[0], me, "<=")
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """most(E): `me` has at least as much as every other player."""
         return cg._per_player("rb_most", args[0], True)
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f = dc.expr(args[0])
 
-        def most(d: Delta, me: int) -> bool:
+        def most(d: DeltaView, me: int) -> bool:
             v = f(d, me)
             return all(f(d, q) <= v for q in range(d.g.n_players) if q != me)
 
         return most
 
-    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         return r.value(args[0]).widened()  # read for every player
 
-    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         return pr.scalar(args[0])
 
 @builtin
 class Fewest(Builtin):
     name = "fewest"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         return lambda ctx: fewest(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         if gen.my_owned_count(args[0]):
             return f"_fewest_of({gen.per_player(args[0])}, {me})"
         return gen.against_all(args[0], me, ">=")
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """fewest(E): `me` has at most as much as every other player."""
         return cg._per_player("rb_fewest", args[0], True)
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f = dc.expr(args[0])
 
-        def fewest(d: Delta, me: int) -> bool:
+        def fewest(d: DeltaView, me: int) -> bool:
             v = f(d, me)
             return all(f(d, q) >= v for q in range(d.g.n_players) if q != me)
 
         return fewest
 
-    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         return r.value(args[0]).widened()  # read for every player
 
-    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         return pr.scalar(args[0])
 
 @builtin
 class Best(Builtin):
     name = "best"
 
-    def closure(self, c: Any, args: tuple[A.Expr, ...]) -> Fn:
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
         return lambda ctx: best(ctx.g.n_players, lambda q: f(ctx.with_me(q)))
 
-    def python(self, gen: Any, args: tuple[A.Expr, ...], me: str) -> str:
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         return f"_best_of({gen.per_player(args[0])})"
 
-    def c(self, cg: Any, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """best(E): the one player with strictly the most above 0, or nobody."""
         return cg._per_player("rb_best", args[0], False)
 
-    def delta(self, dc: Any, args: tuple[A.Expr, ...]) -> Ev:
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f = dc.expr(args[0])
 
-        def best(d: Delta, me: int) -> int:
+        def best(d: DeltaView, me: int) -> int:
             vals = [f(d, q) for q in range(d.g.n_players)]
             top = max(vals)
             return vals.index(top) if top > 0 and vals.count(top) == 1 else -1
 
         return best
 
-    def reads(self, r: Any, args: tuple[A.Expr, ...]) -> Reads | None:
+    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         return r.value(args[0]).widened()  # read for every player
 
-    def touches(self, pr: Any, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         return pr.scalar(args[0])
 
 

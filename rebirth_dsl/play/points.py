@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from rebirth_dsl.accel.public import warm_fork
-from rebirth_dsl.compile.functions import FUNCTIONS, DeltaUnsupported, Table, _Hexes, _root
+from rebirth_dsl.compile.functions import FUNCTIONS, DeltaUnsupported, DeltaView, Ev, Table, _Hexes, _root
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import (
     AreaRule,
@@ -91,9 +91,6 @@ class Delta:
         self.null: dict[str, bool] = {}  # missions' values before the placement, where it cannot change them
 
 
-Ev = Callable[[Delta, int], Any]
-
-
 class _DeltaCompiler:
     """Compiles a checked expression into `f(delta, me)`: its value after the delta's placement."""
 
@@ -136,7 +133,7 @@ class _DeltaCompiler:
         return frozenset(selected_kinds(self.t, args))
 
     def _filter(self, f: Ev, mask: list[bool] | tuple[bool, ...], key: int) -> Ev:
-        def filtered(d: Delta, me: int) -> _Hexes:
+        def filtered(d: DeltaView, me: int) -> _Hexes:
             x = f(d, me)
             if type(x) is not _Hexes:
                 raise Unsupported("a filter of a non-hex set")
@@ -154,7 +151,7 @@ class _DeltaCompiler:
         f = self.expr(args[0])
         key = id(args)
 
-        def total(d: Delta, me: int) -> int:
+        def total(d: DeltaView, me: int) -> int:
             x = f(d, me)
             if type(x) is not _Hexes:
                 raise Unsupported("attribute of a non-hex set")
