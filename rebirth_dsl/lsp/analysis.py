@@ -27,7 +27,7 @@ from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules, merge, parse_text
-from rebirth_dsl.present.describe import describe_statement, expr_text
+from rebirth_dsl.present.describe import describe_statement
 from rebirth_dsl.records.resources import bundled, default_board, find
 from rebirth_dsl.rules import touch
 
@@ -305,9 +305,6 @@ def _problem(d: Diagnostic, file: str, lines: list[str], elsewhere: Range) -> Pr
 
 
 # ----- what is under a position ------------------------------------------------------------------
-_IDS_AT_END = re.compile(r" \[(?:[A-Z]{1,3}-[A-Z]{0,3}[0-9]+(?:, )?)+\]$")
-
-
 class _Spanned(Protocol):
     @property
     def span(self) -> A.Span: ...
@@ -333,8 +330,6 @@ def _source(rules: A.Rules, span: A.Span) -> str:
 
 def _wording(rules: A.Rules, node: object, part: object | None) -> str:
     """A statement (or one item of a block, with the block's head) in English, as markdown."""
-    if isinstance(node, A.Trigger) and isinstance(node.event, A.TouchEvent):  # a value: no ids to strip
-        return touch.english(node.event, node.action, (), expr_text).text
     shown_node = node
     if isinstance(node, A.AreaBlock) and isinstance(part, A.AreaItem):
         shown_node = replace(node, items=(part,))
@@ -342,8 +337,8 @@ def _wording(rules: A.Rules, node: object, part: object | None) -> str:
         shown_node = replace(node, items=(part,))
     elif isinstance(node, A.DeckBlock) and isinstance(part, A.Card):
         shown_node = replace(node, cards=(part,))
-    text = describe_statement(rules, shown_node)  # type: ignore[arg-type]
-    lines = [_IDS_AT_END.sub("", ln) for ln in text.split("\n") if ln.strip()]
+    # the words as values: each sentence's text without its rule ids, items under their statement
+    lines = [("    - " if w.depth else "- ") + w.text for w in describe_statement(rules, shown_node)]  # type: ignore[arg-type]
     if isinstance(shown_node, A.DeckBlock) and part is not None:
         lines = [f"A card of the {node.name} deck:"] + lines[1:]  # type: ignore[attr-defined]
     if not lines:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
@@ -38,6 +40,11 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
+class _Spanned(Protocol):
+    @property
+    def span(self) -> Span: ...
+
+
 def _cite(rules: A.Rules, span: Span) -> tuple[str, ...]:
     """The rule ids the comment on the span's line cites."""
     return comment_ids(rules.sources.get(span.file, "")).get(span.line, ())
@@ -53,19 +60,25 @@ def _bracket(ids: tuple[str, ...]) -> str:
 
 def describe(rules: A.Rules) -> str:
     """The ruleset as numbered English paragraphs, each citing the rule ids of its statement."""
-    out = [f"{rules.header.title or rules.header.name}" + (" (extends another ruleset)" if rules.header.extends else ""), ""]
+    head = f"{rules.header.title or rules.header.name}" + (" (extends another ruleset)" if rules.header.extends else "")
+    return "\n".join([head, "", *(w.line() for w in describe_words(rules))])
+
+
+def describe_words(rules: A.Rules) -> list[Words]:
+    """The ruleset's statements in English, as values: each sentence with the rule ids it cites and its depth
+    (an item under its statement), so a reader (the LSP's hover) never parses ids back out of text."""
+    out: list[Words] = []
     tiles = [s for s in rules.statements if isinstance(s, A.TileSpec)]
 
-    def say(text: str, node: object) -> None:
-        out.append(f"- {text}{_ids(rules, node.span)}")  # type: ignore[attr-defined]
+    def say(text: str, node: _Spanned, ids: tuple[str, ...] | None = None) -> None:
+        out.append(Words(text, _cite(rules, node.span) if ids is None else ids))
 
     def cite(span: Span) -> tuple[str, ...]:
         return _cite(rules, span)
 
     def words(ws: list[Words]) -> None:
         """A rule module's English (rules/): a statement's line, then its items indented under it."""
-        for w in ws:
-            out.append(f"{'    ' * w.depth}- {w.text}{_bracket(w.ids)}")
+        out.extend(ws)
 
     for s in rules.statements:
         match s:
@@ -114,7 +127,7 @@ def describe(rules: A.Rules) -> str:
                 where = f" on a {ev.at} hex" if ev.at else ""
                 say(f"Placing {what}{where} draws the top {act.deck} card.", s)
             case A.Trigger(event=A.TouchEvent() as ev, action=act):
-                out.append("- " + touch.english(ev, act, _cite(rules, s.span), expr_text).line())
+                out.append(touch.english(ev, act, _cite(rules, s.span), expr_text))
             case A.AreaBlock():
                 words(area.english(s, cite, expr_text))
             case A.MajorityBlock():
@@ -127,7 +140,7 @@ def describe(rules: A.Rules) -> str:
                 for card in s.cards:
                     pts = f"{card.points}" + (f" / {card.small}" if card.small is not None else "")
                     copies = f" (x{card.copies})" if card.copies > 1 else ""
-                    out.append(f'    - "{card.name}"{copies}, {pts}: {expr_text(card.condition)}')
+                    out.append(Words(f'"{card.name}"{copies}, {pts}: {expr_text(card.condition)}', (), 1))
             case A.PublicDecl():
                 order = "the placer first, then clockwise" if s.placer_first else "in seat order"
                 say(f"Public missions ({s.category}) are checked after every placement, {order}: the first to "
@@ -159,13 +172,13 @@ def describe(rules: A.Rules) -> str:
                 steps = "; else ".join(f"{expr_text(st.expr)} wins" + (" if among the tied" if st.among_tied else ", even if not tied")
                                        for st in s.steps)
                 say(f"Most points wins. Ties: {steps}; else the win is shared.", s)
-    return "\n".join(out)
+    return out
 
 
-def describe_statement(rules: A.Rules, statement: A.Statement) -> str:
-    """One statement in English, worded as `describe` words it (with its rule ids); "" if it has no wording."""
-    one = A.Rules(rules.header, (statement,), rules.file, rules.source, rules.sources)
-    return "\n".join(describe(one).split("\n")[2:])  # past the title line and the blank line under it
+def describe_statement(rules: A.Rules, statement: A.Statement) -> list[Words]:
+    """One statement in English, worded as `describe` words it, as values with their rule ids; [] if it has
+    no wording."""
+    return describe_words(A.Rules(rules.header, (statement,), rules.file, rules.source, rules.sources))
 
 
 def _content(x: object) -> object:
@@ -207,5 +220,5 @@ def describe_diff(base: A.Rules, variant: A.Rules) -> str:
 
 
 def _one(rules: A.Rules, s: A.Statement) -> str:
-    text = describe_statement(rules, s).strip()
+    text = "\n".join(w.line() for w in describe_statement(rules, s)).strip()
     return text.removeprefix("- ") if text else type(s).__name__

@@ -29,7 +29,6 @@ English (`english`). The check of a filter lives in check/checks.py (check sits 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from rebirth_dsl.compile.emit import literal
@@ -37,6 +36,7 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.rules.view import GameView
+from rebirth_dsl.rules.words import Words
 
 
 # ----- kernels --------------------------------------------------------------------------------------
@@ -180,19 +180,7 @@ BY_DOC = ("`on first touch KIND by TILES: ACTION`: the action happens when you p
 
 
 # ----- English --------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Sentence:
-    """A rule in English with the rule ids it states."""
-
-    text: str
-    ids: tuple[str, ...] = ()
-
-    def line(self) -> str:
-        """The sentence as a line of `rebirth rules`: the text, then its ids in brackets."""
-        return self.text + (f" [{', '.join(self.ids)}]" if self.ids else "")
-
-
-def english(ev: A.TouchEvent, act: A.Action, ids: tuple[str, ...], show: Callable[[A.Expr], str]) -> Sentence:
+def english(ev: A.TouchEvent, act: A.Action, ids: tuple[str, ...], show: Callable[[A.Expr], str]) -> Words:
     """`on first touch KIND [by TILES]: ACTION` in English (`show`: an expression's words)."""
     match act:
         case A.DrawAction(deck=d):
@@ -202,8 +190,8 @@ def english(ev: A.TouchEvent, act: A.Action, ids: tuple[str, ...], show: Callabl
         case _:
             does = "use its ability once"
     if not ev.by:
-        return Sentence(f"The first time you place next to a {ev.kind}, you {does}.", ids)
+        return Words(f"The first time you place next to a {ev.kind}, you {does}.", ids)
     kinds = " or ".join(n.id for n in ev.by)
     article = "an" if kinds[:1].lower() in "aeiou" else "a"
-    return Sentence(f"The first time you place {article} {kinds} next to a {ev.kind} (counting only your {kinds} "
+    return Words(f"The first time you place {article} {kinds} next to a {ev.kind} (counting only your {kinds} "
                     f"tiles there), you {does}.", ids)

@@ -13,3 +13,7 @@ class Words:
     text: str
     ids: tuple[str, ...]
     depth: int = 0
+
+    def line(self) -> str:
+        """The sentence as a line of `rebirth rules`: indented by its depth, the text, then its ids in brackets."""
+        return f"{'    ' * self.depth}- {self.text}" + (f" [{', '.join(self.ids)}]" if self.ids else "")
