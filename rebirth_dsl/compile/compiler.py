@@ -195,6 +195,7 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
     rs.reactions = tuple(reactions)
     rs.categories = cats
     rs.track_categories = [c for c in cats if c in track]
+    rs.freeze()
     return rs
 
 

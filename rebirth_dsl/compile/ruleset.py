@@ -215,6 +215,16 @@ class Ruleset(Record):
     # what later stages derive from the ruleset once (runtime tables, the generated engines): see Derived
     derived: Derived = field(default_factory=Derived, repr=False, compare=False)
 
+    def freeze(self) -> None:
+        """End of compilation: from here on no member is assigned again (the products later stages derive
+        are kept in `derived`, a member made for them), so every engine reads the rules as compiled."""
+        object.__setattr__(self, "_frozen", True)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self.__dict__.get("_frozen"):
+            raise AttributeError(f"a compiled ruleset is frozen: cannot assign {name!r}")
+        object.__setattr__(self, name, value)
+
     # ----- tiles ------------------------------------------------------------------------------
     def tile_name(self, kind: int, value: int) -> str:
         """`food` or `settlement:3`."""

@@ -45,3 +45,16 @@ def test_S_E1_to_S_E3_quiet_end_scoring_is_asked_for_not_found(name: str) -> Non
     g.quiet = False
     ref = [(e.index, e.player, e.points, e.category, e.ids) for e in g.end_events()]
     assert quiet == ref and ref
+
+
+def test_a_compiled_ruleset_is_frozen_but_its_products_are_kept() -> None:
+    """After compilation no member of the ruleset is assigned again: every engine reads the rules as
+    compiled. The products later stages derive go in `derived`, the member made for them."""
+    rs = compile_rules(load_rules(RULES / "scotland.rules"), load_board(BOARDS / "scotland.json"))
+    with pytest.raises(AttributeError, match="frozen"):
+        rs.hand = 2
+    with pytest.raises(AttributeError, match="frozen"):
+        rs.reactions = ()
+    assert isinstance(rs.reactions, tuple)
+    rs.derived.public_warm = None  # the products' member is not the ruleset's own state
+    assert rs.hand == 1
