@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.lang import ast as A
@@ -19,7 +20,7 @@ from rebirth_dsl.runtime import abilities, endgame, placement, reactions
 from rebirth_dsl.runtime.decks import draw_card as _draw_card
 from rebirth_dsl.runtime.placement import cite
 from rebirth_dsl.runtime.setup import Setup
-from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state, derive_fresh
+from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state
 
 __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
 
@@ -116,7 +117,7 @@ class Game(State):
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} players",
                                       rule=rs.cites.players[0] if rs.cites.players else None)
         make: Callable[[], Game] | None = rs.derived.fresh.get((n, cls))
-        if make is None:  # copies of the blank written out once (state.derive_fresh): quicker than copy_state
+        if make is None:  # copy_state of the blank, written out once (accel.fresh): 6% of a random game
             make = rs.derived.fresh[n, cls] = derive_fresh(blank(rs, n, cls))
         return make()
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import _random
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import floor
-from typing import Any, Protocol, TypeVar
+from typing import TypeVar
 
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.accel.shuffle import seeded, shuffle
 from rebirth_dsl.compile.ruleset import Ruleset
 
 
@@ -25,7 +24,9 @@ class Setup:
 
 
 def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
-    """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled."""
+    """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled.
+    Every shuffle is fisher_yates below from one random.Random(seed), both through their speed devices
+    (accel.shuffle: the same swaps from the same draws, proven in tests/engines/test_fast.py)."""
     rng = seeded(seed)
     tiles = rs.derived.colour_tiles.get(n_players)
     if tiles is None:  # the same for every game of this ruleset and player count
@@ -35,7 +36,7 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     rnd = rng.random
     for _ in range(n_players):
         mine = list(tiles)
-        _shuffle(mine, rnd)
+        shuffle(mine, rnd)
         set_aside.append(mine[:rs.set_aside])
         supply.append(mine[rs.set_aside:])
     names = rs.derived.deck_names
@@ -44,7 +45,7 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     decks: dict[str, list[str]] = {}
     for name, cards_ in names:
         cards = list(cards_)
-        _shuffle(cards, rnd)
+        shuffle(cards, rnd)
         decks[name] = cards
     return Setup(set_aside, supply, decks)
 
@@ -52,39 +53,14 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
 _T = TypeVar("_T")
 
 
-class _Shuffle(Protocol):
-    """Shuffles a list in place, drawing floats in [0, 1) from rnd."""
-
-    def __call__(self, a: list[_T], rnd: Callable[[], float], /) -> None: ...
-
-
-def _shuffle(items: list[_T], rnd: Callable[[], float]) -> None:
-    """Fisher-Yates from float draws: the same distribution as random.shuffle in a quarter of its time."""
-    shuffle = _SHUFFLES.get(len(items))
-    if shuffle is None:
-        shuffle = _SHUFFLES[len(items)] = _shuffler(len(items))
-    shuffle(items, rnd)
-
-
-def _shuffler(m: int) -> _Shuffle:
-    """Fisher-Yates for lists of m items, written out step by step: for i = m-1 .. 1, j = int(rnd() * (i+1))
-    and items i and j swap. Without the loop there is nothing to iterate or unpack per step; the counts
-    are floats (a float times a float is the interpreter's quick case, and the product is the one with
-    the int: it converts exactly), passed as defaults so they are locals. Source: our own names and ints."""
-    counts = range(m, 1, -1)
-    lines = [f"def shuffle(a, rnd, floor=floor{''.join(f', k{k}=k{k}' for k in counts)}):"]
-    for k in counts:
-        i = literal(k - 1)
-        lines.append(f"    j = floor(rnd() * k{literal(k)})")  # floor: int() of a float >= 0, a quicker call
-        lines.append(f"    a[{i}], a[j] = a[j], a[{i}]")
-    lines.append("    return")
-    env: dict[str, Any] = {"__builtins__": {}, "floor": floor, **{f"k{k}": float(k) for k in counts}}
-    exec(compile("\n".join(lines), f"<shuffle of {m}>", "exec"), env)  # noqa: S102 - our own names and ints
-    shuffle: _Shuffle = env["shuffle"]  # the source defines shuffle
-    return shuffle
-
-
-_SHUFFLES: dict[int, _Shuffle] = {}
+def fisher_yates(items: list[_T], rnd: Callable[[], float]) -> None:
+    """Shuffle in place (S-U4): from the last item down to the second, item i swaps with item j, j drawn
+    evenly from 0..i as int(rnd() * (i + 1)). This is random.shuffle as Python 3.10 did it given a float
+    source; the standard library's shuffle now draws j from integer bits and deals other orders, so it
+    would change every seeded game and every record replayed from its seed."""
+    for i in range(len(items) - 1, 0, -1):
+        j = floor(rnd() * (i + 1))
+        items[i], items[j] = items[j], items[i]
 
 
 def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:
@@ -102,17 +78,5 @@ def colour_tiles(rs: Ruleset, n_players: int) -> list[tuple[int, int]]:
 
 def seat_rng(seed: int, seat: int) -> random.Random:
     """Each seat's own generator, so one agent's draws never shift another's."""
-    return seeded(seed * 16 + seat + 1)  # an int seeds fast; a string would be hashed with SHA-512
-
-
-def seeded(seed: int) -> random.Random:
-    """`random.Random(seed)` for an int seed, the same generator in the same state: seeded by the C
-    method random.Random.seed itself calls, without the two Python frames and type checks around it."""
-    rng = _RANDOM.__new__(_RANDOM)
-    _SEED(rng, seed)
-    rng.gauss_next = None  # type: ignore[attr-defined] # not in the stubs; what Random.__init__ and Random.seed set after seeding
-    return rng
-
-
-_RANDOM = random.Random
-_SEED = _random.Random.seed
+    # random.Random of an int (accel.shuffle.seeded): an int seeds fast; a string would be hashed with SHA-512
+    return seeded(seed * 16 + seat + 1)

@@ -1,26 +1,21 @@
-"""The game state as a plain slotted structure, the one way events happen, and a copy derived from fields.
+"""The game state as a plain slotted structure, the one way events happen, and its copy.
 
-`State` declares every field with its type; `copy_state` is generated once from those declarations, so a
-field added to the state is copied as deeply as its type says (a list of lists is copied two levels
-down; ints, strings, tuples and frozen values are shared) and can never be silently shared between two
-copies. Fields marked `shared` hold what depends only on the ruleset and board.
+`State` declares every field with its type; `copy_state` copies each field as deeply as its type says (a
+list of lists is copied two levels down; ints, strings, tuples and frozen values are shared), and
+tests/engines/test_fast.py holds it to that for every field, so a field added to the state can never be
+silently shared between two copies. Fields marked `shared` hold what depends only on the ruleset and board.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 
 if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
-
     from rebirth_dsl.runtime.game import Game
 
 from rebirth_dsl.rules.view import EMPTY as EMPTY  # the hex codes, re-exported where the state is
@@ -128,147 +123,63 @@ class State:
         return copy_state(self)
 
 
-# ----- the copy, derived from the field types ------------------------------------------------------
-_S = TypeVar("_S", bound="DataclassInstance")  # the dataclass a copy function is derived for
-_ATOMIC = {"int", "bool", "str", "float", "None"}
+# ----- the copy ------------------------------------------------------------------------------------
+_S = TypeVar("_S", bound=State)  # a State or a Game: the copy is of the same class
 
 
-def _copier(ann: str, var: str, depth: int = 0) -> str | None:
-    """Source that copies a value of annotation `ann` held in `var`; None when it is shared as it is.
-    A container of containers of atoms is copied with `map` (`list(map(list, v))`), one call that runs
-    in C where a comprehension would run a loop of bytecode: the same copy."""
-    ann = ann.strip()
-    if ann in _ATOMIC or ann.startswith("tuple[") or ann.startswith("frozenset["):
-        return None
-    if "|" in ann and not ann.startswith(("list[", "dict[", "set[")):
-        parts = [a.strip() for a in ann.split("|")]
-        kept = [p for p in parts if p != "None"]
-        if len(kept) == 1:
-            src = _copier(kept[0], var, depth)
-            return None if src is None else f"(None if {var} is None else {src})"
-        return None
-    m = re.fullmatch(r"(list|set|dict)\[(.*)\]", ann)
-    if m is None:
-        return None  # a class: immutable or shared by design (rule objects, tables)
-    kind, args = m.groups()
-    x = f"x{depth}"
-    if kind in ("list", "set"):
-        inner = _copier(args, x, depth + 1)
-        if inner is None:
-            return f"{kind}({var})"
-        ctor = _shallow(args)
-        if ctor is not None:
-            return f"{kind}(map({ctor}, {var}))"
-        return f"[{inner} for {x} in {var}]" if kind == "list" else f"{{{inner} for {x} in {var}}}"
-    key, _, value = _split_dict(args)
-    inner = _copier(value, x, depth + 1)
-    if inner is None:
-        return f"dict({var})"
-    ctor = _shallow(value)
-    if ctor is not None:
-        return f"dict(zip({var}, map({ctor}, {var}.values())))"
-    k = f"k{depth}"
-    return f"{{{k}: {inner} for {k}, {x} in {var}.items()}}"
-
-
-def _shallow(ann: str) -> str | None:
-    """`list`, `set` or `dict` when a value of annotation `ann` is copied by that one call (a container
-    of shared values), else None."""
-    m = re.fullmatch(r"(list|set|dict)\[(.*)\]", ann.strip())
-    if m is None:
-        return None
-    kind, args = m.groups()
-    inner = args if kind != "dict" else _split_dict(args)[2]
-    return kind if _copier(inner, "x") is None else None
-
-
-def _split_dict(args: str) -> tuple[str, str, str]:
-    """`str, list[int]` -> ('str', ',', 'list[int]'), splitting at the top-level comma."""
-    depth = 0
-    for i, ch in enumerate(args):
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            return args[:i].strip(), ",", args[i + 1:].strip()
-    raise ValueError(f"not a dict annotation: {args}")
-
-
-class _Copy(Protocol):
-    """Copies a state of the class it was derived for, or of a subclass (a Game), into one of the same class."""
-
-    def __call__(self, s: _S, /) -> _S: ...
-
-
-def derive_copy(cls: type[DataclassInstance]) -> _Copy:
-    """Generate the copy function of a slotted dataclass from its fields' annotations (source made only
-    of the class's own field names and the templates above)."""
-    lines = ["def copy(s):", "    n = object.__new__(type(s))"]
-    for f in dataclasses.fields(cls):
-        ann = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "object")
-        src = None if f.metadata.get("shared") else _copier(ann, f"s.{f.name}")
-        lines.append(f"    n.{f.name} = {src or f's.{f.name}'}")
-    lines.append("    return n")
-    env: dict[str, Any] = {"__builtins__": {"object": object, "type": type, "list": list, "dict": dict, "set": set,
-                                            "map": map, "zip": zip}}
-    exec(compile("\n".join(lines), f"<copy of {cls.__name__}>", "exec"), env)  # noqa: S102 - our own field names
-    copy: _Copy = env["copy"]  # the source defines copy
-    return copy
-
-
-copy_state = derive_copy(State)
-
-
-_ATOMS = (bool, int, str, type(None))
-
-
-def derive_fresh(s: _S) -> Callable[[], _S]:
-    """A function making new states equal to `s`, for a state every game of a kind starts from (the blank
-    position of a ruleset and player count, runtime/game.blank). What copy_state(s) copies is written
-    out as displays of its contents (`[...]`, `{...}`), which the interpreter builds in one step each,
-    where copy_state calls a constructor per container; what copy_state shares (shared fields, tuples,
-    rule objects) is passed in as it is. The source holds only field names and checked literals."""
-    env: dict[str, Any] = {"__builtins__": {"object": object, "set": set}, "CLS": type(s)}
-
-    def share(v: object) -> str:
-        name = f"V{len(env)}"
-        env[name] = v
-        return name
-
-    def build(v: object) -> str:
-        """A display making a fresh copy of v, every list, dict and set in it new; leaves as they are."""
-        if type(v) in _ATOMS:
-            return literal(v)
-        if type(v) is list:
-            if len(v) > 8 and all(type(x) in _ATOMS for x in v):
-                return f"[*{share(tuple(v))}]"  # a long flat list: extended from one tuple
-            return "[" + "".join(build(x) + ", " for x in v) + "]"
-        if type(v) is dict and all(type(k) in _ATOMS for k in v):
-            return "{" + "".join(f"{literal(k)}: {build(x)}, " for k, x in v.items()) + "}"
-        if type(v) is set and all(type(x) in _ATOMS for x in v):
-            return "{" + "".join(literal(x) + ", " for x in v) + "}" if v else "set()"
-        if isinstance(v, list | dict | set):
-            raise _Unbuilt
-        return share(v)  # a value copy_state shares too: a tuple, a frozen or rule object
-
-    lines = ["def fresh():", "    n = object.__new__(CLS)"]
-    for f in dataclasses.fields(type(s)):
-        v = getattr(s, f.name)
-        ann = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "object")
-        if f.metadata.get("shared") or _copier(ann, "x") is None:
-            src = literal(v) if type(v) in _ATOMS else share(v)
-        else:
-            try:
-                src = build(v)
-            except _Unbuilt:  # a container display cannot write: copied as copy_state copies it
-                src = _copier(ann, f"{share(s)}.{f.name}") or ""
-        lines.append(f"    n.{f.name} = {src}")
-    lines.append("    return n")
-    exec(compile("\n".join(lines), f"<fresh {type(s).__name__}>", "exec"), env)  # noqa: S102 - our own field names and literals
-    fresh: Callable[[], _S] = env["fresh"]  # the source defines fresh
-    return fresh
-
-
-class _Unbuilt(Exception):
-    """A value derive_fresh does not write as a display."""
+def copy_state(s: _S) -> _S:
+    """An independent copy: every list, dict and set of the position and the players is new, as deep as it
+    nests; ints, strings, tuples and events are shared, as is what depends only on the ruleset and board.
+    A field left out here is unset in the copy (slots), which tests/engines/test_fast.py reads for.
+    A container of containers is copied with `map` (`list(map(list, v))`): one call that runs in C where a
+    comprehension would run a loop of bytecode, the same copy (a game is copied for every probe)."""
+    n = object.__new__(type(s))
+    # what depends only on the ruleset and board, and the atoms
+    n.rs = s.rs
+    n.t = s.t
+    n.players = s.players
+    n.n_players = s.n_players
+    n.scenario = s.scenario
+    n.lm_adj = s.lm_adj
+    n.metric_of = s.metric_of
+    n.cards = s.cards
+    n.ability_rules = s.ability_rules
+    n.auto_choose = s.auto_choose
+    n.memo = s.memo
+    n.declared_over = s.declared_over
+    n.quiet = s.quiet
+    n.turn = s.turn
+    n.move_index = s.move_index
+    # the position
+    n.owner = list(s.owner)
+    n.tkind = list(s.tkind)
+    n.tval = list(s.tval)
+    n.tiles_of = [list(map(list, kinds)) for kinds in s.tiles_of]
+    n.parent = list(s.parent)
+    n.gsize = list(s.gsize)
+    n.area_free = list(s.area_free)
+    n.area_inf = list(map(list, s.area_inf))
+    n.area_first = dict(s.area_first)
+    n.area_done = list(s.area_done)
+    n.lm_owner = list(s.lm_owner)
+    n.lm_count = [list(map(list, metrics)) for metrics in s.lm_count]
+    n.touched = list(map(set, s.touched))
+    n.free = dict(zip(s.free, map(list, s.free.values())))  # noqa: B905 - a dict's keys and values
+    n.free_pos = list(s.free_pos)
+    # the players
+    n.scores = list(map(dict, s.scores))
+    n.track = list(s.track)
+    n.start_scores = list(s.start_scores)
+    n.events = list(s.events)
+    n.hand = list(map(list, s.hand))
+    n.supply = list(map(list, s.supply))
+    n.set_aside = list(map(list, s.set_aside))
+    n.decks = dict(zip(s.decks, map(list, s.decks.values())))  # noqa: B905 - a dict's keys and values
+    n.held = list(map(list, s.held))
+    n.passed = list(s.passed)
+    n.public = list(s.public)
+    n.public_by = dict(zip(s.public_by, map(list, s.public_by.values())))  # noqa: B905 - a dict's keys and values
+    n.doubled = list(map(dict, s.doubled))
+    n.public_seen = list(map(list, s.public_seen))
+    n.pending_draw = dict(s.pending_draw)
+    return n

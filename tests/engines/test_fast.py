@@ -16,6 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_differential import snapshot  # its own folder is on sys.path (no __init__.py)
 
+from rebirth_dsl.accel.fresh import derive_fresh
+from rebirth_dsl.accel.shuffle import seeded, shuffle
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
 from rebirth_dsl.compile.prims import Ctx
@@ -27,8 +29,8 @@ from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game, blank
-from rebirth_dsl.runtime.setup import _shuffle, deal, seat_rng, seeded
-from rebirth_dsl.runtime.state import State, copy_state, derive_fresh
+from rebirth_dsl.runtime.setup import deal, fisher_yates, seat_rng
+from rebirth_dsl.runtime.state import State, copy_state
 
 # every bundled ruleset, variants included, each on its own default board
 RULESETS = list(bundled("rules"))
@@ -82,7 +84,7 @@ def _containers(v: object, out: list[object]) -> list[object]:
 @pytest.mark.parametrize("name", RULESETS)
 def test_new_games_are_fresh_copies_of_the_blank(name: str) -> None:
     """A new game starts from the ruleset's blank position copied by a function written out once for it
-    (state.derive_fresh): field by field what copy_state makes, sharing no list, dict or set with the
+    (accel.fresh.derive_fresh): field by field what copy_state makes, sharing no list, dict or set with the
     blank or with another game."""
     rs = ruleset(name)
     for n in range(rs.players[0], rs.players[1] + 1):
@@ -99,7 +101,7 @@ def test_new_games_are_fresh_copies_of_the_blank(name: str) -> None:
 
 @given(seed=st.integers(-(2**70), 2**70))
 def test_seeded_generators_are_random_random(seed: int) -> None:
-    """setup.seeded (the C seeding without Random.__init__'s frames) gives the generator
+    """accel.shuffle.seeded (the C seeding without Random.__init__'s frames) gives the generator
     random.Random(seed) gives, in the same state, for any int seed (negative and beyond 64 bits too)."""
     mine, ref = seeded(seed), random.Random(seed)
     assert type(mine) is random.Random and mine.getstate() == ref.getstate()
@@ -108,17 +110,57 @@ def test_seeded_generators_are_random_random(seed: int) -> None:
 
 
 def test_the_written_out_shuffle_is_fisher_yates() -> None:
-    """The deal's shuffle, written out per list length (setup._shuffler), swaps item i with item
-    int(random() * (i + 1)) for i from the end down, as the loop it replaces did: the same lists from the
-    same generator, which is left in the same state."""
+    """The deal's shuffle, written out per list length (accel.shuffle), swaps item i with item
+    int(random() * (i + 1)) for i from the end down, as setup.fisher_yates does and as written here once
+    more: the same lists from the same generator, which is left in the same state."""
     for m in range(40):
-        mine, ref = random.Random(m), random.Random(m)
-        items, expected = list(range(m)), list(range(m))
-        _shuffle(items, mine.random)
+        mine, plain, ref = random.Random(m), random.Random(m), random.Random(m)
+        items, loop, expected = list(range(m)), list(range(m)), list(range(m))
+        shuffle(items, mine.random)
+        fisher_yates(loop, plain.random)
         for i in range(m - 1, 0, -1):
             j = int(ref.random() * (i + 1))
             expected[i], expected[j] = expected[j], expected[i]
-        assert items == expected and mine.random() == ref.random()
+        assert items == loop == expected and mine.random() == plain.random() == ref.random()
+
+
+def test_the_standard_shuffle_deals_other_orders() -> None:
+    """Why the deal does not call random.shuffle: since Python 3.11 it draws j from integer bits
+    (_randbelow), not from random(), and deals other orders from the same seed, which would change every
+    seeded game and every record replayed from its seed."""
+    differ = 0
+    for m in range(2, 40):
+        ours, std = list(range(m)), list(range(m))
+        fisher_yates(ours, random.Random(m).random)
+        random.Random(m).shuffle(std)
+        differ += ours != std
+    assert differ > 30
+
+
+@pytest.mark.parametrize("name", ["scotland", "ireland"])
+def test_a_copy_has_every_field_and_shares_no_container(name: str) -> None:
+    """state.copy_state, on a game well under way (hands, supplies, decks, groups, touched landmarks and
+    the public missions' incremental state all filled): every field is set and equal to the original's,
+    the fields marked shared are the same objects, and no list, dict or set of any other field is shared
+    with the original, however deep it nests."""
+    rs = ruleset(name)
+    g = Game(rs, list(DEFAULT_NAMES[:3]), deal(rs, 3, 5))
+    rngs = [seat_rng(5, i) for i in range(3)]
+    for i in range(30):  # 30 random moves of the reference engine, the game far from over
+        p = g.turn
+        tile, h, choices = decide(RandomAgent(), g, p, rngs[p])
+        g.play(p, tile, h, i, choices)
+    assert not g.is_over() and any(g.touched) and any(g.hand) and g.events
+    c = g.clone()
+    assert type(c) is Game
+    for f in dataclasses.fields(State):
+        assert getattr(c, f.name) == getattr(g, f.name), f.name  # unset: AttributeError (slots)
+        if f.metadata.get("shared"):
+            assert getattr(c, f.name) is getattr(g, f.name), f.name
+        else:
+            mine, theirs = _containers(getattr(c, f.name), []), _containers(getattr(g, f.name), [])
+            assert not {id(x) for x in mine} & {id(x) for x in theirs}, f.name
+            assert len(mine) == len(theirs), f.name  # copied as deep as it nests
 
 
 EXPRS_CACHE: dict[str, list[tuple[str, A.Expr]]] = {}
