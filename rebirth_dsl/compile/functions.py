@@ -327,7 +327,7 @@ def _atleast(sizes: list[int], n: int) -> list[int]:
 def _group_sizes(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
     """The sizes of a player's groups of these kinds, read off the union-find roots. A `groups` value is
     only ever counted, measured (`largest`) or filtered by size (`atleast`), so the generated code carries
-    sizes where the closures carry hex lists: no group is built or sorted (tests/test_fast.py proves the
+    sizes where the closures carry hex lists: no group is built or sorted (tests/engines/test_fast.py proves the
     two give the same results). A group's root is one of its own tiles (a union only links tiles of one
     owner and kind), so the roots are the player's tiles that are their own parent: one per group."""
     if p < 0:

@@ -10,7 +10,7 @@ through cffi (the optional extra `pip install 'rebirth-dsl[native]'`; the core s
   native when it can be, else the Python engine, with the same meaning.
 
 The same seed gives the same game for a given backend; the native and the Python engines draw different
-random numbers, so their games differ, and their statistics agree (tests/test_native.py).
+random numbers, so their games differ, and their statistics agree (tests/engines/test_native.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Expressions compiled to C: one generated C function per expression, `i64 f(const S *s, int me, int placed,
 i64 inf)`, with the meaning of compile/closures.py and of the generated Python of compile/exprgen.py
-(the two are proven equal by tests/test_fast.py).
+(the two are proven equal by tests/engines/test_fast.py).
 
 Representation: every value that is a number, truth, player, hex or landmark is an `i64`; a collection of
 hexes is a bitset (`u64[W]`); a collection of groups is the array of its groups' sizes (nothing else can

@@ -15,7 +15,7 @@ knows (`resample`): tiles stay with their colour and every count stays as it is,
 
 The face-up missions, the board, every score and the viewer's own hand and cards are kept. Each pool is
 sorted before it is shuffled, so a forecast depends on what the viewer knows and on the seed, never on
-how the hidden tiles and cards actually lie (tests/test_lab.py rearranges them and compares). Playout j uses
+how the hidden tiles and cards actually lie (tests/surfaces/test_lab.py rearranges them and compares). Playout j uses
 the same re-deal and the same generators for every move of a hint (common random numbers), so moves are
 compared on the same futures. Random playouts run on the generated engine; other agents on the
 reference one.

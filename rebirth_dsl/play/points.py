@@ -16,7 +16,7 @@ whole state per legal hex. `Points` reads the same number off the position inste
 
 Whatever the fast path cannot compute exactly (an expression of an unknown shape, a payout that reads the
 board, an ability answerer other than the probe's) falls back to the probe for that hex, so the result is
-always exactly the probe's; tests/test_agents.py proves it along games on every bundled ruleset.
+always exactly the probe's; tests/engines/test_differential.py proves it along games on every bundled ruleset.
 """
 
 from __future__ import annotations

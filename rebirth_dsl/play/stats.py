@@ -2,7 +2,7 @@
 
 The lab must run wherever the engine runs, so nothing here needs scipy or numpy: Student's t comes from
 the regularised incomplete beta function (a continued fraction), the normal from `statistics.NormalDist`,
-binomial tails from exact integers. tests/test_lab.py checks the numbers against scipy where it is
+binomial tails from exact integers. tests/surfaces/test_lab.py checks the numbers against scipy where it is
 installed. Every test returns a two-sided p-value; every interval is (low, high) at `level` (95 %).
 """
 

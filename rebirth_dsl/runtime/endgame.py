@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def end_events(g: Game) -> list[Event]:
     """What end-of-game scoring adds now, without changing the state. A quiet game is scored by the
-    ruleset's generated end scoring (fast_end.end_quiet: the same events without text; tests/test_fast.py
+    ruleset's generated end scoring (fast_end.end_quiet: the same events without text; tests/engines/test_differential.py
     proves them equal)."""
     if g.quiet:
         return (g.rs.derived.end_quiet or end_quiet(g.rs))(g)

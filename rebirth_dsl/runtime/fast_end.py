@@ -1,6 +1,6 @@
 """The end-of-game scoring of quiet games, generated once per ruleset: endgame._end_events (S-E1..S-E3)
 as Python source specialised to one ruleset and board, giving the same events in the same order without
-their text. endgame.end_events asks for it (`end_quiet`) for every quiet game; tests/test_fast.py holds
+their text. endgame.end_events asks for it (`end_quiet`) for every quiet game; tests/engines/test_differential.py holds
 the two equal. Safety as in fast.py: identifiers are the generator's own, and every value from the rules
 or board is emitted as a checked literal or passed by reference."""
 

@@ -1,6 +1,6 @@
 """Placement (S-P1..S-P6): which hexes a tile may go on, why a hex is refused, and what a tile placed
 changes in the position (groups, areas, majority counts, free hexes). The generated engine (fast.py)
-repeats `occupy` inline for speed; tests/test_fast.py proves the two equal."""
+repeats `occupy` inline for speed; tests/engines/test_differential.py proves the two equal."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ def plain_public_check(g: Game, p: int, r: PublicRule, index: int | None, h: int
 
 # The public missions' check the reference engine runs after a placement: the rule itself, no caches
 # (random games on it take about 1.6x the time of the incremental check, greedy ones the same). The
-# generated engine's incremental check (accel/public.py) is proven equal to it by tests/test_public_reads.py,
+# generated engine's incremental check (accel/public.py) is proven equal to it by tests/engines/test_public_reads.py,
 # which also runs the reference engine with the incremental check put here.
 public_check: Callable[[Game, int, PublicRule, int | None, int], None] = plain_public_check
 
