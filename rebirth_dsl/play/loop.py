@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from rebirth_dsl.accel.public import public_missions
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import check_output, shown
 from rebirth_dsl.play.agents import Agent, decide, move_entry
@@ -47,10 +48,14 @@ def agent_list(spec: str, n: int) -> list[str]:
     return names
 
 
-def play_game(rs: Any, names: list[str], agents: list[Agent], seed: int) -> tuple[Game, list[dict[str, Any]]]:
-    """Play a whole game; return the final state and the moves as record entries."""
+def play_game(rs: Any, names: list[str], agents: list[Agent], seed: int, plain: bool = False
+              ) -> tuple[Game, list[dict[str, Any]]]:
+    """Play a whole game; return the final state and the moves as record entries. The public missions are
+    checked incrementally (accel/public.py, proven equal to the rule), or with `plain` as the rule states."""
     setup = deal(rs, len(names), seed)
     game = Game(rs, names, setup)
+    if not plain:
+        game.public_reader = public_missions
     rngs = [seat_rng(seed, i) for i in range(len(names))]
     moves: list[dict[str, Any]] = []
     while not game.is_over():

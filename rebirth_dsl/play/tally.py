@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from rebirth_dsl.accel.public import public_missions as incremental_check
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.play.agents import Agent, decide
@@ -130,6 +131,8 @@ def public_missions(g: Game) -> tuple[tuple[str, tuple[tuple[int, int], ...]], .
 def finish(g: Game, agents: list[Agent], rngs: list[random.Random], tally: Tally | None = None) -> None:
     """Play a game to its end with the agents, on the reference engine (the moves `play_game` makes from
     the same generators: the same calls in the same order)."""
+    if g.public_reader is None:  # the incremental check, proven equal to the rule (accel/public.py)
+        g.public_reader = incremental_check
     while not g.is_over():
         p = g.turn
         if not g.hand[p]:  # a scenario: no hands to play from

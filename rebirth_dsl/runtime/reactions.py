@@ -22,10 +22,10 @@ def plain_public_check(g: Game, p: int, r: PublicRule, index: int | None, h: int
     public.check(g, p, r, index)
 
 
-# The public missions' check the reference engine runs after a placement: the rule itself, no caches
-# (random games on it take about 1.6x the time of the incremental check, greedy ones the same). The
-# generated engine's incremental check (accel/public.py) is proven equal to it by tests/engines/test_public_reads.py,
-# which also runs the reference engine with the incremental check put here.
+# The public missions' check the reference engine runs after a placement: the rule itself, no caches. The
+# generated engine's incremental check (accel/public.py) is proven equal to it by
+# tests/engines/test_public_reads.py; the layer that plays a game may put it on the game (`public_reader`), as
+# the agents' game loop does (play/loop.py, play/tally.py), and the tests run the reference both ways.
 public_check: Callable[[Game, int, PublicRule, int | None, int], None] = plain_public_check
 
 
@@ -68,7 +68,7 @@ def react_one(g: Game, r: ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | T
     elif isinstance(r, TouchRule):
         touch.react(g, r, p, kind, h, index, choices, first)
     elif isinstance(r, PublicRule):
-        public_check(g, p, r, index, h)
+        (g.public_reader or public_check)(g, p, r, index, h)
     else:  # a compiled statement kind without a reaction would be accepted and ignored: never
         raise TypeError(f"no reaction for {type(r).__name__}")
 

@@ -59,6 +59,9 @@ class State:
     cards: dict[str, CardDef] = _shared()
     ability_rules: tuple[TouchRule, ...] = _shared()
     auto_choose: AutoChoose | None = _shared()  # probes and playouts: answers ability questions the record does not
+    # the public missions' check after a placement (I-M1), when not the rule as stated (reactions.public_check):
+    # a speed device proven equal to it (accel/public.py), put here by the layer that plays the game
+    public_reader: Callable[..., None] | None = _shared()
     # the position
     declared_over: bool = False
     quiet: bool = False  # simulations: points only, no event objects and no text
@@ -145,6 +148,7 @@ def copy_state(s: _S) -> _S:
     n.cards = s.cards
     n.ability_rules = s.ability_rules
     n.auto_choose = s.auto_choose
+    n.public_reader = s.public_reader
     n.memo = s.memo
     n.declared_over = s.declared_over
     n.quiet = s.quiet

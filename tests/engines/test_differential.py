@@ -198,7 +198,7 @@ def fast_games(rs: Any, agent: str, seeds: range, ns: list[int]) -> int:
         names = DEFAULT_NAMES[:n]
         for seed in seeds:
             g, moves = random_game(rs, names, seed, record=True)
-            ref, rec = play_game(rs, names, [RandomAgent()] * n, seed)
+            ref, rec = play_game(rs, names, [RandomAgent()] * n, seed, plain=True)  # the rule as stated
             assert [(names[p], h) for p, _, _, h in moves] == [
                 (m["player"], rs.t.index[tuple(m["hex"])] if m["hex"] else -1) for m in rec], (n, seed)
             assert g.quiet and not ref.quiet  # end scoring: the generated code against the closures

@@ -86,9 +86,10 @@ def events(g: Game) -> list[tuple[Any, ...]]:
 def both_ways(rs: Any, n: int, seed: int, agent: Any = RandomAgent) -> tuple[Game, Game]:
     """The same game played on the reference engine with the incremental check and with the rule."""
     names = DEFAULT_NAMES[:n]
-    with incremental_reads():
-        g1, _ = play_game(rs, names, [agent()] * n, seed)
-    g2, _ = play_game(rs, names, [agent()] * n, seed)
+    g1, _ = play_game(rs, names, [agent()] * n, seed)
+    assert g1.public_reader is incremental.public_missions
+    g2, _ = play_game(rs, names, [agent()] * n, seed, plain=True)
+    assert g2.public_reader is None
     return g1, g2
 
 
