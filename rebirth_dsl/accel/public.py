@@ -17,7 +17,7 @@ from itertools import compress
 from operator import ne
 from typing import TYPE_CHECKING, Any
 
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.emit import Locals, assigned, literal
 from rebirth_dsl.compile.exprgen import direct_function
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import PublicRule
@@ -196,19 +196,22 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
 
 
 def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind: Callable[[str, Any], str],
-                  placer_first: bool = True) -> list[str] | None:
+                  loc: Locals, placer_first: bool = True) -> list[str] | None:
     """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
     same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
     own; landmarks and areas go to _after (PUBMOVED), cards to read to _read_for (PUBREAD), with the ruleset's
     _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
     `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
-    None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
-    gsize, lm_owner, touched_by and LMADJ (the landmarks next to each hex, as g.lm_adj), the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same, xw, lx,
-    dx of its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
+    None: the caller emits the call. The source reads the locals `loc` declares (the enclosing loop's g, p, v,
+    h, groot, gsize, lm_owner, touched_by and the names PUBLIC_LOCALS binds; asked for, an undeclared one is an
+    error) and assigns lq, d, base, i, left, x, lm, same, xw, lx, dx of its own. `placer_first`: the rule reads
+    the placer's cards first (else in seat order)."""
     w = _watch(rs)
     if not hexes:
         return None
+    loc.require("g", "p", "v", "h", "gsize", "lm_owner", "touched_by", *assigned(PUBLIC_LOCALS))
+    loc = loc.declare("lq", "d", "base", "i", "left", "x", "lm", "same", "xw", "lx", "dx")
     at = w.at[kid]
 
     def at_hex(name: str, values: tuple[int, ...]) -> str | None:
@@ -252,9 +255,9 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
             if form == "value":  # by the tile's value
                 block = [ln.format("v") for ln in lower]
             elif form == "group":  # the largest group is now at least the tile's own
-                block = [f"if gsize[groot] >= {n}:", f"    d |= {literal(b)}"]
+                block = [f"if gsize[{loc('groot')}] >= {n}:", f"    d |= {literal(b)}"]
             else:  # reach: one more group of the size if the tile's own now is one
-                block = [f"if gsize[groot] >= {n}:", *("    " + ln.format("1") for ln in lower)]
+                block = [f"if gsize[{loc('groot')}] >= {n}:", *("    " + ln.format("1") for ln in lower)]
             where = at_hex(f"IS{i}", tuple(int(_FORMS.get(up, "by") == form) for up, _ in grow))
             if where is not None and where.endswith("[h]"):
                 block = [f"if {where}:", *("    " + ln for ln in block)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rebirth_dsl.compile.emit import Emitter
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import (
     AreaRule,
@@ -350,52 +351,61 @@ class _Gen:
                            f"{c_ints([t.landmark_kinds.index(k) for k in t.landmark_kind])};")
         # the landmarks this placement touches first are found before any reaction and marked touched after
         # all of them, so every `on first touch KIND` statement sees the same first touch (rules/touch.py)
-        L: list[str] = ["static void place(S *s, int p, int k, int v, int h) {", "    occupy(s, h, p, k, v);",
-                        "    (void)v;",
-                        *(["    pub_tile(s, p, k, h);"] if self.incremental else []),
-                        *touch.c_prologue()]
-        for ri, (r, s) in enumerate(zip(rs.reactions, ast["reactions"], strict=True)):
-            if isinstance(r, ScoreTrigger | PlaceDraw):
-                cond = f"((u32){c_int(_mask(r.kinds, self.nk))}u >> k) & 1"
-                if r.at is not None:
-                    self.tables.append(f"static const u8 AT{ri}[{c_int(max(t.n, 1))}] = {c_ints([int(x) for x in r.at])};")
-                    cond += f" && AT{ri}[h]"
-                if isinstance(r, ScoreTrigger):
-                    f = self.expr(r.expr, f"the placement trigger scoring {_safe(r.category)}")
-                    L.append(f"    if ({cond}) add(s, p, {c_int(self.cat.get(r.category, -1))}, {f}(s, p, h, 0));")
-                else:
-                    L.append(f"    if ({cond}) {self.draw_fn(r.deck, ast)}(s, p);")
-            elif isinstance(r, AreaRule):
-                self.area_function(ri, r, s)
-                ok = [int(k == r.kind) for k in t.area_kind]
-                self.tables.append(f"static const u8 AOK{ri}[NAX] = {c_ints(ok)};")
-                L.append("    { int a = AREA_OF[h];")
-                L.append(f"      if (a >= 0 && s->area_free[a] == 0 && !s->area_done[a] && AOK{ri}[a]) area{ri}(s, a, p); }}")
-            elif isinstance(r, MajorityRule):
-                mine = set(r.landmarks)
-                _per_hex_lists(f"MAJ{ri}", [[lm for lm in st.lm_adj[h] if lm in mine and st.metric_of.get(lm) is r]
-                                            for h in range(t.n)], self.tables)
-                self.majority_function(ri, r)
-                L.append(f"    for (int i = MAJ{ri}_OFF[h]; i < MAJ{ri}_OFF[h + 1]; i++) challenge{ri}(s, MAJ{ri}[i], p);")
-            elif isinstance(r, TouchRule):
-                act = r.action
-                if isinstance(act, A.AbilityAction):
-                    do = "use_ability(s, lm, p);"
-                elif isinstance(act, A.DrawAction):
-                    do = f"{self.draw_fn(act.deck, ast)}(s, p);"
-                elif isinstance(act, A.ScoreAction):
-                    f = self.expr(act.expr, f"the first-touch score {_safe(act.category)}")
-                    do = f"add(s, p, {c_int(self.cat.get(act.category, -1))}, {f}(s, p, h, 0));"
-                else:
-                    self.problems.append(f"the first-touch action {type(act).__name__}")
-                    do = ""
-                kind = c_int(t.landmark_kinds.index(r.kind)) if r.kind in t.landmark_kinds else "-1"
-                L.extend(touch.c_source(r, do, kind, f"(u32){c_int(_mask(r.by, self.nk))}u"))
-            elif isinstance(r, PublicRule):
-                L.append(f"    public_missions(s, p, {c_int(int(r.placer_first))}, {c_int(self.cat.get(r.category, -1))});")
-        L.extend(touch.c_mark())
-        L.append("}")
-        return "\n".join(L)
+        e = Emitter()
+        e.consts = self.tables  # the C tables, declared before every function
+        e.declare("s", "p", "k", "v", "h")
+        with e.block("static void place(S *s, int p, int k, int v, int h) {", "}"):
+            e.line("occupy(s, h, p, k, v);")
+            e.line("(void)v;")
+            if self.incremental:
+                e.line("pub_tile(s, p, k, h);")
+            e.extend(touch.c_prologue(e.locals))
+            e.declare(*touch.C_FIRST)
+            for ri, (r, s) in enumerate(zip(rs.reactions, ast["reactions"], strict=True)):
+                self.reaction(e, ri, r, s, ast)
+            e.extend(touch.c_mark(e.locals))
+        return "\n".join(e.lines)
+
+    def reaction(self, e: Emitter, ri: int, r: Any, s: Any, ast: dict[str, Any]) -> None:
+        """One reaction's statement in place() (its functions and tables beside it)."""
+        rs, t = self.rs, self.t
+        st = static(rs)
+        if isinstance(r, ScoreTrigger | PlaceDraw):
+            cond = f"((u32){c_int(_mask(r.kinds, self.nk))}u >> k) & 1"
+            if r.at is not None:
+                cond += f" && {e.c_table('u8', f'AT{ri}', c_int(max(t.n, 1)), [int(x) for x in r.at])}[h]"
+            if isinstance(r, ScoreTrigger):
+                f = self.expr(r.expr, f"the placement trigger scoring {_safe(r.category)}")
+                e.line(f"if ({cond}) add(s, p, {c_int(self.cat.get(r.category, -1))}, {f}(s, p, h, 0));")
+            else:
+                e.line(f"if ({cond}) {self.draw_fn(r.deck, ast)}(s, p);")
+        elif isinstance(r, AreaRule):
+            self.area_function(ri, r, s)
+            ok = e.c_table("u8", f"AOK{ri}", "NAX", [int(k == r.kind) for k in t.area_kind])
+            e.line("{ int a = AREA_OF[h];")
+            e.line(f"  if (a >= 0 && s->area_free[a] == 0 && !s->area_done[a] && {ok}[a]) area{ri}(s, a, p); }}")
+        elif isinstance(r, MajorityRule):
+            mine = set(r.landmarks)
+            _per_hex_lists(f"MAJ{ri}", [[lm for lm in st.lm_adj[h] if lm in mine and st.metric_of.get(lm) is r]
+                                        for h in range(t.n)], self.tables)
+            self.majority_function(ri, r)
+            e.line(f"for (int i = MAJ{ri}_OFF[h]; i < MAJ{ri}_OFF[h + 1]; i++) challenge{ri}(s, MAJ{ri}[i], p);")
+        elif isinstance(r, TouchRule):
+            act = r.action
+            if isinstance(act, A.AbilityAction):
+                do = "use_ability(s, lm, p);"
+            elif isinstance(act, A.DrawAction):
+                do = f"{self.draw_fn(act.deck, ast)}(s, p);"
+            elif isinstance(act, A.ScoreAction):
+                f = self.expr(act.expr, f"the first-touch score {_safe(act.category)}")
+                do = f"add(s, p, {c_int(self.cat.get(act.category, -1))}, {f}(s, p, h, 0));"
+            else:
+                self.problems.append(f"the first-touch action {type(act).__name__}")
+                do = ""
+            kind = c_int(t.landmark_kinds.index(r.kind)) if r.kind in t.landmark_kinds else "-1"
+            e.extend(touch.c_source(r, do, kind, f"(u32){c_int(_mask(r.by, self.nk))}u", e.locals))
+        elif isinstance(r, PublicRule):
+            e.line(f"public_missions(s, p, {c_int(int(r.placer_first))}, {c_int(self.cat.get(r.category, -1))});")
 
     def area_function(self, ri: int, r: AreaRule, blk: A.AreaBlock) -> None:
         """S-A1..S-A4 (rules/area.py's C): the tie chain's keys, each payout compiled to C, the table per area."""
