@@ -328,18 +328,17 @@ class _Gen:
         self.draw_fns[deck] = fn
         d = self.deck_id.get(deck, -1)
         empty = self.rs.empty_decks.get(deck)
-        lines = [f"static void {fn}(S *s, int p) {{",
-                 f"    int d = {c_int(d)};",
-                 "    if (d >= 0 && s->dtop[d] < s->dlen[d]) {",
-                 "        if (s->nheld[p] < HELDMAX) s->held[p][s->nheld[p]++] = s->deck[d][s->dtop[d]++];",
-                 "        else s->lost = 1;",
-                 "        return;",
-                 "    }"]
-        if empty is not None and empty.fn is not None:
-            f = self.expr(empty.fn.node, "a draw from an empty deck")
-            lines.append(f"    add(s, p, {c_int(self.cat.get(empty.category, -1))}, {f}(s, p, -1, 0));")
-        lines.append("}")
-        self.rules.append("\n".join(lines))
+        e = Emitter()
+        with e.block(f"static void {fn}(S *s, int p) {{", "}"):
+            e.line(f"int d = {c_int(d)};")
+            with e.block("if (d >= 0 && s->dtop[d] < s->dlen[d]) {", "}"):
+                e.line("if (s->nheld[p] < HELDMAX) s->held[p][s->nheld[p]++] = s->deck[d][s->dtop[d]++];")
+                e.line("else s->lost = 1;")
+                e.line("return;")
+            if empty is not None and empty.fn is not None:
+                f = self.expr(empty.fn.node, "a draw from an empty deck")
+                e.line(f"add(s, p, {c_int(self.cat.get(empty.category, -1))}, {f}(s, p, -1, 0));")
+        self.rules.append("\n".join(e.lines))
         return fn
 
     def place_function(self, ast: dict[str, Any]) -> str:
@@ -440,30 +439,35 @@ class _Gen:
     def ability_function(self, ast: dict[str, Any]) -> None:
         """I-R1: the landmark's printed ability, answered at random."""
         rs = self.rs
-        L = ["static void use_ability(S *s, int lm, int p) {", "    switch (LM_AB[lm]) {"]
-        for ai, ab in enumerate(rs.abilities.values()):
-            L.append(f"    case {c_int(ai)}:")
-            eff = ab.effect
-            match eff:
-                case A.ScoreEffect():
-                    f = self.expr(eff.expr, f"the ability scoring {_safe(eff.category)}")
-                    L.append(f"        add(s, p, {c_int(self.cat.get(eff.category, -1))}, {f}(s, p, -1, 0));")
-                case A.TakeAsideEffect():
-                    L.append("        take_aside(s, lm, p);")
-                case A.DrawKeepEffect(draw=n, rest=rest):
-                    if rest not in REST:
-                        self.problems.append("a draw-and-keep ability whose rest goes somewhere unknown")
-                    L.append(f"        draw_keep(s, lm, p, {c_int(n)}, {c_int(REST.get(rest, 2))});")
-                case A.DrawCardEffect(deck=deck):  # a draw like any other, the deck's `when empty` included
-                    L.append(f"        {self.draw_fn(deck, ast)}(s, p);")
-                case A.DoubleEffect(factor=factor, markers=markers, target=target):
-                    L.append(f"        double_mission(s, lm, p, {c_int(factor)}, {c_int(markers)}, "
-                             f"{c_int(int(target == 'any'))});")
-                case _:
-                    self.problems.append(f"the ability effect {type(eff).__name__}")
-            L.append("        break;")
-        L += ["    }", "    (void)s; (void)lm; (void)p;", "}"]
-        self.rules.append("\n".join(L))
+        e = Emitter()
+        with e.block("static void use_ability(S *s, int lm, int p) {", "}"):
+            e.line("switch (LM_AB[lm]) {")  # the cases at the switch's own indentation
+            for ai, ab in enumerate(rs.abilities.values()):
+                with e.block(f"case {c_int(ai)}:"):
+                    self.ability_case(e, ab.effect, ast)
+                    e.line("break;")
+            e.line("}")
+            e.line("(void)s; (void)lm; (void)p;")
+        self.rules.append("\n".join(e.lines))
+
+    def ability_case(self, e: Emitter, eff: Any, ast: dict[str, Any]) -> None:
+        """One ability's effect in use_ability's switch."""
+        match eff:
+            case A.ScoreEffect():
+                f = self.expr(eff.expr, f"the ability scoring {_safe(eff.category)}")
+                e.line(f"add(s, p, {c_int(self.cat.get(eff.category, -1))}, {f}(s, p, -1, 0));")
+            case A.TakeAsideEffect():
+                e.line("take_aside(s, lm, p);")
+            case A.DrawKeepEffect(draw=n, rest=rest):
+                if rest not in REST:
+                    self.problems.append("a draw-and-keep ability whose rest goes somewhere unknown")
+                e.line(f"draw_keep(s, lm, p, {c_int(n)}, {c_int(REST.get(rest, 2))});")
+            case A.DrawCardEffect(deck=deck):  # a draw like any other, the deck's `when empty` included
+                e.line(f"{self.draw_fn(deck, ast)}(s, p);")
+            case A.DoubleEffect(factor=factor, markers=markers, target=target):
+                e.line(f"double_mission(s, lm, p, {c_int(factor)}, {c_int(markers)}, {c_int(int(target == 'any'))});")
+            case _:
+                self.problems.append(f"the ability effect {type(eff).__name__}")
 
     def card_function(self) -> None:
         """A card's condition by card id (cards, end scoring: the engine runs them as exprgen's Python)."""
@@ -471,12 +475,15 @@ class _Gen:
         for cards in self.rs.decks.values():
             for c in cards:
                 cond[c.name] = c.cond.node  # the last definition of a name wins, as Static.cards
-        L = ["static i64 card_cond(const S *s, int c, int me) {", "    switch (c) {"]
-        for ci, name in enumerate(self.cards):
-            f = self.expr(cond.get(name), f"mission card {ci + 1}")
-            L.append(f"    case {c_int(ci)}: return {f}(s, me, -1, 0);")
-        L += ["    }", "    (void)s; (void)me;", "    return 0;", "}"]
-        self.rules.append("\n".join(L))
+        e = Emitter()
+        with e.block("static i64 card_cond(const S *s, int c, int me) {", "}"):
+            e.line("switch (c) {")
+            for ci, name in enumerate(self.cards):
+                e.line(f"case {c_int(ci)}: return {self.expr(cond.get(name), f'mission card {ci + 1}')}(s, me, -1, 0);")
+            e.line("}")
+            e.line("(void)s; (void)me;")
+            e.line("return 0;")
+        self.rules.append("\n".join(e.lines))
 
     def public_function(self) -> None:
         """I-M1: after every placement each seat (the placer first, or in seat order) against every face-up
