@@ -76,3 +76,23 @@ def test_a_c_block_closes_and_tables_are_checked_ints() -> None:
     assert e.consts == ["static const u8 OK[NH] = {1, 0, 1};"]
     with pytest.raises(TypeError):
         e.c_table("u8", "BAD", "NH", ["1"])  # type: ignore[list-item]
+
+
+def test_public_source_refuses_a_loop_that_does_not_declare_its_locals() -> None:
+    """public_source (accel/public.py) reads the playout loop's locals: without them declared it refuses
+    to write, and with them it writes the inline check."""
+    from rebirth_dsl.accel.public import PUBLIC_LOCALS, public_source
+    from rebirth_dsl.records.record import load_ruleset
+    from rebirth_dsl.records.resources import rules_and_board
+    from rebirth_dsl.runtime.game import static
+
+    rs = load_ruleset(*rules_and_board("ireland", None))[0]
+    kid = 0
+    hexes = tuple(next(hs for hs in static(rs).free.values() if hs))
+    e = Emitter({})
+    with pytest.raises(UndeclaredLocal):
+        public_source(rs, "RULE", kid, hexes, e.ref, Locals().declare("g", "p", "v", "h"))
+    loop = Locals().declare("g", "p", "v", "h", "groot", "gsize", "lm_owner", "touched_by",
+                            *assigned(PUBLIC_LOCALS))
+    lines = public_source(rs, "RULE", kid, hexes, e.ref, loop)
+    assert lines is not None and lines[0].startswith("if ps and ")
