@@ -398,19 +398,16 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], e: Emitter, tables: dic
                     continue
                 if ats != {True}:
                     conds.append(f"AT{ri}[h]")
-            ind = ""
-            if conds:
-                L(f"if {' and '.join(conds)}:")
-                ind = "    "
-            src = _trigger_expr(r, rs)
-            if src == "group":  # the root of the group just joined (h itself where no group can form)
-                L(f"{ind}pts = gsize[{b.local('groot') if joins != 'False' else 'h'}]")
-            elif src is not None:
-                L(f"{ind}pts = {src}")
-            else:
-                L(f"{ind}pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
-            L(f"{ind}sc[{literal(r.category)}] += pts")
-            L(f"{ind}track[p] += pts")
+            with b.block(f"if {' and '.join(conds)}:") if conds else nullcontext():
+                src = _trigger_expr(r, rs)
+                if src == "group":  # the root of the group just joined (h itself where no group can form)
+                    L(f"pts = gsize[{b.local('groot') if joins != 'False' else 'h'}]")
+                elif src is not None:
+                    L(f"pts = {src}")
+                else:
+                    L(f"pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
+                L(f"sc[{literal(r.category)}] += pts")
+                L("track[p] += pts")
         elif isinstance(r, AreaRule):
             if in_area is False:
                 continue
@@ -422,12 +419,11 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], e: Emitter, tables: dic
                 conds.append(f"AREAOK{ri}[a]")
             # `not area_free[a]`, not `== 0`: a comparison before a jump as long as this block is never
             # specialised by CPython 3.11 (EXTENDED_ARG follows it), a truth test is quick anyway
-            L(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:")
-            rule = closure(f"RULE{ri}", r)
-            if area.fixed_pay(r, t.attributes) is None:
-                L(f"    SCORE_AREA(g, a, p, {rule}, None)")
-            else:  # rules/area.py's score inlined for quiet games (probes, playouts)
-                with b.block():
+            with b.block(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:"):
+                rule = closure(f"RULE{ri}", r)
+                if area.fixed_pay(r, t.attributes) is None:
+                    L(f"SCORE_AREA(g, a, p, {rule}, None)")
+                else:  # rules/area.py's score inlined for quiet games (probes, playouts)
                     b.extend(area.python_score(ri, r, rule, b.locals))
         elif isinstance(r, MajorityRule):
             if not loop_over(maj_tables[ri]):
