@@ -12,12 +12,13 @@ untyped value: the runtime's Game, with the fields listed where they are read.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from itertools import compress
 from operator import ne
 from typing import TYPE_CHECKING, Any
 
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.emit import Emitter, Locals, assigned, literal
 from rebirth_dsl.compile.exprgen import direct_function
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import PublicRule
@@ -196,19 +197,22 @@ def _after(g: Game, w: _Watch, h: int, q: int, d: int, anyone: int, r: PublicRul
 
 
 def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind: Callable[[str, Any], str],
-                  placer_first: bool = True) -> list[str] | None:
+                  loc: Locals, placer_first: bool = True) -> list[str] | None:
     """public_missions' usual case as source for the generated playout loop, where the tile's kind (kid) is
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
     same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
     own; landmarks and areas go to _after (PUBMOVED), cards to read to _read_for (PUBREAD), with the ruleset's
     _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
     `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
-    None: the caller emits the call. The source uses the loop's names g, p, v (the tile's value), h, groot,
-    gsize, lm_owner, touched_by and LMADJ (the landmarks next to each hex, as g.lm_adj), the names PUBLIC_LOCALS binds, and lq, d, base, i, left, x, lm, same, xw, lx,
-    dx of its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
+    None: the caller emits the call. The source reads the locals `loc` declares (the enclosing loop's g, p, v,
+    h, groot, gsize, lm_owner, touched_by and the names PUBLIC_LOCALS binds; asked for, an undeclared one is an
+    error) and assigns lq, d, base, i, left, x, lm, same, xw, lx, dx of its own. `placer_first`: the rule reads
+    the placer's cards first (else in seat order)."""
     w = _watch(rs)
     if not hexes:
         return None
+    loc.require("g", "p", "v", "h", "gsize", "lm_owner", "touched_by", *assigned(PUBLIC_LOCALS))
+    loc = loc.declare("lq", "d", "base", "i", "left", "x", "lm", "same", "xw", "lx", "dx")
     at = w.at[kid]
 
     def at_hex(name: str, values: tuple[int, ...]) -> str | None:
@@ -252,9 +256,9 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
             if form == "value":  # by the tile's value
                 block = [ln.format("v") for ln in lower]
             elif form == "group":  # the largest group is now at least the tile's own
-                block = [f"if gsize[groot] >= {n}:", f"    d |= {literal(b)}"]
+                block = [f"if gsize[{loc('groot')}] >= {n}:", f"    d |= {literal(b)}"]
             else:  # reach: one more group of the size if the tile's own now is one
-                block = [f"if gsize[groot] >= {n}:", *("    " + ln.format("1") for ln in lower)]
+                block = [f"if gsize[{loc('groot')}] >= {n}:", *("    " + ln.format("1") for ln in lower)]
             where = at_hex(f"IS{i}", tuple(int(_FORMS.get(up, "by") == form) for up, _ in grow))
             if where is not None and where.endswith("[h]"):
                 block = [f"if {where}:", *("    " + ln for ln in block)]
@@ -267,38 +271,56 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
     # taking a landmark often makes such a card worth reading for nothing
 
-    def reading(seat: str, dv: str) -> list[str]:
+    def reading(e: Emitter, seat: str, dv: str) -> None:
         """Read for `seat` the cards of the bits `dv` (a local name), when there are some."""
-        held = [ln for b, lm in w.holds for ln in (f"if {dv} & {literal(b)} and lm_owner[{literal(lm)}] != {seat}:",
-                                                    f"    {dv} ^= {literal(b)}")]
-        call = f"{read}(g, {seat}, {dv}, {rule}, None, {watch})"
-        return [f"if {dv}:", *("    " + ln for ln in held), *([f"    if {dv}:", f"        {call}"] if held
-                                                               else [f"    {call}"])]
+        with e.block(f"if {dv}:"):
+            for b, lm in w.holds:
+                with e.block(f"if {dv} & {literal(b)} and lm_owner[{literal(lm)}] != {seat}:"):
+                    e.line(f"{dv} ^= {literal(b)}")
+            with e.block(f"if {dv}:") if w.holds else nullcontext():
+                e.line(f"{read}(g, {seat}, {dv}, {rule}, None, {watch})")
 
-    read_d = reading("p", "d")
-    if taken:  # the holders compared once where nothing changed (`same`), again only after taking some
-        body += ["if sl != lm_owner:", *("    " + ln for ln in taken), "    same = sl == lm_owner", "else:",
-                 "    same = True"]
-    else:
-        body.append("same = sl == lm_owner")
-    body += ["if same and sw[0] == len(won):", *("    " + ln for ln in read_d)]
-    if won:
-        # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
-        # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
-        last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
-        other = ["lx = live[xw]", "dx = 0", *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}"),
-                 *reading("xw", "dx")]
-        if placer_first:
-            body += ["elif same and sw[0] + 1 == len(won):", "    sw[0] += 1", f"    xw = {last}", "    if xw == p:",
-                     *("        " + ln for ln in won + read_d), "    else:", *("        " + ln for ln in read_d),
-                     "        if xw >= 0:", *("            " + ln for ln in other)]
-        else:  # in seat order: only the placer's own area here (another seat may read before the placer)
-            body += [f"elif same and sw[0] + 1 == len(won) and {last} == p:", "    sw[0] += 1",
-                     *("    " + ln for ln in won + read_d)]
-    body += ["else:",
-             f"    {moved}(g, {watch}, h, p, d, 0, {rule}, None)", *("    " + ln for ln in PUBLIC_LOCALS)]
-    return [f"if {' and '.join(tests)}:", *("    " + ln for ln in body), "else:",
-            f"    PUBLIC(g, p, {rule}, None, h)", *("    " + ln for ln in PUBLIC_LOCALS)]
+    e = Emitter()
+    with e.block(f"if {' and '.join(tests)}:"):
+        e.extend(body)
+        if taken:  # the holders compared once where nothing changed (`same`), again only after taking some
+            with e.block("if sl != lm_owner:"):
+                e.extend(taken)
+                e.line("same = sl == lm_owner")
+            with e.block("else:"):
+                e.line("same = True")
+        else:
+            e.line("same = sl == lm_owner")
+        with e.block("if same and sw[0] == len(won):"):
+            reading(e, "p", "d")
+        if won:
+            # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
+            # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
+            last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
+            if placer_first:
+                with e.block("elif same and sw[0] + 1 == len(won):"):
+                    e.line("sw[0] += 1")
+                    e.line(f"xw = {last}")
+                    with e.block("if xw == p:"):
+                        e.extend(won)
+                        reading(e, "p", "d")
+                    with e.block("else:"):
+                        reading(e, "p", "d")
+                        with e.block("if xw >= 0:"):
+                            e.extend(["lx = live[xw]", "dx = 0", *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}")])
+                            reading(e, "xw", "dx")
+            else:  # in seat order: only the placer's own area here (another seat may read before the placer)
+                with e.block(f"elif same and sw[0] + 1 == len(won) and {last} == p:"):
+                    e.line("sw[0] += 1")
+                    e.extend(won)
+                    reading(e, "p", "d")
+        with e.block("else:"):
+            e.line(f"{moved}(g, {watch}, h, p, d, 0, {rule}, None)")
+            e.extend(PUBLIC_LOCALS)
+    with e.block("else:"):
+        e.line(f"PUBLIC(g, p, {rule}, None, h)")
+        e.extend(PUBLIC_LOCALS)
+    return e.lines
 
 
 # The check's lists (g.public_seen) as locals of the generated loop, bound before it and again after each call

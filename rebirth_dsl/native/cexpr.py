@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.check.types import VARIABLES
-from rebirth_dsl.compile.emit import bitset, c_int
+from rebirth_dsl.compile.emit import bitset, c_int, c_ints
 from rebirth_dsl.compile.functions import FUNCTIONS
 from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A
@@ -33,19 +33,6 @@ _INTLIKE = {"int", "bool", "player", "hex", "landmark", "landmarks", "areas"}
 
 class Unsupported(Exception):
     """A construct the native backend cannot express; its message names it."""
-
-
-def c_u64(v: object) -> str:
-    """A C unsigned 64-bit literal from a checked Python int."""
-    if type(v) is not int or not 0 <= v < 1 << 64:
-        raise TypeError(f"not a 64-bit word: {type(v).__name__}")
-    return f"0x{v:x}ULL"
-
-
-def c_ints(values: list[int] | tuple[int, ...], words: bool = False) -> str:
-    """`{1, 2, 3}` from checked ints (`{0}` for none: C has no empty initialiser)."""
-    emit = c_u64 if words else c_int
-    return "{" + (", ".join(emit(v) for v in values) if values else "0") + "}"
 
 
 @dataclass

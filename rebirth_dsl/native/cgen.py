@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rebirth_dsl.compile.emit import Emitter
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import (
     AreaRule,
@@ -327,18 +328,17 @@ class _Gen:
         self.draw_fns[deck] = fn
         d = self.deck_id.get(deck, -1)
         empty = self.rs.empty_decks.get(deck)
-        lines = [f"static void {fn}(S *s, int p) {{",
-                 f"    int d = {c_int(d)};",
-                 "    if (d >= 0 && s->dtop[d] < s->dlen[d]) {",
-                 "        if (s->nheld[p] < HELDMAX) s->held[p][s->nheld[p]++] = s->deck[d][s->dtop[d]++];",
-                 "        else s->lost = 1;",
-                 "        return;",
-                 "    }"]
-        if empty is not None and empty.fn is not None:
-            f = self.expr(empty.fn.node, "a draw from an empty deck")
-            lines.append(f"    add(s, p, {c_int(self.cat.get(empty.category, -1))}, {f}(s, p, -1, 0));")
-        lines.append("}")
-        self.rules.append("\n".join(lines))
+        e = Emitter()
+        with e.block(f"static void {fn}(S *s, int p) {{", "}"):
+            e.line(f"int d = {c_int(d)};")
+            with e.block("if (d >= 0 && s->dtop[d] < s->dlen[d]) {", "}"):
+                e.line("if (s->nheld[p] < HELDMAX) s->held[p][s->nheld[p]++] = s->deck[d][s->dtop[d]++];")
+                e.line("else s->lost = 1;")
+                e.line("return;")
+            if empty is not None and empty.fn is not None:
+                f = self.expr(empty.fn.node, "a draw from an empty deck")
+                e.line(f"add(s, p, {c_int(self.cat.get(empty.category, -1))}, {f}(s, p, -1, 0));")
+        self.rules.append("\n".join(e.lines))
         return fn
 
     def place_function(self, ast: dict[str, Any]) -> str:
@@ -350,52 +350,61 @@ class _Gen:
                            f"{c_ints([t.landmark_kinds.index(k) for k in t.landmark_kind])};")
         # the landmarks this placement touches first are found before any reaction and marked touched after
         # all of them, so every `on first touch KIND` statement sees the same first touch (rules/touch.py)
-        L: list[str] = ["static void place(S *s, int p, int k, int v, int h) {", "    occupy(s, h, p, k, v);",
-                        "    (void)v;",
-                        *(["    pub_tile(s, p, k, h);"] if self.incremental else []),
-                        *touch.c_prologue()]
-        for ri, (r, s) in enumerate(zip(rs.reactions, ast["reactions"], strict=True)):
-            if isinstance(r, ScoreTrigger | PlaceDraw):
-                cond = f"((u32){c_int(_mask(r.kinds, self.nk))}u >> k) & 1"
-                if r.at is not None:
-                    self.tables.append(f"static const u8 AT{ri}[{c_int(max(t.n, 1))}] = {c_ints([int(x) for x in r.at])};")
-                    cond += f" && AT{ri}[h]"
-                if isinstance(r, ScoreTrigger):
-                    f = self.expr(r.expr, f"the placement trigger scoring {_safe(r.category)}")
-                    L.append(f"    if ({cond}) add(s, p, {c_int(self.cat.get(r.category, -1))}, {f}(s, p, h, 0));")
-                else:
-                    L.append(f"    if ({cond}) {self.draw_fn(r.deck, ast)}(s, p);")
-            elif isinstance(r, AreaRule):
-                self.area_function(ri, r, s)
-                ok = [int(k == r.kind) for k in t.area_kind]
-                self.tables.append(f"static const u8 AOK{ri}[NAX] = {c_ints(ok)};")
-                L.append("    { int a = AREA_OF[h];")
-                L.append(f"      if (a >= 0 && s->area_free[a] == 0 && !s->area_done[a] && AOK{ri}[a]) area{ri}(s, a, p); }}")
-            elif isinstance(r, MajorityRule):
-                mine = set(r.landmarks)
-                _per_hex_lists(f"MAJ{ri}", [[lm for lm in st.lm_adj[h] if lm in mine and st.metric_of.get(lm) is r]
-                                            for h in range(t.n)], self.tables)
-                self.majority_function(ri, r)
-                L.append(f"    for (int i = MAJ{ri}_OFF[h]; i < MAJ{ri}_OFF[h + 1]; i++) challenge{ri}(s, MAJ{ri}[i], p);")
-            elif isinstance(r, TouchRule):
-                act = r.action
-                if isinstance(act, A.AbilityAction):
-                    do = "use_ability(s, lm, p);"
-                elif isinstance(act, A.DrawAction):
-                    do = f"{self.draw_fn(act.deck, ast)}(s, p);"
-                elif isinstance(act, A.ScoreAction):
-                    f = self.expr(act.expr, f"the first-touch score {_safe(act.category)}")
-                    do = f"add(s, p, {c_int(self.cat.get(act.category, -1))}, {f}(s, p, h, 0));"
-                else:
-                    self.problems.append(f"the first-touch action {type(act).__name__}")
-                    do = ""
-                kind = c_int(t.landmark_kinds.index(r.kind)) if r.kind in t.landmark_kinds else "-1"
-                L.extend(touch.c_source(r, do, kind, f"(u32){c_int(_mask(r.by, self.nk))}u"))
-            elif isinstance(r, PublicRule):
-                L.append(f"    public_missions(s, p, {c_int(int(r.placer_first))}, {c_int(self.cat.get(r.category, -1))});")
-        L.extend(touch.c_mark())
-        L.append("}")
-        return "\n".join(L)
+        e = Emitter()
+        e.consts = self.tables  # the C tables, declared before every function
+        e.declare("s", "p", "k", "v", "h")
+        with e.block("static void place(S *s, int p, int k, int v, int h) {", "}"):
+            e.line("occupy(s, h, p, k, v);")
+            e.line("(void)v;")
+            if self.incremental:
+                e.line("pub_tile(s, p, k, h);")
+            e.extend(touch.c_prologue(e.locals))
+            e.declare(*touch.C_FIRST)
+            for ri, (r, s) in enumerate(zip(rs.reactions, ast["reactions"], strict=True)):
+                self.reaction(e, ri, r, s, ast)
+            e.extend(touch.c_mark(e.locals))
+        return "\n".join(e.lines)
+
+    def reaction(self, e: Emitter, ri: int, r: Any, s: Any, ast: dict[str, Any]) -> None:
+        """One reaction's statement in place() (its functions and tables beside it)."""
+        rs, t = self.rs, self.t
+        st = static(rs)
+        if isinstance(r, ScoreTrigger | PlaceDraw):
+            cond = f"((u32){c_int(_mask(r.kinds, self.nk))}u >> k) & 1"
+            if r.at is not None:
+                cond += f" && {e.c_table('u8', f'AT{ri}', c_int(max(t.n, 1)), [int(x) for x in r.at])}[h]"
+            if isinstance(r, ScoreTrigger):
+                f = self.expr(r.expr, f"the placement trigger scoring {_safe(r.category)}")
+                e.line(f"if ({cond}) add(s, p, {c_int(self.cat.get(r.category, -1))}, {f}(s, p, h, 0));")
+            else:
+                e.line(f"if ({cond}) {self.draw_fn(r.deck, ast)}(s, p);")
+        elif isinstance(r, AreaRule):
+            self.area_function(ri, r, s)
+            ok = e.c_table("u8", f"AOK{ri}", "NAX", [int(k == r.kind) for k in t.area_kind])
+            e.line("{ int a = AREA_OF[h];")
+            e.line(f"  if (a >= 0 && s->area_free[a] == 0 && !s->area_done[a] && {ok}[a]) area{ri}(s, a, p); }}")
+        elif isinstance(r, MajorityRule):
+            mine = set(r.landmarks)
+            _per_hex_lists(f"MAJ{ri}", [[lm for lm in st.lm_adj[h] if lm in mine and st.metric_of.get(lm) is r]
+                                        for h in range(t.n)], self.tables)
+            self.majority_function(ri, r)
+            e.line(f"for (int i = MAJ{ri}_OFF[h]; i < MAJ{ri}_OFF[h + 1]; i++) challenge{ri}(s, MAJ{ri}[i], p);")
+        elif isinstance(r, TouchRule):
+            act = r.action
+            if isinstance(act, A.AbilityAction):
+                do = "use_ability(s, lm, p);"
+            elif isinstance(act, A.DrawAction):
+                do = f"{self.draw_fn(act.deck, ast)}(s, p);"
+            elif isinstance(act, A.ScoreAction):
+                f = self.expr(act.expr, f"the first-touch score {_safe(act.category)}")
+                do = f"add(s, p, {c_int(self.cat.get(act.category, -1))}, {f}(s, p, h, 0));"
+            else:
+                self.problems.append(f"the first-touch action {type(act).__name__}")
+                do = ""
+            kind = c_int(t.landmark_kinds.index(r.kind)) if r.kind in t.landmark_kinds else "-1"
+            e.extend(touch.c_source(r, do, kind, f"(u32){c_int(_mask(r.by, self.nk))}u", e.locals))
+        elif isinstance(r, PublicRule):
+            e.line(f"public_missions(s, p, {c_int(int(r.placer_first))}, {c_int(self.cat.get(r.category, -1))});")
 
     def area_function(self, ri: int, r: AreaRule, blk: A.AreaBlock) -> None:
         """S-A1..S-A4 (rules/area.py's C): the tie chain's keys, each payout compiled to C, the table per area."""
@@ -430,30 +439,35 @@ class _Gen:
     def ability_function(self, ast: dict[str, Any]) -> None:
         """I-R1: the landmark's printed ability, answered at random."""
         rs = self.rs
-        L = ["static void use_ability(S *s, int lm, int p) {", "    switch (LM_AB[lm]) {"]
-        for ai, ab in enumerate(rs.abilities.values()):
-            L.append(f"    case {c_int(ai)}:")
-            eff = ab.effect
-            match eff:
-                case A.ScoreEffect():
-                    f = self.expr(eff.expr, f"the ability scoring {_safe(eff.category)}")
-                    L.append(f"        add(s, p, {c_int(self.cat.get(eff.category, -1))}, {f}(s, p, -1, 0));")
-                case A.TakeAsideEffect():
-                    L.append("        take_aside(s, lm, p);")
-                case A.DrawKeepEffect(draw=n, rest=rest):
-                    if rest not in REST:
-                        self.problems.append("a draw-and-keep ability whose rest goes somewhere unknown")
-                    L.append(f"        draw_keep(s, lm, p, {c_int(n)}, {c_int(REST.get(rest, 2))});")
-                case A.DrawCardEffect(deck=deck):  # a draw like any other, the deck's `when empty` included
-                    L.append(f"        {self.draw_fn(deck, ast)}(s, p);")
-                case A.DoubleEffect(factor=factor, markers=markers, target=target):
-                    L.append(f"        double_mission(s, lm, p, {c_int(factor)}, {c_int(markers)}, "
-                             f"{c_int(int(target == 'any'))});")
-                case _:
-                    self.problems.append(f"the ability effect {type(eff).__name__}")
-            L.append("        break;")
-        L += ["    }", "    (void)s; (void)lm; (void)p;", "}"]
-        self.rules.append("\n".join(L))
+        e = Emitter()
+        with e.block("static void use_ability(S *s, int lm, int p) {", "}"):
+            e.line("switch (LM_AB[lm]) {")  # the cases at the switch's own indentation
+            for ai, ab in enumerate(rs.abilities.values()):
+                with e.block(f"case {c_int(ai)}:"):
+                    self.ability_case(e, ab.effect, ast)
+                    e.line("break;")
+            e.line("}")
+            e.line("(void)s; (void)lm; (void)p;")
+        self.rules.append("\n".join(e.lines))
+
+    def ability_case(self, e: Emitter, eff: Any, ast: dict[str, Any]) -> None:
+        """One ability's effect in use_ability's switch."""
+        match eff:
+            case A.ScoreEffect():
+                f = self.expr(eff.expr, f"the ability scoring {_safe(eff.category)}")
+                e.line(f"add(s, p, {c_int(self.cat.get(eff.category, -1))}, {f}(s, p, -1, 0));")
+            case A.TakeAsideEffect():
+                e.line("take_aside(s, lm, p);")
+            case A.DrawKeepEffect(draw=n, rest=rest):
+                if rest not in REST:
+                    self.problems.append("a draw-and-keep ability whose rest goes somewhere unknown")
+                e.line(f"draw_keep(s, lm, p, {c_int(n)}, {c_int(REST.get(rest, 2))});")
+            case A.DrawCardEffect(deck=deck):  # a draw like any other, the deck's `when empty` included
+                e.line(f"{self.draw_fn(deck, ast)}(s, p);")
+            case A.DoubleEffect(factor=factor, markers=markers, target=target):
+                e.line(f"double_mission(s, lm, p, {c_int(factor)}, {c_int(markers)}, {c_int(int(target == 'any'))});")
+            case _:
+                self.problems.append(f"the ability effect {type(eff).__name__}")
 
     def card_function(self) -> None:
         """A card's condition by card id (cards, end scoring: the engine runs them as exprgen's Python)."""
@@ -461,12 +475,15 @@ class _Gen:
         for cards in self.rs.decks.values():
             for c in cards:
                 cond[c.name] = c.cond.node  # the last definition of a name wins, as Static.cards
-        L = ["static i64 card_cond(const S *s, int c, int me) {", "    switch (c) {"]
-        for ci, name in enumerate(self.cards):
-            f = self.expr(cond.get(name), f"mission card {ci + 1}")
-            L.append(f"    case {c_int(ci)}: return {f}(s, me, -1, 0);")
-        L += ["    }", "    (void)s; (void)me;", "    return 0;", "}"]
-        self.rules.append("\n".join(L))
+        e = Emitter()
+        with e.block("static i64 card_cond(const S *s, int c, int me) {", "}"):
+            e.line("switch (c) {")
+            for ci, name in enumerate(self.cards):
+                e.line(f"case {c_int(ci)}: return {self.expr(cond.get(name), f'mission card {ci + 1}')}(s, me, -1, 0);")
+            e.line("}")
+            e.line("(void)s; (void)me;")
+            e.line("return 0;")
+        self.rules.append("\n".join(e.lines))
 
     def public_function(self) -> None:
         """I-M1: after every placement each seat (the placer first, or in seat order) against every face-up

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.emit import Locals, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
@@ -150,7 +150,7 @@ def fixed_pay(rule: AreaRule, attributes: Collection[str]) -> dict[PayKey, tuple
     return out
 
 
-def python_score(ri: int, rule: AreaRule, reference: str) -> list[str]:
+def python_score(ri: int, rule: AreaRule, reference: str, loc: Locals) -> list[str]:
     """`score` for quiet games (probes, playouts) over the placement's locals (g, p, a, n, quiet, area_done,
     area_inf, scores, track), with the rule's fixed_pay; `reference` names `score` called with the rule,
     as SCORE_AREA(g, a, p, rule, None), for games that tell events. The caller binds PAYOUTS (`payouts`),
@@ -158,6 +158,7 @@ def python_score(ri: int, rule: AreaRule, reference: str) -> list[str]:
 
     `order` inlined: the seats with influence in tie order (PAYN's orders, per completer), then a stable
     sort by influence, most first (reversed or not, a stable sort keeps the order of equal keys)."""
+    loc.require("g", "p", "a", "n", "quiet", "area_done", "area_inf", "scores", "track")
     cat = literal(rule.category)
     out = ["if not quiet:",
            f"    SCORE_AREA(g, a, p, {reference}, None)",

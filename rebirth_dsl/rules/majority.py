@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.compile.emit import Locals
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids
@@ -128,16 +129,18 @@ def python_count(metrics: Sequence[frozenset[int] | None], kind_in: Callable[[fr
     return lines
 
 
-def python_count_at(table: str, count_lines: list[str]) -> list[str]:
+def python_count_at(table: str, count_lines: list[str], loc: Locals) -> list[str]:
     """python_count's lines for every landmark of the rule next to h (`table`: the per-hex tuple of them)."""
+    loc.require("p", "k", "h", "lm_count")
     return [f"for lm in {table}[h]:", "    c = lm_count[lm]", *("    " + ln for ln in count_lines)]
 
 
-def python_challenge(rule: MajorityRule, table: str, count_lines: list[str] | None) -> list[str]:
+def python_challenge(rule: MajorityRule, table: str, count_lines: list[str] | None, loc: Locals) -> list[str]:
     """`challenge` for every landmark of the rule next to h (`table`: the per-hex tuple of them), setting
     lm_owner; with count_lines (python_count's), the tile is counted in the same loop first."""
+    loc.require("p", "h", "lm_count", "lm_owner")
     if count_lines is not None:
-        block = [*python_count_at(table, count_lines), "    o = lm_owner[lm]", "    if o == p:", "        continue",
+        block = [*python_count_at(table, count_lines, loc), "    o = lm_owner[lm]", "    if o == p:", "        continue",
                  "    if o < 0:", "        lm_owner[lm] = p", "        continue"]
     else:
         block = [f"for lm in {table}[h]:", "    o = lm_owner[lm]", "    if o == p:", "        continue",

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.emit import Locals, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import TouchRule
 from rebirth_dsl.lang import ast as A
@@ -103,13 +103,15 @@ def kinds_source(var: str, kinds: Collection[int]) -> str:
     return f"{var} in {{{', '.join(literal(k) for k in ks)}}}"
 
 
-def python_source(r: TouchRule, table: str, rule: str, draw_inline: bool, placed_test: str = "True",
+def python_source(r: TouchRule, table: str, rule: str, draw_inline: bool, loc: Locals, placed_test: str = "True",
                   near: str = "LMRING") -> list[str]:
     """The statement in the placement body: `table[h]` the landmarks of its kind next to h, `rule` the bound
     name of the compiled statement, `draw_inline` whether a quiet draw takes the top card in place (the
     deck's empty rule scores nothing), `placed_test` source for whether the placed kind k passes the
     filter, `near` the table of the hexes next to each landmark. Locals of the body: g, p, k, h, owner,
-    tkind, touched_by, decks, held, quiet; TOUCH and USE are this module's `touch` and the ability."""
+    tkind, touched_by, decks, held, quiet (declared in `loc`); TOUCH and USE are this module's `touch` and the
+    ability."""
+    loc.require("g", "p", "k", "h", "owner", "tkind", "touched_by", "decks", "held", "quiet")
     if r.by is None:
         # marked touched after every reaction (mark): each statement sees the placement's first touches
         block = ["touched = touched_by[p]", f"for lm in {table}[h]:", "    if lm not in touched:"]
@@ -137,41 +139,49 @@ def python_source(r: TouchRule, table: str, rule: str, draw_inline: bool, placed
     return block
 
 
-def python_mark(adj: str) -> str:
+def python_mark(adj: str, loc: Locals) -> str:
     """The body's last line: every landmark next to h (adj) is touched now (mark)."""
+    loc.require("p", "touched_by")
     return f"touched_by[p].update({adj})"
 
 
 # ----- the native engine (native/cgen.py) -----------------------------------------------------------
-def c_prologue() -> list[str]:
-    """place()'s first touches, found before any reaction (first_touches): `first[nfirst]`."""
-    return ["    int first[NFIRST], nfirst = 0;",
-            "    for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1]; i++)",
-            "        if (!s->touched[p][LMADJ[i]]) first[nfirst++] = LMADJ[i];",
-            "    (void)first;"]
+C_FIRST = ("first", "nfirst")  # the locals c_prologue declares in place(): the landmarks touched first
 
 
-def c_source(r: TouchRule, do: str, kind: str, by_mask: str) -> list[str]:
+def c_prologue(loc: Locals) -> list[str]:
+    """place()'s first touches, found before any reaction (first_touches): `first[nfirst]` (C_FIRST)."""
+    loc.require("s", "p", "h")
+    return ["int first[NFIRST], nfirst = 0;",
+            "for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1]; i++)",
+            "    if (!s->touched[p][LMADJ[i]]) first[nfirst++] = LMADJ[i];",
+            "(void)first;"]
+
+
+def c_source(r: TouchRule, do: str, kind: str, by_mask: str, loc: Locals) -> list[str]:
     """The statement in place(): `do` the action's C for landmark lm, `kind` the landmark kind's id,
     `by_mask` the filter's tile kinds as a bit mask (LMRING: the hexes next to each landmark)."""
     if r.by is None:
-        return ["    for (int i = 0; i < nfirst; i++) {",
-                f"        int lm = first[i]; if (LM_KIND[lm] == {kind}) {{ {do} }}",
-                "    }"]
+        loc.require(*C_FIRST)
+        return ["for (int i = 0; i < nfirst; i++) {",
+                f"    int lm = first[i]; if (LM_KIND[lm] == {kind}) {{ {do} }}",
+                "}"]
     # untouched_by: no tile of p of the filter's kinds next to lm but the one on h (owner p: a tile, tkind >= 0)
-    return [f"    if ((({by_mask}) >> k) & 1) for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1]; i++) {{",
-            f"        int lm = LMADJ[i], seen = 0; if (LM_KIND[lm] != {kind}) continue;",
-            "        for (int j = LMRING_OFF[lm]; j < LMRING_OFF[lm + 1] && !seen; j++) {",
-            "            int m = LMRING[j];",
-            f"            seen = m != h && s->owner[m] == p && ((({by_mask}) >> s->tkind[m]) & 1);",
-            "        }",
-            f"        if (!seen) {{ {do} }}",
-            "    }"]
+    loc.require("s", "p", "k", "h")
+    return [f"if ((({by_mask}) >> k) & 1) for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1]; i++) {{",
+            f"    int lm = LMADJ[i], seen = 0; if (LM_KIND[lm] != {kind}) continue;",
+            "    for (int j = LMRING_OFF[lm]; j < LMRING_OFF[lm + 1] && !seen; j++) {",
+            "        int m = LMRING[j];",
+            f"        seen = m != h && s->owner[m] == p && ((({by_mask}) >> s->tkind[m]) & 1);",
+            "    }",
+            f"    if (!seen) {{ {do} }}",
+            "}"]
 
 
-def c_mark() -> list[str]:
+def c_mark(loc: Locals) -> list[str]:
     """place()'s last line: the first touches are touched now (mark)."""
-    return ["    for (int i = 0; i < nfirst; i++) s->touched[p][first[i]] = 1;"]
+    loc.require("s", "p", *C_FIRST)
+    return ["for (int i = 0; i < nfirst; i++) s->touched[p][first[i]] = 1;"]
 
 
 BY_DOC = ("`on first touch KIND by TILES: ACTION`: the action happens when you place a tile of one of TILES next "

@@ -15,6 +15,8 @@ from itertools import chain, cycle, repeat, zip_longest
 from math import floor
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.compile.emit import Locals
+
 if TYPE_CHECKING:
     from rebirth_dsl.rules.view import GameView
 
@@ -126,13 +128,14 @@ PYTHON_SEATS = [
 ]
 
 
-def python_end_of_turn(fixed: bool) -> list[str]:
+def python_end_of_turn(fixed: bool, loc: Locals) -> list[str]:
     """`end_turn` as source for the generated playout loop (runtime.fast), which keeps the seat to play in
     `p`, its hand in `hp` and the seats after each in `nxt` (the next one) and `nexts` (all, clockwise): the
     draw step inline (DRAW, `draw`, when an ability left a draw pending), then `next_seat`, trying the next
     seat first since it usually still holds a tile. Nothing when `fixed` (fixed_turns made the order)."""
     if fixed:
         return []
+    loc.require("g", "p", "hp", "tile", "pending", "supply", "hand", "nxt", "nexts")
     return [
         "hp.remove(tile)  # the first tile equal to it, as Game.play takes it from a hand",
         "if pending:",

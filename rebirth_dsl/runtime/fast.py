@@ -11,8 +11,8 @@ checked to be one, and expressions the generator does not recognise are called a
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass
 from itertools import count
 from math import floor
@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from rebirth_dsl.accel.public import PUBLIC_LOCALS, public_missions, public_source
 from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.emit import Emitter, assigned, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import (
     Ability,
@@ -63,7 +63,6 @@ class MoveSink(Protocol):
         """One move: (seat, tile kind, tile value, hex), hex -1 for a pass."""
 
 
-_Bind = Callable[[str, object], str]  # gives a value a name in the generated source (a literal, or by reference)
 
 
 @dataclass
@@ -80,28 +79,21 @@ def generate(rs: Ruleset) -> Compiled:
     t = rs.t
     env: dict[str, Any] = {"__builtins__": {"len": len, "range": range, "int": int, "sum": sum, "enumerate": enumerate, "zip": zip,
                                             "tuple": tuple}}
-    consts: list[str] = []
-    lines: list[str] = []
-
-    def const(name: str, value: object) -> str:
-        consts.append(f"{name} = {literal(value)}")
-        return name
-
-    def closure(name: str, fn: object) -> str:
-        env[name] = fn  # a compiled expression closure or a rule object, passed by reference, never as text
-        return name
+    e = Emitter(env)
+    const, closure = e.const, e.ref  # closure: a compiled expression closure or a rule object, by reference
 
     const("NB", tuple(tuple(int(m) for m in nb) for nb in t.neighbours))
     const("HK", tuple(str(k) for k in t.hex_kind))
     const("AREA", tuple(int(a) for a in t.area_of))
     const("ASIZE", tuple(len(hs) for hs in t.area_hexes))
     const("LMADJ", tuple(tuple(int(x) for x in adj) for adj in static(rs).lm_adj))
-    env["Ctx"] = Ctx
-    env["bool"] = bool
+    closure("Ctx", Ctx)
+    closure("bool", bool)
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    env.update(DRAW=draw, SCORE_AREA=area.score, TOUCH=touch.touch, REACT_ONE=react_one,
-               PAYOUTS=area.payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, TURNS=fixed_turns,
-               USE=use)
+    for name, fn in dict(DRAW=draw, SCORE_AREA=area.score, TOUCH=touch.touch, REACT_ONE=react_one,
+                         PAYOUTS=area.payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions,
+                         TURNS=fixed_turns, USE=use).items():
+        closure(name, fn)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
     maj_tables: dict[int, str] = {}
@@ -132,9 +124,11 @@ def generate(rs: Ruleset) -> Compiled:
             if pay is not None:  # payouts that are numbers or the influence itself: scored inline
                 const(f"PAY{ri}", pay)
                 const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
-                env[f"PAYN{ri}"] = {}  # player count -> (per area (payouts, alone points, alone influence count),
-                #                                 per completer the seats in tie-break order)
-                env[f"TIES{ri}"] = r.ties  # TieStep values, passed by reference to PAYOUTS (the seats' tie order)
+                closure(f"PAYN{ri}", {})  # player count -> (per area (payouts, alone points, alone influence
+                #                           count), per completer the seats in tie-break order)
+                closure(f"TIES{ri}", r.ties)  # TieStep values, passed by reference to PAYOUTS (the seats' tie order)
+    closure("NOCHOICE", {})
+    closure("ANSWER", _answer_per_seat)
 
     # The placement body, written once against local names bound by a prologue: emitted as `place()`
     # and again inline in the playout loop, where the prologue runs once per game instead of per move.
@@ -145,54 +139,73 @@ def generate(rs: Ruleset) -> Compiled:
         "track = g.track", "touched_by = g.touched", "area_done = g.area_done", "held = g.held",
         "decks = g.decks", "n = g.n_players", "quiet = g.quiet",
     ]
-    body = _place_body(rs, maj_tables, closure, tables)
-
-    def emit(lines_: list[str], indent: str) -> None:
-        lines.extend(indent + ln if ln else "" for ln in lines_)
-
-    L = lines.append
-    L("def place(g, p, k, v, h):")
-    emit(prologue, "    ")
-    emit(body, "    ")
-    env["NOCHOICE"] = {}
-    env["ANSWER"] = _answer_per_seat
+    with e.scope(), e.block("def place(g, p, k, v, h):"):
+        e.declare("g", "p", "k", "v", "h", *assigned(prologue))
+        e.extend(prologue)
+        e.extend(_place_body(rs, maj_tables, e, tables))
 
     # the random playout loop: legal hexes are the free lists of the placement rule's kinds, in order
-    R = lines.append
-    R("")
-    R("def run_random(g, rngs, moves):")
-    loop_start = len(lines) - 1
-    emit(prologue, "    ")
-    # the free lists live as long as the game (mutated in place, never replaced): bind each once
-    free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
-    for kk, var in free_var.items():
-        R(f"    {var} = free[{literal(kk)}]")
-    if any(isinstance(r, PublicRule) for r in rs.reactions):  # read by the placements public_source writes
-        emit(PUBLIC_LOCALS, "    ")
-    R("    rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
-    R("    rec = moves is not None")
-    R("    if g.auto_choose is None:")
-    R("        g.auto_choose = ANSWER(rngs)")
+    e.line()
+    loop_start = len(e.lines)
     fixed = _fixed_turns(rs)
-    if fixed:  # every move's seat and tile are known before the first: one iterator gives them (fixed_turns)
-        R("    for p, (k, v) in TURNS(g, rnd):")
-    else:
-        R("    hand = g.hand")
-        R("    supply = g.supply")
-        R("    pending = g.pending_draw")
-        R("    n = g.n_players")
-        emit(PYTHON_SEATS, "    ")  # read by the end of each turn (python_end_of_turn)
-        R("    p = g.turn")
-        R("    hp = hand[p]  # the hand of the seat to play: after the first move, the next seat's is known not empty")
-        R("    if not hp:")
-        R("        return")
-        R("    for mi in COUNT(g.move_index):")
-        # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
-        R("        ti = FLOOR(rnd[p]() * nh) if (nh := len(hp)) > 1 else 0  # the hand's length read once")
-        R("        k, v = tile = hp[ti]")
-    # Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
-    # there the placement body is emitted specialised to both (see _place_body), ending the move's
-    # placement; a tile with no free hex passes.
+    free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
+    publics = any(isinstance(r, PublicRule) for r in rs.reactions)
+    with e.scope(), e.block("def run_random(g, rngs, moves):"):
+        e.declare("g", "rngs", "moves", *assigned(prologue), *free_var.values(), "rnd", "rec", "p", "k", "v", "h",
+                  *(assigned(PUBLIC_LOCALS) if publics else ()))
+        e.extend(prologue)
+        # the free lists live as long as the game (mutated in place, never replaced): bind each once
+        for kk, var in free_var.items():
+            e.line(f"{var} = free[{literal(kk)}]")
+        if publics:  # read by the placements public_source writes
+            e.extend(PUBLIC_LOCALS)
+        e.line("rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
+        e.line("rec = moves is not None")
+        with e.block("if g.auto_choose is None:"):
+            e.line("g.auto_choose = ANSWER(rngs)")
+        if fixed:  # every move's seat and tile are known before the first: one iterator gives them (fixed_turns)
+            loop = "for p, (k, v) in TURNS(g, rnd):"
+        else:
+            e.declare("hand", "supply", "pending", *assigned(PYTHON_SEATS), "hp", "mi", "ti", "nh", "tile")
+            e.line("hand = g.hand")
+            e.line("supply = g.supply")
+            e.line("pending = g.pending_draw")
+            e.line("n = g.n_players")
+            e.extend(PYTHON_SEATS)  # read by the end of each turn (python_end_of_turn)
+            e.line("p = g.turn")
+            e.line("hp = hand[p]  # the hand of the seat to play: after the first move, the next seat's is known not empty")
+            with e.block("if not hp:"):
+                e.line("return")
+            loop = "for mi in COUNT(g.move_index):"
+        with e.block(loop):
+            if not fixed:
+                # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
+                e.line("ti = FLOOR(rnd[p]() * nh) if (nh := len(hp)) > 1 else 0  # the hand's length read once")
+                e.line("k, v = tile = hp[ti]")
+            _moves(rs, e, maj_tables, tables, free_var)
+            with e.block("if rec:"):
+                e.line("moves.append((p, k, v, h))")
+            if not fixed:
+                e.extend(python_end_of_turn(fixed, e.locals))  # rules.turn.end_turn, inline (S-T1)
+    # The loop reads module-level tables and helpers on every move: bound as keyword-only defaults they
+    # are locals (LOAD_FAST) instead of globals; callers never pass them.
+    used = e.names_read(loop_start, (e.bound() | set(env["__builtins__"])) - {"__builtins__"})
+    if used:
+        e.lines[loop_start] = f"def run_random(g, rngs, moves, *, {', '.join(f'{w}={w}' for w in used)}):"
+    source = "\n".join(["# generated by rebirth_dsl.fast: specialised for one ruleset and board", *e.consts, "", *e.lines,
+                        ""])
+    code = compile(source, f"<rebirth fast: {rs.name} on {t.board.name if t.board else '?'}>", "exec")
+    exec(code, env)  # noqa: S102 - source built only from the generator's own text and checked literals
+    return Compiled(source, env["place"], env["run_random"])
+
+
+def _moves(rs: Ruleset, e: Emitter, maj_tables: dict[int, str], tables: dict[str, tuple[Any, ...]],
+           free_var: dict[str, str]) -> None:
+    """One move of the playout loop: the tile (k, v) of seat p onto a random free hex h, or a pass (h = -1).
+
+    Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
+    there the placement body is emitted specialised to both (see _place_body), ending the move's
+    placement; a tile with no free hex passes."""
     free_hexes = static(rs).free
     passing = ["h = -1", "g.passed[p] += 1"]
     first = True
@@ -205,56 +218,41 @@ def generate(rs: Ruleset) -> Compiled:
         # `KIND{kid}[k]` (a tuple of bools) rather than `k == {kid}`: a comparison followed by a jump as long
         # as a placement is never specialised by CPython 3.11 (an EXTENDED_ARG comes between), and the
         # generic comparison costs twice the quick one; a tuple read and a test of a bool are quick
-        kind_is = const(f"KIND{kid}", tuple(j == kid for j in range(len(rs.tile_kinds))))
-        R(f"        {'if' if first else 'elif'} {kind_is}[k]:")
-        first = False
-        ind = "            "
-        for kinds in tiers:
-            names = [free_var[kk] for kk in kinds]
-            if len(names) > 1:  # the lengths before the last are read again by the pick
-                for j, nm in enumerate(names[:-1]):
-                    R(f"{ind}len{j} = len({nm})")
-                R(f"{ind}tot = {' + '.join([*(f'len{j}' for j in range(len(names) - 1)), f'len({names[-1]})'])}")
-            else:
-                R(f"{ind}tot = len({names[0]})")
-            R(f"{ind}if tot:")
-            R(f"{ind}    r = FLOOR(rnd[p]() * tot)")
-            # the placement specialised to each list; where it is the same for all of them (written for a
-            # list named `fl`), it is written once after the pick, which only chooses the list: shorter
-            # code, and the pick's test then jumps over a line instead of a placement
-            shared = {tuple(_place_body(rs, maj_tables, closure, tables, _Where(kid, "fl", free_hexes[kk])))
-                      for kk in kinds}
-            if len(names) > 1 and len(shared) == 1:
-                _emit_pick(R, ind + "    ", [[f"fl = {nm}"] for nm in names])
-                emit(["h = fl[r]", *shared.pop()], ind + "    ")
-            else:
-                bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, closure, tables,
-                                                          _Where(kid, nm, free_hexes[kk]))]
-                          for kk, nm in zip(kinds, names, strict=True)]
-                _emit_pick(R, ind + "    ", bodies)
-            R(f"{ind}else:")
-            ind += "    "
-        emit(passing, ind)  # no hex in any tier (S-P5)
+        kind_is = e.const(f"KIND{kid}", tuple(j == kid for j in range(len(rs.tile_kinds))))
+        with e.block(f"{'if' if first else 'elif'} {kind_is}[k]:"), ExitStack() as tiers_open:
+            first = False
+            for kinds in tiers:
+                names = [free_var[kk] for kk in kinds]
+                if len(names) > 1:  # the lengths before the last are read again by the pick
+                    for j, nm in enumerate(names[:-1]):
+                        e.line(f"len{j} = len({nm})")
+                    e.line(f"tot = {' + '.join([*(f'len{j}' for j in range(len(names) - 1)), f'len({names[-1]})'])}")
+                else:
+                    e.line(f"tot = len({names[0]})")
+                with e.block("if tot:"):
+                    e.line("r = FLOOR(rnd[p]() * tot)")
+                    # the placement specialised to each list; where it is the same for all of them (written for a
+                    # list named `fl`), it is written once after the pick, which only chooses the list: shorter
+                    # code, and the pick's test then jumps over a line instead of a placement
+                    e.declare("r", "fl", *(f"len{j}" for j in range(len(names) - 1)), "tot")
+                    shared = {tuple(_place_body(rs, maj_tables, e, tables, _Where(kid, "fl", free_hexes[kk])))
+                              for kk in kinds}
+                    if len(names) > 1 and len(shared) == 1:
+                        _emit_pick(e, [[f"fl = {nm}"] for nm in names])
+                        e.extend(["h = fl[r]", *shared.pop()])
+                    else:
+                        bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, e, tables,
+                                                                  _Where(kid, nm, free_hexes[kk]))]
+                                  for kk, nm in zip(kinds, names, strict=True)]
+                        _emit_pick(e, bodies)
+                e.line("else:")
+                tiers_open.enter_context(e.block())
+            e.extend(passing)  # no hex in any tier (S-P5)
     if first:  # no tile kind has a hex kind: every move passes
-        emit(passing, "        ")
+        e.extend(passing)
     else:
-        R("        else:")
-        emit(passing, "            ")
-    R("        if rec:")
-    R("            moves.append((p, k, v, h))")
-    if not fixed:
-        emit(python_end_of_turn(fixed), "        ")  # rules.turn.end_turn, inline (S-T1)
-    # The loop reads module-level tables and helpers on every move: bound as keyword-only defaults they
-    # are locals (LOAD_FAST) instead of globals; callers never pass them.
-    known = {c.split(" = ", 1)[0] for c in consts} | set(env) | set(env["__builtins__"])
-    used = sorted({w for ln in lines[loop_start + 1:] for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", ln)} & known
-                  - {"__builtins__"})
-    if used:
-        lines[loop_start] = f"def run_random(g, rngs, moves, *, {', '.join(f'{w}={w}' for w in used)}):"
-    source = "\n".join(["# generated by rebirth_dsl.fast: specialised for one ruleset and board", *consts, "", *lines, ""])
-    code = compile(source, f"<rebirth fast: {rs.name} on {t.board.name if t.board else '?'}>", "exec")
-    exec(code, env)  # noqa: S102 - source built only from the generator's own text and checked literals
-    return Compiled(source, env["place"], env["run_random"])
+        with e.block("else:"):
+            e.extend(passing)
 
 
 @dataclass(frozen=True)
@@ -273,17 +271,20 @@ def _values(table: tuple[Any, ...], where: _Where | None) -> set[Any] | None:
     return None if where is None or not where.hexes else {table[h] for h in where.hexes}
 
 
-def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables: dict[str, tuple[Any, ...]],
+def _place_body(rs: Ruleset, maj_tables: dict[int, str], e: Emitter, tables: dict[str, tuple[Any, ...]],
                 where: _Where | None = None) -> list[str]:
     """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order.
 
     With `where` (the playout loop), the tile kind and the hex's free list are known: tests of the kind are
     decided here, and a per-hex table that has the same value on every hex of the list is read here instead
     of in the game (a reaction that can never fire there disappears, a test that always holds is dropped).
-    Without it (`place`), every test is made in the game."""
+    Without it (`place`), every test is made in the game. The names are bound in `e`, and the body reads
+    the locals `e` declares (the function's parameters and prologue) and declares its own."""
     t = rs.t
-    out: list[str] = []
-    L = out.append
+    closure = e.ref
+    b = e.child()
+    b.declare("lst", "pos", "last", "adj", "a", "sc", "pts")
+    L = b.line
 
     def kind_in(kinds: frozenset[int] | None) -> str:
         """The test that k is of these kinds: "True"/"False" when the kind is known."""
@@ -309,19 +310,19 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
     adj_guard = where is not None and nonempty("LMADJ") is None
     lmadj = tables["LMADJ"]
 
-    guard_end = -1  # the length of `out` just after the last `if adj:` block (to add to it, not test again)
+    guard_end = -1  # the number of lines just after the last `if adj:` block (to add to it, not test again)
 
     def guarded(name: str, block: list[str]) -> None:
         """A loop over table `name`, behind the `if adj:` test when that test is exact for it (every hex
         where it is non-empty is next to a landmark)."""
         nonlocal guard_end
         if adj_guard and all(lmadj[h] or not tables[name][h] for h in where.hexes):  # type: ignore[union-attr]
-            if guard_end != len(out):  # else the block just emitted is one `if adj:` too: added to it
-                L("if adj:")
-            out.extend("    " + ln for ln in block)
-            guard_end = len(out)
+            # else the block just emitted is one `if adj:` too: added to it
+            with b.block("if adj:" if guard_end != len(b.lines) else None):
+                b.extend(block)
+            guard_end = len(b.lines)
         else:
-            out.extend(block)
+            b.extend(block)
 
     L("owner[h] = p")
     L("tkind[h] = k")
@@ -334,38 +335,33 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
     pos = "pos" if where is None else "r"  # the loop took h at index r of its free list: fp[h] is r
     # swap-remove: the list's last hex takes h's place (nothing moves when h is the last)
     L(f"last = {lst}.pop()")
-    L("if last != h:")
-    L(f"    {lst}[{pos}] = last")
-    L(f"    fp[last] = {pos}")
+    with b.block("if last != h:"):
+        L(f"{lst}[{pos}] = last")
+        L(f"fp[last] = {pos}")
     L("fp[h] = -1")
     if adj_guard:
         L("adj = LMADJ[h]")
     joins = kind_in(rs.group_kinds) if rs.group_kinds else "False"
-    if joins != "False":
+    if joins != "False":  # the root of the placed tile's group: read by the reactions after (gsize[groot])
+        b.declare("groot", "m", "rm")
         L("groot = h")
-        ind = ""
-        if joins != "True":
-            L(f"if {joins}:")
-            ind = "    "
         nb = "NB" if where is None else f"NBK{where.kid}"
-        L(f"{ind}for m in {nb}[h]:")
-        L(f"{ind}    if owner[m] == p and tkind[m] == k:")
-        L(f"{ind}        rm = m")
-        L(f"{ind}        while parent[rm] != rm:")
-        L(f"{ind}            parent[rm] = parent[parent[rm]]")
-        L(f"{ind}            rm = parent[rm]")
-        L(f"{ind}        if rm != groot:")
-        L(f"{ind}            if gsize[rm] > gsize[groot]:")
-        L(f"{ind}                rm, groot = groot, rm")
-        L(f"{ind}            parent[rm] = groot")
-        L(f"{ind}            gsize[groot] += gsize[rm]")
+        with nullcontext() if joins == "True" else b.block(f"if {joins}:"), b.block(f"for m in {nb}[h]:"), \
+                b.block("if owner[m] == p and tkind[m] == k:"):
+            L("rm = m")
+            with b.block("while parent[rm] != rm:"):
+                L("parent[rm] = parent[parent[rm]]")
+                L("rm = parent[rm]")
+            with b.block("if rm != groot:"):
+                with b.block("if gsize[rm] > gsize[groot]:"):
+                    L("rm, groot = groot, rm")
+                L("parent[rm] = groot")
+                L("gsize[groot] += gsize[rm]")
     if in_area is not False:
         L("a = AREA[h]")
-        if in_area is None:
-            L("if a >= 0:")
-        ind = "    " if in_area is None else ""
-        L(f"{ind}area_free[a] -= 1")
-        L(f"{ind}area_inf[a][p] += v")
+        with b.block("if a >= 0:") if in_area is None else nullcontext():
+            L("area_free[a] -= 1")
+            L("area_inf[a][p] += v")
     # A placement first counts itself next to each landmark of a majority (placement.occupy), and the
     # majority reaction later compares the counts. Where every reaction before it is one written out here
     # that reads neither counts nor holders (a fixed or group-size trigger, an area paying numbers), the
@@ -386,7 +382,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
             plain = False
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, MajorityRule) and ri not in fused and loop_over(maj_tables[ri]):
-            guarded(maj_tables[ri], majority.python_count_at(maj_tables[ri], count_lines[ri]))
+            guarded(maj_tables[ri], majority.python_count_at(maj_tables[ri], count_lines[ri], b.locals))
     L("sc = scores[p]")
     for ri, r in enumerate(rs.reactions):
         if isinstance(r, ScoreTrigger):
@@ -402,19 +398,16 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
                     continue
                 if ats != {True}:
                     conds.append(f"AT{ri}[h]")
-            ind = ""
-            if conds:
-                L(f"if {' and '.join(conds)}:")
-                ind = "    "
-            src = _trigger_expr(r, rs)
-            if src == "group":  # the root of the group just joined (h itself where no group can form)
-                L(f"{ind}pts = gsize[{'groot' if joins != 'False' else 'h'}]")
-            elif src is not None:
-                L(f"{ind}pts = {src}")
-            else:
-                L(f"{ind}pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
-            L(f"{ind}sc[{literal(r.category)}] += pts")
-            L(f"{ind}track[p] += pts")
+            with b.block(f"if {' and '.join(conds)}:") if conds else nullcontext():
+                src = _trigger_expr(r, rs)
+                if src == "group":  # the root of the group just joined (h itself where no group can form)
+                    L(f"pts = gsize[{b.local('groot') if joins != 'False' else 'h'}]")
+                elif src is not None:
+                    L(f"pts = {src}")
+                else:
+                    L(f"pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
+                L(f"sc[{literal(r.category)}] += pts")
+                L("track[p] += pts")
         elif isinstance(r, AreaRule):
             if in_area is False:
                 continue
@@ -426,41 +419,42 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], closure: _Bind, tables:
                 conds.append(f"AREAOK{ri}[a]")
             # `not area_free[a]`, not `== 0`: a comparison before a jump as long as this block is never
             # specialised by CPython 3.11 (EXTENDED_ARG follows it), a truth test is quick anyway
-            L(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:")
-            rule = closure(f"RULE{ri}", r)
-            if area.fixed_pay(r, t.attributes) is None:
-                L(f"    SCORE_AREA(g, a, p, {rule}, None)")
-            else:  # rules/area.py's score inlined for quiet games (probes, playouts)
-                out.extend("    " + ln for ln in area.python_score(ri, r, rule))
+            with b.block(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:"):
+                rule = closure(f"RULE{ri}", r)
+                if area.fixed_pay(r, t.attributes) is None:
+                    L(f"SCORE_AREA(g, a, p, {rule}, None)")
+                else:  # rules/area.py's score inlined for quiet games (probes, playouts)
+                    b.extend(area.python_score(ri, r, rule, b.locals))
         elif isinstance(r, MajorityRule):
             if not loop_over(maj_tables[ri]):
                 continue
-            block = majority.python_challenge(r, maj_tables[ri], count_lines[ri] if ri in fused else None)
+            block = majority.python_challenge(r, maj_tables[ri], count_lines[ri] if ri in fused else None,
+                                              b.locals)
             guarded(maj_tables[ri], block)
         elif isinstance(r, TouchRule):
             if not loop_over(f"TOUCH{ri}"):
                 continue
             empty = rs.empty_decks.get(r.action.deck) if isinstance(r.action, A.DrawAction) else None
             block = touch.python_source(r, f"TOUCH{ri}", closure(f"RULE{ri}", r), empty is None or empty.fn is None,
-                                        kind_in(r.by))
+                                        b.locals, kind_in(r.by))
             if block:
                 guarded(f"TOUCH{ri}", block)
         elif isinstance(r, PublicRule):  # the usual case inline where the kind is known, else the handler
             rule = closure(f"RULE{ri}", r)
-            inline = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure, r.placer_first)
-            out.extend(inline or [f"PUBLIC(g, p, {rule}, None, h)"])
+            inline = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure, b.locals,
+                                                          r.placer_first)
+            b.extend(inline or [f"PUBLIC(g, p, {rule}, None, h)"])
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
             L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
     # every landmark next to h is touched now (touch.mark)
     if where is None:
-        L(touch.python_mark("LMADJ[h]"))
+        L(touch.python_mark("LMADJ[h]", b.locals))
     elif adj_guard:
-        if guard_end != len(out):
-            L("if adj:")
-        L("    " + touch.python_mark("adj"))
+        with b.block("if adj:" if guard_end != len(b.lines) else None):
+            L(touch.python_mark(b.local("adj"), b.locals))
     elif nonempty("LMADJ"):
-        L(touch.python_mark("LMADJ[h]"))
-    return out
+        L(touch.python_mark("LMADJ[h]", b.locals))
+    return b.lines
 
 
 def _answer_per_seat(rngs: list[random.Random]) -> AutoChoose:
@@ -479,19 +473,19 @@ def _fixed_turns(rs: Ruleset) -> bool:
     return rs.hand <= 1 and not static(rs).ability_rules
 
 
-def _emit_pick(R: Any, ind: str, bodies: list[list[str]]) -> None:
+def _emit_pick(e: Emitter, bodies: list[list[str]]) -> None:
     """Source that takes element r of the concatenation of the named lists (the lengths of all but the last
     are in len0, len1...), then runs the body of the list it fell in (each body starts by taking h)."""
-    for i, body in enumerate(bodies):
-        last = i == len(bodies) - 1
-        if not last:
-            R(f"{ind}if r < len{i}:")
-        for ln in body:
-            R(f"{ind}{'' if last else '    '}{ln}" if ln else "")
-        if not last:
-            R(f"{ind}else:")
-            R(f"{ind}    r -= len{i}")
-            ind += "    "
+    with ExitStack() as nested:
+        for i, body in enumerate(bodies):
+            if i == len(bodies) - 1:
+                e.extend(body)
+                break
+            with e.block(f"if r < {e.local(f'len{i}')}:"):
+                e.extend(body)
+            e.line("else:")
+            nested.enter_context(e.block())
+            e.line(f"r -= len{i}")
 
 
 def _placeable(rs: Ruleset) -> set[str]:

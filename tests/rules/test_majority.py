@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from rebirth_dsl.compile.emit import Locals
 from rebirth_dsl.compile.ruleset import MajorityRule
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import rules_and_board
@@ -152,7 +153,8 @@ def test_S_K1_holder_placing_again_tells_nothing() -> None:
 @pytest.mark.parametrize("placer_takes_tie", [False, True])
 def test_S_K_inline_python_decides_as_the_kernel(placer_takes_tie: bool) -> None:
     rule = MajorityRule("castle", "castles", (0,), castles().metrics, placer_takes_tie, ())
-    lines = majority.python_challenge(rule, "MAJ", None)
+    # the locals the function below binds, declared to the template
+    lines = majority.python_challenge(rule, "MAJ", None, Locals().declare("p", "h", "lm_owner", "lm_count"))
     env: dict[str, Any] = {}
     exec("def run(p, h, lm_owner, lm_count, MAJ):\n" + "".join(f"    {ln}\n" for ln in lines), env)  # noqa: S102
     for owner, placer, a0, a1, f0, f1 in product((-1, 0, 1), (0, 1), range(3), range(3), range(3), range(3)):
