@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Self
 
@@ -95,7 +96,7 @@ class RebirthError(Exception):
         """All diagnostics, one block each."""
         return "\n".join(d.render() for d in self.diagnostics)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[type[RebirthError], dict[str, object]], RebirthError], tuple[object, ...]]:
         # Exceptions pickle as cls(*args), and args is the rendered text: an error raised in a worker
         # process could not be rebuilt in the parent, which then waited for ever. Pickle the fields.
         return (_rebuild, (type(self), dict(self.__dict__)))

@@ -112,7 +112,7 @@ class _Position:
 
     def same(self, g: Game) -> bool:
         """Whether g is at this position."""
-        return (self.owner == g.owner and self.lm_owner == g.lm_owner and self.by == g.public_by
+        return bool(self.owner == g.owner and self.lm_owner == g.lm_owner and self.by == g.public_by
                 and self.tkind == g.tkind and self.tval == g.tval and self.won == g.area_first
                 and self.n == g.n_players and self.public == g.public)
 
@@ -479,9 +479,9 @@ class _Watch:
 
 def _watch(rs: Ruleset) -> _Watch:
     """The ruleset's _Watch, built once and kept in its `derived` field."""
-    w = rs.derived.public_reads
-    if w is not None:
-        return w
+    kept: _Watch | None = rs.derived.public_reads
+    if kept is not None:
+        return kept
     t, nk = rs.t, len(rs.tile_kinds)
     cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as game.static has them: g.cards
     bit = {name: 1 << i for i, name in enumerate(cards)}

@@ -876,7 +876,7 @@ def _calls(e: A.Expr, fn: str) -> Iterator[A.Call]:
     match e:
         case A.Call(fn=name, args=args):
             if name == fn:
-                yield e  # type: ignore[misc]
+                yield e
             for a in args:
                 yield from _calls(a, fn)
         case A.BinOp(left=left, right=right):
@@ -917,11 +917,11 @@ def check_overlaps(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagn
     scoring: list[A.Trigger] = []
     # the earlier scoring triggers (their numbers in `scoring`, ascending), indexed so that a trigger finds
     # the ones it meets without comparing itself with every other: a file of N copies is N warnings, not N²
-    touch: dict[tuple, list[int]] = {}  # (category, landmark kind)
+    touch: dict[tuple[object, ...], list[int]] = {}  # (category, landmark kind)
     by_cat: dict[str, list[int]] = {}  # every placement trigger of a category
-    by_cat_at: dict[tuple, list[int]] = {}  # (category, at or None)
-    by_kind: dict[tuple, list[int]] = {}  # (category, tile kind or "any")
-    by_kind_at: dict[tuple, list[int]] = {}  # (category, tile kind or "any", at or None)
+    by_cat_at: dict[tuple[object, ...], list[int]] = {}  # (category, at or None)
+    by_kind: dict[tuple[object, ...], list[int]] = {}  # (category, tile kind or "any")
+    by_kind_at: dict[tuple[object, ...], list[int]] = {}  # (category, tile kind or "any", at or None)
     for s in rules.statements:
         if not (isinstance(s, A.Trigger) and isinstance(s.action, A.ScoreAction)):
             continue

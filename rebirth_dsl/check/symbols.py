@@ -75,7 +75,7 @@ class Tables:
         self._selector_sets["tag"] = frozenset(self.tags)
         self._tile_index = {k: i for i, k in enumerate(self.tile_kinds)}
         self._landmarks_of: dict[str, list[str]] | None = None
-        self._suggested: dict[tuple[str, tuple], str | None] = {}
+        self._suggested: dict[tuple[str, tuple[str, ...]], str | None] = {}
         if board is not None:
             self._bind(board)
 
