@@ -1101,71 +1101,58 @@ class Won(Builtin):
         a, _ = pr.scalar(args[0])
         return a, pr.none(), True
 
-@builtin
-class Most(Builtin):
-    name = "most"
+class _Standing(Builtin):
+    """most(E) and fewest(E): `me` has at least (most) or at most (fewest) as much as every other player; a
+    tie fulfils it. One entry for both, the direction its only difference."""
+
+    at_least: ClassVar[bool]
 
     def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
         f = c.expr(args[0])
-        return lambda ctx: most(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
+        prim = most if self.at_least else fewest
+        return lambda ctx: prim(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
 
     # `me` is a seat wherever most/fewest can be read (check/types.py: they are bools, and a winner
     # tie-break, the one place `me` is nobody, is a player), so a list of every seat's value is indexed by it
     def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
         if gen.my_owned_count(args[0]):
-            return f"_most_of({gen.per_player(args[0])}, {me})"
-        return gen.against_all(args[0], me, "<=")
+            return f"_{self.name}_of({gen.per_player(args[0])}, {me})"
+        return gen.against_all(args[0], me, "<=" if self.at_least else ">=")
 
     def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """most(E): `me` has at least as much as every other player."""
-        return cg._per_player("rb_most", args[0], True)
+        """The C helper rb_most or rb_fewest over every player's value."""
+        return cg._per_player(f"rb_{self.name}", args[0], True)
 
     def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         f = dc.expr(args[0])
+        if self.at_least:
+            def most_after(d: DeltaView, me: int) -> bool:
+                v = f(d, me)
+                return all(f(d, q) <= v for q in range(d.g.n_players) if q != me)
+            return most_after
 
-        def most(d: DeltaView, me: int) -> bool:
-            v = f(d, me)
-            return all(f(d, q) <= v for q in range(d.g.n_players) if q != me)
-
-        return most
-
-    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
-        return r.value(args[0]).widened()  # read for every player
-
-    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
-        return pr.scalar(args[0])
-
-@builtin
-class Fewest(Builtin):
-    name = "fewest"
-
-    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
-        f = c.expr(args[0])
-        return lambda ctx: fewest(ctx.g.n_players, ctx.me, lambda q: f(ctx.with_me(q)))
-
-    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
-        if gen.my_owned_count(args[0]):
-            return f"_fewest_of({gen.per_player(args[0])}, {me})"
-        return gen.against_all(args[0], me, ">=")
-
-    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """fewest(E): `me` has at most as much as every other player."""
-        return cg._per_player("rb_fewest", args[0], True)
-
-    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
-        f = dc.expr(args[0])
-
-        def fewest(d: DeltaView, me: int) -> bool:
+        def fewest_after(d: DeltaView, me: int) -> bool:
             v = f(d, me)
             return all(f(d, q) >= v for q in range(d.g.n_players) if q != me)
-
-        return fewest
+        return fewest_after
 
     def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         return r.value(args[0]).widened()  # read for every player
 
     def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         return pr.scalar(args[0])
+
+
+@builtin
+class Most(_Standing):
+    name = "most"
+    at_least = True
+
+
+@builtin
+class Fewest(_Standing):
+    name = "fewest"
+    at_least = False
 
 @builtin
 class Best(Builtin):
