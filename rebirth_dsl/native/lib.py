@@ -83,6 +83,10 @@ class NativeEngine:
             raise RuntimeError(f"the native library does not match its source: {got} != {want}")
         self.sizes = want
         self.card_defs = static(rs).cards
+        # what each private card pays at the end, unfulfilled and fulfilled (rules.public.held_points), read per
+        # held card of every game a batch returns: looked up, not decided again
+        self._held = {name: (held_points(c.points, False), held_points(c.points, True))
+                      for name, c in self.card_defs.items()}
         # what flatten writes tiles and cards as, each checked once (a playout call converts a whole position)
         self._codes = _TileCodes(want["NK"])
         self._card_ids = _CardIds({name: i for i, name in enumerate(plan.card_names)})
@@ -136,7 +140,7 @@ class NativeEngine:
         """One game's EXTRA block (ctext.extras) as the lab's GameExtra fields."""
         s, plan, rs = self.sizes, self.plan, self.rs
         np_, nmaj, held_max = s["NP"], s["NMAJ"], self.plan.sizes["HELDMAX"]
-        cards = self.card_defs
+        cards, held = self.card_defs, self._held
         i = 1
         passes = tuple(x[i:i + n])
         i += np_
@@ -151,7 +155,7 @@ class NativeEngine:
             for j in range(x[i] if p < n else 0):
                 name = plan.card_names[x[i + 1 + 2 * j]]
                 ok = bool(x[i + 2 + 2 * j])
-                missions.append((p, name, ok, held_points(cards[name].points, ok)))
+                missions.append((p, name, ok, held[name][ok]))
             i += 1 + 2 * held_max
         public = []
         for j in range(x[i]):
