@@ -535,11 +535,15 @@ class Hexes(Builtin):
         hexes = [h for h in range(dc.t.n) if m[h]]
         return lambda d, me: _Hexes(hexes, -1)
 
+    # The set is the board's hexes of a kind and never changes, but what lies on them does: a tile anyone
+    # places on one of them joins what a sum of values over the set (`influence(hexes(K))`) reads.
     def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
-        return r.none, r.none  # the board's hexes: nothing changes them
+        assert isinstance(args[0], A.Name)
+        return r.tiles_at(tuple(range(r.nk)), r.mask(r.t.hex_matches(args[0].id)), False), r.none
 
     def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
-        return pr.none(), pr.none(), False
+        assert isinstance(args[0], A.Name)
+        return pr.every(list(pr.t.hex_matches(args[0].id))), pr.none(), False
 
 @builtin
 class Group(Builtin):

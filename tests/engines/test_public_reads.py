@@ -532,3 +532,20 @@ def test_a_kept_position_is_advanced_from_only_into_what_grew_out_of_it() -> Non
     other = g.fork()
     other.tval[h] += 1
     assert incremental._Position.of(g).grew_into(g) and not incremental._Position.of(g).grew_into(other)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_sum_over_a_kind_of_hexes_is_read_when_anyone_places_there(tmp_path: Path, seed: int) -> None:
+    """I-M1 with `influence(hexes(settlement)) >= N`: the hexes of a kind never change, the tiles on them do
+    (anyone's), so the incremental checks read the card again after every placement there (they once took
+    the set for constant and never paid these cards)."""
+    board = rules_and_board("ireland", None)[1]
+    conds = ["influence(hexes(settlement)) >= 12", "influence(hexes(settlement)) >= 30",
+             "influence(hexes(settlement)) >= 40", "count(at(tiles(me), settlement)) >= 3",
+             "count(tiles(me)) >= 5", "count(tiles(me)) >= 9", "influence(tiles(me)) >= 9", "count(tiles(me)) >= 12"]
+    rs = compile_rules(load_rules(with_cards(tmp_path, conds)), load_board(board))
+    g1, g2 = both_ways(rs, 3, seed)
+    assert events(g1) == events(g2)
+    assert any(e.category == rs.public_category and e.points for e in g2.events)
+    f1, f2 = fast_both_ways(rs, 3, seed)
+    assert snapshot(f1) == snapshot(f2)
