@@ -317,6 +317,7 @@ class Points:
                         for r in self.majorities]
         # per majority rule and tile kind, what the tile adds to each metric's count
         self.maj_added = [[majority.added(r.metrics, k) for k in range(nk)] for r in self.majorities]
+        self.maj_index = {id(r): ri for ri, r in enumerate(self.majorities)}  # by identity: no record compared
         # the face-up missions' conditions, compiled to read the position after a placement
         self.cards: dict[str, Ev | None] = {}
         self.reads: dict[str, tuple[list[tuple[bool, ...]], bool]] = {}  # card -> (table per kind, reads won)
@@ -513,7 +514,7 @@ class Points:
     def _challenge(self, g: Game, p: int, k: int, h: int, rule: MajorityRule, post: dict[int, int]) -> None:
         """Who holds each landmark of this rule next to h after the placement (S-K1..S-K5: rules/majority.py's
         kernel, the tile of kind k added to the placer's counts)."""
-        ri = self.majorities.index(rule)
+        ri = self.maj_index[id(rule)]
         added = self.maj_added[ri][k]
         takes = rule.placer_takes_tie
         for lm in self.maj_adj[ri][h]:
