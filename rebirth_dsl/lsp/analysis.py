@@ -30,6 +30,7 @@ from rebirth_dsl.lang.parser import load_rules, merge, parse_text
 from rebirth_dsl.present.describe import describe_statement
 from rebirth_dsl.records.resources import bundled, default_board, find
 from rebirth_dsl.rules import touch
+from rebirth_dsl.rules.words import Words
 
 Pos = tuple[int, int]  # (line, character), both 0-based
 
@@ -337,20 +338,20 @@ def _wording(rules: A.Rules, node: object, part: object | None) -> str:
         shown_node = replace(node, items=(part,))
     elif isinstance(node, A.DeckBlock) and isinstance(part, A.Card):
         shown_node = replace(node, cards=(part,))
-    # the words as values: each sentence's text without its rule ids, items under their statement
-    lines = [("    - " if w.depth else "- ") + w.text for w in describe_statement(rules, shown_node)]  # type: ignore[arg-type]
+    # the words as values: each sentence's text without its rule ids, items (depth 1) under their statement
+    words = describe_statement(rules, shown_node)  # type: ignore[arg-type]
     if isinstance(shown_node, A.DeckBlock) and part is not None:
-        lines = [f"A card of the {node.name} deck:"] + lines[1:]  # type: ignore[attr-defined]
-    if not lines:
-        lines = [_fallback(rules, node)]
+        words = [Words(f"A card of the {node.name} deck:", ()), *words[1:]]  # type: ignore[attr-defined]
+    if not words:
+        return _fallback(rules, node)
     out: list[str] = []
-    for ln in lines:
-        if ln.startswith("    - "):
+    for w in words:
+        if w.depth:
             if out and not out[-1].startswith("- "):
                 out.append("")  # a markdown list needs a blank line above it
-            out.append("- " + ln[6:])
+            out.append("- " + w.text)
         else:
-            out.append(ln[2:] if ln.startswith("- ") else ln)
+            out.append(w.text)
     return "\n".join(out)
 
 

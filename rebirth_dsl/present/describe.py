@@ -10,7 +10,7 @@ from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.parser import statement_identity
 from rebirth_dsl.rules import area, majority, touch
-from rebirth_dsl.rules.words import Words
+from rebirth_dsl.rules.words import Words, cited
 
 
 def expr_text(e: A.Expr) -> str:
@@ -51,11 +51,7 @@ def _cite(rules: A.Rules, span: Span) -> tuple[str, ...]:
 
 
 def _ids(rules: A.Rules, span: Span) -> str:
-    return _bracket(_cite(rules, span))
-
-
-def _bracket(ids: tuple[str, ...]) -> str:
-    return f" [{', '.join(ids)}]" if ids else ""
+    return cited(_cite(rules, span))
 
 
 def describe(rules: A.Rules) -> str:

@@ -16,4 +16,9 @@ class Words:
 
     def line(self) -> str:
         """The sentence as a line of `rebirth rules`: indented by its depth, the text, then its ids in brackets."""
-        return f"{'    ' * self.depth}- {self.text}" + (f" [{', '.join(self.ids)}]" if self.ids else "")
+        return f"{'    ' * self.depth}- {self.text}{cited(self.ids)}"
+
+
+def cited(ids: tuple[str, ...]) -> str:
+    """Rule ids as English text cites them: ` [S-K4, S-K5]`, or nothing."""
+    return f" [{', '.join(ids)}]" if ids else ""
