@@ -4,6 +4,7 @@ replays (`rebirth eval` reads the stored record). Cycles: REBIRTH_KILL_CYCLES (d
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -60,7 +61,7 @@ def stream(server: Server, games: dict[str, list[str]], acked: dict[str, list[tu
         for gid, tokens in games.items():
             try:
                 move = play_one(server, gid, tokens)
-            except (OSError, ValueError, KeyError, TypeError):
+            except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError):
                 return  # the server is gone (an answer cut off too): what was acknowledged before is what counts
             if move is not None:
                 acked[gid].append(move)
@@ -93,7 +94,12 @@ def test_every_acknowledged_move_survives_a_kill(tmp_path: Path, cycle: int) -> 
         stop = threading.Event()
         t = threading.Thread(target=stream, args=(server, games, acked, stop))
         t.start()
-        time.sleep(rng.uniform(0.5, 2.0))
+        # the kill lands after a number of acknowledged moves rather than a time, so that no game has ended
+        # on a fast machine (a two-player game is 60 moves or more) and some have begun on a slow one
+        target, deadline = rng.randint(8, 40), time.monotonic() + 60
+        while sum(map(len, acked.values())) < target and time.monotonic() < deadline and t.is_alive():
+            time.sleep(0.005)
+        time.sleep(rng.uniform(0, 0.05))  # and at no particular point of the move in flight
         server.proc.kill()  # SIGKILL: no shutdown, no flush but what the store already did
         server.proc.wait()
         stop.set()
