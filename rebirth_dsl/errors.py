@@ -18,6 +18,16 @@ class Span:
     end_col: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """An edit that mends a problem, as an editor's code action applies it: replace the text of `span` (an
+    empty span: insert at its start) with `text`."""
+
+    title: str  # what the action says, e.g. "change to 'farms'"
+    span: Span
+    text: str
+
+
 @dataclass(slots=True)
 class Diagnostic:
     """One problem: where it is, what it is, and (for a syntax error) the line with a caret under it."""
@@ -34,6 +44,7 @@ class Diagnostic:
     end_col: int = 0
     severity: str = "error"  # or "warning": shown, but fails only `check --strict`
     code: str = ""  # a stable name of the kind of problem (e.g. "unknown-name"), for editors and --json
+    fixes: tuple[Fix, ...] = ()  # the edits that would mend it (a did-you-mean, a missing declaration)
 
     def render(self) -> str:
         """Render as `file:line:col: message`, with the source line and a caret under the span when known."""

@@ -22,6 +22,7 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TIE_STEPS, TieStep
+from rebirth_dsl.rules.kind import Kind, Placement
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
@@ -91,12 +92,15 @@ def payouts(pay: Mapping[PayKey, tuple[int, ...]], alone: Sequence[int], sizes: 
 
 
 # ----- the reference reaction -----------------------------------------------------------------------
-def react(g: GameView, rule: AreaRule, p: int, h: int, index: int | None) -> None:
+def react(g: GameView, rule: AreaRule, at: Placement) -> None:
     """S-A1: p's tile on h filled the last hex of an area of the rule's kind not yet scored: score it."""
     t = g.t
-    a = t.area_of[h]
+    a = t.area_of[at.h]
     if a >= 0 and g.area_free[a] == 0 and not g.area_done[a] and t.area_kind[a] == rule.kind:
-        score(g, a, p, rule, index)
+        score(g, a, at.p, rule, at.index)
+
+
+KIND = Kind("area", react)
 
 
 def score(g: GameView, a: int, completer: int, rule: AreaRule, index: int | None) -> None:

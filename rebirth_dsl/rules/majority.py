@@ -20,6 +20,7 @@ from rebirth_dsl.compile.emit import Locals
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids
+from rebirth_dsl.rules.kind import Kind, Placement
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
@@ -77,10 +78,11 @@ def added(metrics: Sequence[frozenset[int] | None], kind: int) -> tuple[int, ...
 
 
 # ----- the reference reaction -----------------------------------------------------------------------
-def react(g: GameView, rule: MajorityRule, p: int, h: int, index: int | None) -> None:
+def react(g: GameView, rule: MajorityRule, at: Placement) -> None:
     """S-K1: p's tile on h challenges the holder of every landmark of this rule next to h (`challenge`), and
     an event says how each challenge went."""
-    for lm in g.lm_adj[h]:
+    p, index = at.p, at.index
+    for lm in g.lm_adj[at.h]:
         if g.metric_of.get(lm) is not rule:
             continue
         owner = g.lm_owner[lm]
@@ -109,6 +111,9 @@ def react(g: GameView, rule: MajorityRule, p: int, h: int, index: int | None) ->
             else:
                 g.event(index, p, 0, rule.category, ids, "{}: {} has {} adjacent {} to {}'s {}: {} keeps it", name,
                         who[p], mine, what, who[owner], theirs, who[owner])
+
+
+KIND = Kind("majority", react)
 
 
 # ----- the generated Python engine (runtime/fast.py) ------------------------------------------------

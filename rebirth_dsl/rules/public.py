@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang.ids import join_ids
+from rebirth_dsl.rules.kind import Kind, Placement
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PublicRule
@@ -81,6 +82,19 @@ def check(g: GameView, p: int, r: PublicRule, index: int | None) -> None:
                     pay(g, q, name, r, index)
     finally:
         g.memo = None
+
+
+def react(g: GameView, r: PublicRule, at: Placement) -> None:
+    """I-M1 after p's placement: `check`, or the reader the layer that plays the game put in its place (the
+    incremental check of accel/public.py, proven equal to it by tests/engines/test_public_reads.py)."""
+    (g.public_reader or _check)(g, at.p, r, at.index, at.h)
+
+
+def _check(g: GameView, p: int, r: PublicRule, index: int | None, h: int = -1) -> None:
+    check(g, p, r, index)
+
+
+KIND = Kind("public missions", react)
 
 
 def ordinal(n: int) -> str:

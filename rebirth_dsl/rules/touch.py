@@ -35,6 +35,7 @@ from rebirth_dsl.compile.emit import Locals, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import TouchRule
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.rules.kind import Kind, Placement
 from rebirth_dsl.rules.view import GameView
 from rebirth_dsl.rules.words import Words
 
@@ -61,10 +62,10 @@ def untouched_by(near: Sequence[int], owner: Sequence[int], tkind: Sequence[int]
 
 
 # ----- the reaction ---------------------------------------------------------------------------------
-def react(g: GameView, r: TouchRule, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any],
-          first: Sequence[int]) -> None:
-    """The statement's reaction to p's tile of `kind` on h (`first`: the landmarks it touches first)."""
+def react(g: GameView, r: TouchRule, at: Placement) -> None:
+    """The statement's reaction to p's tile of `kind` on h (`at.first`: the landmarks it touches first)."""
     t = g.t
+    p, kind, h, index, choices, first = at.p, at.kind, at.h, at.index, at.choices, at.first
     if r.by is None:
         for lm in first:
             if t.landmark_kind[lm] == r.kind:
@@ -92,6 +93,9 @@ def touch(g: GameView, lm: int, p: int, rule: TouchRule, index: int | None, choi
                 pts)
     else:
         raise TypeError(f"no touch reaction for {type(act).__name__}")
+
+
+KIND = Kind("first touch", react)
 
 
 # ----- the generated Python engine (runtime/fast.py) ----------------------------------------------

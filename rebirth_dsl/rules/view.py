@@ -3,6 +3,7 @@ the rule modules sit below the runtime that implements them (runtime.game.Game s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rebirth_dsl.compile.prims import ExprGame
@@ -38,6 +39,8 @@ class GameView(ExprGame, Protocol):
     public_by: dict[str, list[int]]  # per face-up card, its fulfillers in order
     doubled: list[dict[str, int]]  # per player: card -> its doubling marker's factor
     memo: dict[Any, Any] | None  # set while a fixed position is read
+    # the check the layer playing the game put in place of rules.public.check (None: the check itself)
+    public_reader: Callable[..., None] | None
 
     # areas (rules/area.py): per area its free hexes, influence per seat, whether scored, and who won it
     area_free: list[int]

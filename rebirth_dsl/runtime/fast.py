@@ -33,12 +33,11 @@ from rebirth_dsl.compile.ruleset import (
 )
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.rules import area, majority, touch
+from rebirth_dsl.rules.kind import Placement
+from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.turn import PYTHON_SEATS, draw, fixed_turns, python_end_of_turn
 from rebirth_dsl.runtime.abilities import use
 from rebirth_dsl.runtime.game import Game, static
-from rebirth_dsl.runtime.reactions import (
-    react_one,
-)
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Answer, AutoChoose
 
@@ -90,7 +89,7 @@ def generate(rs: Ruleset) -> Compiled:
     closure("Ctx", Ctx)
     closure("bool", bool)
     # the reference engine's own rule functions, called where the generated code does not inline a rule
-    for name, fn in dict(DRAW=draw, SCORE_AREA=area.score, TOUCH=touch.touch, REACT_ONE=react_one,
+    for name, fn in dict(DRAW=draw, SCORE_AREA=area.score, TOUCH=touch.touch, REACT=_react,
                          PAYOUTS=area.payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions,
                          TURNS=fixed_turns, USE=use).items():
         closure(name, fn)
@@ -445,7 +444,7 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], e: Emitter, tables: dic
                                                           r.placer_first)
             b.extend(inline or [f"PUBLIC(g, p, {rule}, None, h)"])
         else:  # a reaction kind this generator does not specialise: the reference engine's handler
-            L(f"REACT_ONE(g, {closure(f'RULE{ri}', r)}, p, k, h, None, NOCHOICE)")
+            L(f"REACT(g, {closure(f'RULE{ri}', r)}, p, k, h)")
     # every landmark next to h is touched now (touch.mark)
     if where is None:
         L(touch.python_mark("LMADJ[h]", b.locals))
@@ -455,6 +454,11 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], e: Emitter, tables: dic
     elif nonempty("LMADJ"):
         L(touch.python_mark("LMADJ[h]", b.locals))
     return b.lines
+
+
+def _react(g: Game, r: object, p: int, k: int, h: int) -> None:
+    """A statement this generator does not write out: its rule module's reaction, as the reference runs it."""
+    kind_of(r).react(g, r, Placement(p, k, h, None, {}, touch.first_touches(g.lm_adj[h], g.touched[p])))
 
 
 def _answer_per_seat(rngs: list[random.Random]) -> AutoChoose:

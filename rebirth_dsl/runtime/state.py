@@ -59,7 +59,7 @@ class State:
     cards: dict[str, CardDef] = _shared()
     ability_rules: tuple[TouchRule, ...] = _shared()
     auto_choose: AutoChoose | None = _shared()  # probes and playouts: answers ability questions the record does not
-    # the public missions' check after a placement (I-M1), when not the rule as stated (reactions.public_check):
+    # the public missions' check after a placement (I-M1), when not the rule as stated (rules.public.check):
     # a speed device proven equal to it (accel/public.py), put here by the layer that plays the game
     public_reader: Callable[..., None] | None = _shared()
     # the position

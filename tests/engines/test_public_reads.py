@@ -38,7 +38,7 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.rules import public
-from rebirth_dsl.runtime import fast, reactions
+from rebirth_dsl.runtime import fast
 from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game, first_choice
 from rebirth_dsl.runtime.setup import deal, seat_rng
@@ -61,7 +61,7 @@ def test_some_bundled_ruleset_has_public_missions() -> None:
 def incremental_reads() -> Any:
     """The reference engine with the generated engine's incremental check in place of the rule."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(reactions, "public_check", incremental.public_missions)
+        mp.setattr(public, "_check", incremental.public_missions)
         yield
 
 

@@ -15,6 +15,7 @@ from rebirth_dsl.compile.ruleset import MajorityRule
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import rules_and_board
 from rebirth_dsl.rules import majority
+from rebirth_dsl.rules.kind import Placement
 from rebirth_dsl.rules.majority import HELD, UNOWNED, challenge
 
 FOOD, ENERGY, SETTLEMENT = 0, 1, 2  # Scotland's tile kinds, in the order of its tiles statement
@@ -137,7 +138,7 @@ def test_S_K_reaction_tells_who_holds_the_castle(owner: int, c: list[list[int]],
                                                  ids: tuple[str, ...], text: str) -> None:
     rule = castles()
     g = _Game(rule, owner, c)
-    majority.react(g, rule, 1, 0, None)  # type: ignore[arg-type]
+    majority.react(g, rule, Placement(1, 0, 0, None, {}, ()))  # type: ignore[arg-type]
     assert g.lm_owner == [holder]
     assert g.events == [(1, 0, ids, text)]
 
@@ -145,7 +146,7 @@ def test_S_K_reaction_tells_who_holds_the_castle(owner: int, c: list[list[int]],
 def test_S_K1_holder_placing_again_tells_nothing() -> None:
     rule = castles()
     g = _Game(rule, 1, counts((0, 1, 0), (0, 1, 0)))
-    majority.react(g, rule, 1, 0, None)  # type: ignore[arg-type]
+    majority.react(g, rule, Placement(1, 0, 0, None, {}, ()))  # type: ignore[arg-type]
     assert g.lm_owner == [1] and g.events == []
 
 
