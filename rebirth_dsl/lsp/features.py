@@ -165,6 +165,9 @@ class BoardEdit:
 
 def prepare_rename(a: Analysis, line: int, ch: int) -> tuple[Target, Range]:
     """The name a rename at a position would change, or why it will not."""
+    if a.rules is None:  # its uses could not all be found: a rename would miss some
+        raise RenameRefused("this file has errors that stop it being read whole (see its problems): fix them "
+                            "first, so that every use of the name is found")
     found = target_at(a, line, ch)
     if found is None:
         raise RenameRefused("only a category, class, deck or landmark name can be renamed here")

@@ -161,6 +161,12 @@ def test_rename_refused_in_a_bundled_base_and_board(tmp_path: Path) -> None:
         got = await ask(ed.client.text_document_rename_async(T.RenameParams(
             text_document=doc(uri), position=position(text, "draw tricks", 6), new_name="tricks2")))
         assert set(got.changes) == {uri} and len(got.changes[uri]) == 2
+        # not while the file does not parse: some uses would be missed
+        v = ed.edit(uri, "draw tricks", "draw tricks tricks")
+        assert [d.code for d in await ed.diagnostics(uri, v)] == ["syntax"]
+        with pytest.raises(JsonRpcException, match="fix them first"):
+            await ask(ed.client.text_document_prepare_rename_async(T.PrepareRenameParams(
+                text_document=doc(uri), position=position(ed.texts[uri], "deck tricks", 6))))
 
     session(exchange, tmp_path)
 
