@@ -128,7 +128,8 @@ class Analysis:
     symbols: Symbols | None = None
     too_large: bool = False  # over the size `rebirth check` reads: refused unparsed, and asked nothing
     base_files: list[tuple[Path, str]] = field(default_factory=list)  # each file of the base, with its text
-    # a statement (or block item) of this document that replaces one of its base's: (line, col) -> the base's
+    # a statement (or block item) of this document that replaces one of its base's, or a `without` and the
+    # first statement it removes: (line, col) -> the base statement's span
     replaced: dict[tuple[int, int], A.Span] = field(default_factory=dict)
 
 
@@ -282,6 +283,16 @@ def _replaced(base: A.Rules, own: A.Rules) -> dict[tuple[int, int], A.Span]:
             by_identity.setdefault(key, base_st)
     out: dict[tuple[int, int], A.Span] = {}
     for st in own.statements:
+        if isinstance(st, A.Without):
+            # what a `without` removes, as merge removes it: the base statements gone once it alone is merged
+            try:
+                kept = {id(k) for k in merge(base, replace(own, statements=(st,))).statements}
+            except RebirthError:
+                continue  # it names nothing of the base: check reports it
+            gone = [old for old in base.statements if id(old) not in kept]
+            if gone:
+                out[(st.span.line, st.span.col)] = gone[0].span
+            continue
         key = statement_identity(st, classes)
         old = by_identity.get(key) if key is not None else None
         if old is None:
@@ -505,7 +516,8 @@ def hover(a: Analysis, line: int, ch: int) -> str | None:
     was = a.replaced.get((sp.line, sp.col)) or a.replaced.get((stmt.span.line, stmt.span.col))
     if was is not None:
         what = "item" if part is not None and (sp.line, sp.col) in a.replaced else "statement"
-        text += f"\n\nReplaces the base's {what} at {Path(was.file).name}:{was.line}."
+        verb = "Removes" if isinstance(stmt, A.Without) else "Replaces"
+        text += f"\n\n{verb} the base's {what} at {Path(was.file).name}:{was.line}."
     return text
 
 

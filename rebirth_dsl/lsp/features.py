@@ -475,6 +475,10 @@ def inlay_hints(a: Analysis, first: int, last: int) -> list[tuple[int, int, str,
             if was is None or not first <= sp.line - 1 <= last:
                 continue
             _, head = _head(lines, sp)
+            if isinstance(node, A.Without):
+                out.append((head.end[0], head.end[1], f" removes {Path(was.file).name}:{was.line}",
+                            "this statement removes its base's statement"))
+                continue
             out.append((head.end[0], head.end[1], f" replaces {Path(was.file).name}:{was.line}",
                         "this statement replaces its base's statement of the same identity"))
     return sorted(out)

@@ -293,8 +293,9 @@ def test_completion_by_context(tmp_path: Path) -> None:
 
 
 def test_hover_says_what_a_statement_replaces(tmp_path: Path) -> None:
-    """A statement (and a block's item) of a variant that replaces its base's says where that one is."""
-    rules = write(tmp_path, "v.rules", VARIANT.format(base=SCOTLAND))
+    """A statement (and a block's item) of a variant that replaces its base's says where that one is; a
+    `without`, which one it removes."""
+    rules = write(tmp_path, "v.rules", VARIANT.format(base=SCOTLAND) + "without on place any at harbour\n")
 
     async def exchange(ed: Editor) -> None:
         uri = ed.open(rules)
@@ -306,12 +307,15 @@ def test_hover_says_what_a_statement_replaces(tmp_path: Path) -> None:
         assert f"Replaces the base's item at scotland.rules:{line_of(SCOTLAND, 'pay size 3')}." in h
         h = await ed.hover(uri, position(text, "deck tricks", 1))
         assert "Replaces" not in h  # a deck of its own
+        h = await ed.hover(uri, position(text, "without", 1))
+        assert f"Removes the base's statement at scotland.rules:{line_of(SCOTLAND, 'on place any at harbour')}." in h
         hints = await ask(ed.client.text_document_inlay_hint_async(T.InlayHintParams(
             text_document=doc(uri), range=T.Range(start=T.Position(line=0, character=0),
                                                   end=T.Position(line=20, character=0)))))
         labels = [x.label for x in hints]
         assert f" replaces scotland.rules:{line_of(SCOTLAND, 'as farms')}" in labels
         assert f" replaces scotland.rules:{line_of(SCOTLAND, 'area settlement')}" in labels
+        assert f" removes scotland.rules:{line_of(SCOTLAND, 'on place any at harbour')}" in labels
 
     session(exchange, tmp_path)
 
