@@ -66,6 +66,7 @@ _SYMBOL_KINDS = {"header": T.SymbolKind.File, "block": T.SymbolKind.Namespace, "
                  "declaration": T.SymbolKind.Constant, "statement": T.SymbolKind.Property,
                  "item": T.SymbolKind.Field, "card": T.SymbolKind.Object}
 LEGEND = T.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=[])
+SETTINGS_WAIT = 5.0  # seconds a document waits for the client's settings before it is checked without them
 REQUEST_FAILED = -32803  # the protocol's RequestFailed: the request was understood, and refused
 _SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}
 
@@ -103,9 +104,10 @@ class RebirthServer(LanguageServer):
         self.analyser = Analyser(board)
         self.analyses: dict[str, Analysis] = {}
         self.symbols: dict[str, Symbols] = {}  # the last names each document declared while it parsed
-        # set once the client's settings are known (asked for after `initialized`): a document opened before
-        # is checked once, against the board they name, not first against another board and then again
-        self.configured = asyncio.Event()
+        # whether the client's settings are known (asked for after `initialized`); the documents opened or
+        # changed before, to check then: once, against the board they name, not first against another
+        self.configured = False
+        self.pending: set[str] = set()
 
     def set_board(self, board: str | None) -> None:
         """Use another board setting (None: the command line's, else each ruleset's own) and re-check."""
@@ -113,7 +115,7 @@ class RebirthServer(LanguageServer):
         if setting == self.analyser.board_setting:
             return  # nothing changes: publishing the same diagnostics again would only flicker
         self.analyser.board_setting = setting
-        for uri in list(self.analyses):
+        for uri in [u for u in self.analyses if u not in self.pending]:  # the pending are checked when settled
             self.refresh(uri)
 
     def analysis(self, uri: str) -> Analysis | None:
@@ -151,15 +153,27 @@ class RebirthServer(LanguageServer):
         self.text_document_publish_diagnostics(
             T.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=doc.version))
 
-    async def settled(self) -> None:
-        """Wait until the client's settings are known (a client that never says `initialized`: 5 s)."""
-        try:
-            await asyncio.wait_for(self.configured.wait(), 5.0)
-        except TimeoutError:
-            self.configured.set()
+    def touched(self, uri: str) -> None:
+        """A document opened or changed: checked and published now, or once the settings are known."""
+        if self.configured:
+            self.refresh(uri)
+            return
+        self.analyses.pop(uri, None)  # a request meanwhile analyses the current text (see analysis)
+        if not self.pending:  # a client that never says `initialized` is not waited for long
+            asyncio.get_running_loop().call_later(SETTINGS_WAIT, self.settle)
+        self.pending.add(uri)
+
+    def settle(self) -> None:
+        """The settings are known (or no longer waited for): check the documents that waited."""
+        self.configured = True
+        pending, self.pending = self.pending, set()
+        for uri in pending:
+            if uri in self.workspace.text_documents:  # not closed meanwhile
+                self.refresh(uri)
 
     def forget(self, uri: str) -> None:
         """A closed document: its diagnostics cleared, its analysis dropped."""
+        self.pending.discard(uri)
         self.analyses.pop(uri, None)
         self.symbols.pop(uri, None)
         self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
@@ -248,7 +262,7 @@ def build(board: str | None = None) -> RebirthServer:
             return
         try:
             got = await asyncio.wait_for(ls.workspace_configuration_async(
-                T.ConfigurationParams(items=[T.ConfigurationItem(section="rebirth")])), 5.0)
+                T.ConfigurationParams(items=[T.ConfigurationItem(section="rebirth")])), SETTINGS_WAIT)
         except Exception:  # noqa: BLE001 - a client that cannot answer keeps the settings it gave
             return
         section = got[0] if got else None
@@ -260,7 +274,7 @@ def build(board: str | None = None) -> RebirthServer:
         try:
             await pull(ls)
         finally:
-            ls.configured.set()
+            ls.settle()
 
     @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def changed_configuration(ls: RebirthServer, params: T.DidChangeConfigurationParams) -> None:
@@ -270,21 +284,17 @@ def build(board: str | None = None) -> RebirthServer:
         else:  # a client of the pull model sends no settings, only the news that they changed
             await pull(ls)
 
+    # Both handlers are synchronous, so a request sent after a change is answered from the changed text.
+    # A client that answers workspace/configuration is asked right after `initialized` and opens its first
+    # document before the answer: checking it then and again when the answer came published its
+    # diagnostics twice (issue 22); it is checked once the settings are known instead.
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
-    async def did_open(ls: RebirthServer, params: T.DidOpenTextDocumentParams) -> None:
-        # a client that answers workspace/configuration is asked right after `initialized`, and opens its
-        # first document before the answer: checking it now and again when the answer comes published its
-        # diagnostics twice (issue 22); it waits for the settings instead (at most the pull's 5 s)
-        await ls.settled()
-        if params.text_document.uri in ls.workspace.text_documents:  # not closed meanwhile
-            ls.refresh(params.text_document.uri)
+    def did_open(ls: RebirthServer, params: T.DidOpenTextDocumentParams) -> None:
+        ls.touched(params.text_document.uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-    async def did_change(ls: RebirthServer, params: T.DidChangeTextDocumentParams) -> None:
-        if not ls.configured.is_set():  # a change while the settings are awaited: after its open, in order
-            await ls.settled()
-        if params.text_document.uri in ls.workspace.text_documents:
-            ls.refresh(params.text_document.uri)
+    def did_change(ls: RebirthServer, params: T.DidChangeTextDocumentParams) -> None:
+        ls.touched(params.text_document.uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: RebirthServer, params: T.DidSaveTextDocumentParams) -> None:
