@@ -1,5 +1,7 @@
 // The VS Code side of `rebirth lsp`: start the server over stdio for .rules files. Everything the editor
-// shows (problems, hovers, completions, definitions) comes from the server; this file only launches it.
+// shows (problems and their quick fixes, hovers, completions, definitions, rename, references, the outline,
+// semantic tokens, signature help, folding, inlay hints, formatting) comes from the server, whose
+// capabilities the client reads at start; this file only launches it.
 "use strict";
 
 const vscode = require("vscode");

@@ -7,7 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.errors import Fix, RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
 
@@ -40,9 +40,9 @@ class ExprError(RebirthError):
     """A name, type or arity error in an expression."""
 
 
-def _err(msg: str, node: Any, hint: str | None = None) -> ExprError:
+def _err(msg: str, node: Any, hint: str | None = None, fixes: tuple[Fix, ...] = ()) -> ExprError:
     sp = node.span
-    return ExprError.single(msg, file=sp.file, line=sp.line, col=sp.col, hint=hint)
+    return ExprError.single(msg, file=sp.file, line=sp.line, col=sp.col, hint=hint, fixes=fixes)
 
 
 def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> str:
@@ -70,7 +70,8 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                                    "(e.g. tiles(me, food))", node))
             else:
                 dym = t.suggest(name, [*VARIABLES, *t.attributes, *t.all_selector_names()])
-                errors.append(_err(f"unknown name `{name}`", node, f"did you mean `{dym}`?" if dym else None))
+                fix = (Fix(f"change to `{dym}`", node.span, dym),) if dym else ()  # the name's own span: it alone
+                errors.append(_err(f"unknown name `{name}`", node, f"did you mean `{dym}`?" if dym else None, fix))
             return "?"
         case A.Landmark(kind=kind, name=lname, tag=tag):
             if not t.is_selector("landmark", kind):

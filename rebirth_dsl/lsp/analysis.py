@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -26,7 +27,7 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
-from rebirth_dsl.lang.parser import load_rules, merge, parse_text
+from rebirth_dsl.lang.parser import load_rules, merge, parse_text, statement_identity
 from rebirth_dsl.present.describe import describe_statement
 from rebirth_dsl.records.resources import bundled, default_board, find
 from rebirth_dsl.rules import touch
@@ -52,13 +53,24 @@ class Location:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """A fix in this document's terms: its title and the text that replaces a range (empty: inserted)."""
+
+    title: str
+    range: Range
+    text: str
+
+
+@dataclass(frozen=True)
 class Problem:
-    """One diagnostic in the editor's terms: where in this document, how bad, what."""
+    """One diagnostic in the editor's terms: where in this document, how bad, what, and the edits that
+    would mend it (the checker's `Diagnostic.fixes` that fall in this document)."""
 
     range: Range
     severity: str  # "error" or "warning"
     code: str
     message: str
+    fixes: tuple[Edit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,15 +97,18 @@ class Symbols:
     decks: list[str] = field(default_factory=list)
     abilities: list[str] = field(default_factory=list)
     landmarks: list[tuple[str, str]] = field(default_factory=list)  # (kind, name) of the board's named landmarks
+    area_sizes: dict[int, int] = field(default_factory=dict)  # the board's area sizes: how many areas of each
+    board: str = ""  # the board's name
 
     @classmethod
     def of(cls, rules: A.Rules, board: Board | None) -> Symbols:
-        """The names of a (merged) ruleset and, when known, its board's landmarks."""
+        """The names of a (merged) ruleset and, when known, its board's landmarks and area sizes."""
         t = Tables(rules)
         landmarks = [(h.kind, h.name) for h in board.hexes if h.name and h.kind in t.landmark_kinds] if board else []
         abilities = [s.name for s in rules.statements if isinstance(s, A.AbilityDecl)]
+        sizes = Counter(Counter(h.area for h in board.hexes if h.area).values()) if board else Counter()
         return cls(list(t.hex_kinds), list(t.tile_kinds), dict(t.classes), list(t.tags), list(t.landmark_kinds),
-                   list(t.decks), abilities, landmarks)
+                   list(t.decks), abilities, landmarks, dict(sorted(sizes.items())), board.name if board else "")
 
 
 @dataclass
@@ -112,6 +127,10 @@ class Analysis:
     problems: list[Problem] = field(default_factory=list)
     symbols: Symbols | None = None
     too_large: bool = False  # over the size `rebirth check` reads: refused unparsed, and asked nothing
+    base_files: list[tuple[Path, str]] = field(default_factory=list)  # each file of the base, with its text
+    # a statement (or block item) of this document that replaces one of its base's, or a `without` and the
+    # first statement it removes: (line, col) -> the base statement's span
+    replaced: dict[tuple[int, int], A.Span] = field(default_factory=dict)
 
 
 # ----- the language's words ----------------------------------------------------------------------
@@ -127,12 +146,15 @@ _ARG_WORDS = {"coll": "collection", "int": "number", "sel:tile": "tile kind or c
               "sel:near": "hex kind, tag or landmark kind", "sel:landmark": "landmark kind"}
 
 
+def param_words(fn: str) -> list[str]:
+    """A built-in function's parameters in words (`…` after one that repeats)."""
+    return [_ARG_WORDS.get(a.rstrip("*"), a.rstrip("*").replace("|", " or ")) + ("…" if a.endswith("*") else "")
+            for a in SIGNATURES[fn].params]
+
+
 def signature(fn: str) -> str:
     """A built-in function's signature in words, e.g. `tiles(player, tile kind or class…) -> hexes`."""
-    sig = SIGNATURES[fn]
-    words = [_ARG_WORDS.get(a.rstrip("*"), a.rstrip("*").replace("|", " or ")) + ("…" if a.endswith("*") else "")
-             for a in sig.params]
-    return f"{fn}({', '.join(words)}) -> {sig.result}"
+    return f"{fn}({', '.join(param_words(fn))}) -> {SIGNATURES[fn].result}"
 
 
 # ----- analysing a document ----------------------------------------------------------------------
@@ -168,7 +190,10 @@ class Analyser:
             diags.extend(replace(d, code=d.code or "syntax") for d in e.diagnostics)
         try:
             if a.own is not None:
-                a.rules, a.base_path = self._with_base(a.own, path)
+                a.rules, a.base_path, base = self._with_base(a.own, path)
+                if base is not None:
+                    a.base_files = _files_of(base)
+                    a.replaced = _replaced(base, a.own)
         except RebirthError as e:
             diags.extend(e.diagnostics)
         board_file = ""
@@ -186,12 +211,12 @@ class Analyser:
         a.problems = [_problem(d, name, lines, _extends_range(lines)) for d in diags]
         return a
 
-    def _with_base(self, own: A.Rules, path: Path | None) -> tuple[A.Rules, Path | None]:
+    def _with_base(self, own: A.Rules, path: Path | None) -> tuple[A.Rules, Path | None, A.Rules | None]:
         """The document's statements merged over the ruleset it extends, found beside the document (not
         the editor's current folder), as load_rules finds it beside a file."""
         ext = own.header.extends
         if ext is None:
-            return own, None
+            return own, None, None
         folder = path.parent if path is not None else (self.root or Path.cwd())
         r = _extends_range(own.source.split("\n"))  # the problems of the clause sit on its file name
         where = {"file": own.file, "line": r.start[0] + 1, "col": r.start[1] + 1, "end_line": r.end[0] + 1,
@@ -207,7 +232,8 @@ class Analyser:
             raise RebirthError.single(f"extended ruleset {shown(ext)!r} not found (looked in {shown(base_path.parent)})",
                                       **where)
         # the base from disk: an unsaved base is checked when it is saved (the server then re-checks all)
-        return merge(load_rules(base_path), own), base_path
+        base = load_rules(base_path)
+        return merge(base, own), base_path, base
 
     def _board_path(self, path: Path | None, base_path: Path | None) -> Path | None:
         """The board named by the setting, else the ruleset's bundled board (its own or its base's)."""
@@ -239,6 +265,52 @@ class Analyser:
         board = load_board(path)
         self._boards[path] = (stamp, board)
         return board
+
+
+def _files_of(base: A.Rules) -> list[tuple[Path, str]]:
+    """The files a base ruleset was read from (its own base's too), with their text."""
+    return [(Path(f), text) for f, text in base.sources.items() if f]
+
+
+def _replaced(base: A.Rules, own: A.Rules) -> dict[tuple[int, int], A.Span]:
+    """Which statements of a document replace a statement of its base (the identity merge uses), and which
+    items of a block replace the base block's item of the same key: by the place they start at."""
+    classes = {s.name: s.kinds for s in (*base.statements, *own.statements) if isinstance(s, A.ClassDecl)}
+    by_identity: dict[object, A.Statement] = {}
+    for base_st in base.statements:
+        key = statement_identity(base_st, classes)
+        if key is not None:
+            by_identity.setdefault(key, base_st)
+    out: dict[tuple[int, int], A.Span] = {}
+    for st in own.statements:
+        if isinstance(st, A.Without):
+            # what a `without` removes, as merge removes it: the base statements gone once it alone is merged
+            try:
+                kept = {id(k) for k in merge(base, replace(own, statements=(st,))).statements}
+            except RebirthError:
+                continue  # it names nothing of the base: check reports it
+            gone = [old for old in base.statements if id(old) not in kept]
+            if gone:
+                out[(st.span.line, st.span.col)] = gone[0].span
+            continue
+        key = statement_identity(st, classes)
+        old = by_identity.get(key) if key is not None else None
+        if old is None:
+            continue
+        out[(st.span.line, st.span.col)] = old.span
+        if isinstance(st, A.AreaBlock | A.MajorityBlock) and isinstance(old, type(st)):
+            items = {getattr(i, "key", None): i for i in old.items}
+            for item in st.items:
+                was = items.get(getattr(item, "key", None))
+                if was is not None and getattr(item, "key", None) is not None:
+                    out[(item.span.line, item.span.col)] = was.span
+    return out
+
+
+def is_bundled(path: Path) -> bool:
+    """Whether a file is one of the installation's own rulesets or boards (which an edit must not touch)."""
+    p = _resolved(path)
+    return p in _bundled_rules() or p in {_resolved(b) for b in bundled("boards").values()}
 
 
 def _resolved(path: Path) -> Path:
@@ -288,6 +360,7 @@ def _problem(d: Diagnostic, file: str, lines: list[str], elsewhere: Range) -> Pr
     board) at the extends clause or the top, naming its place."""
     message = d.message + (f"\n{d.hint}" if d.hint else "")
     code = d.code or "problem"
+    fixes = tuple(Edit(f.title, _span_range(f.span), f.text) for f in d.fixes if f.span.file in (file, ""))
     if d.file in (file, "") and not d.path:
         lsp = d.to_lsp()["range"]
         start = (lsp["start"]["line"], lsp["start"]["character"])  # type: ignore[index]
@@ -298,11 +371,17 @@ def _problem(d: Diagnostic, file: str, lines: list[str], elsewhere: Range) -> Pr
             m = token_at(line, start[1])
             if m is not None and m.start() == start[1] and not m.group().startswith("#"):
                 end = (start[0], m.end())
-        return Problem(Range(start, end), d.severity, code, message)
+        return Problem(Range(start, end), d.severity, code, message, fixes)
     where = d.file or "board"
     where += f":{d.line}:{d.col}" if d.line else ""
     where += f": {d.path}" if d.path else ""
-    return Problem(elsewhere, d.severity, code, f"{where}: {message}")
+    return Problem(elsewhere, d.severity, code, f"{where}: {message}", fixes)
+
+
+def _span_range(sp: A.Span) -> Range:
+    """A 1-based span (end exclusive; no end: empty, an insertion at its start) in 0-based positions."""
+    start = (max(sp.line - 1, 0), max(sp.col - 1, 0))
+    return Range(start, (sp.end_line - 1, sp.end_col - 1) if sp.end_line else start)
 
 
 # ----- what is under a position ------------------------------------------------------------------
@@ -433,7 +512,13 @@ def hover(a: Analysis, line: int, ch: int) -> str | None:
     for n in range(sp.line, (sp.end_line or sp.line) + 1):
         ids.extend(i for i in ids_by_line.get(n, ()) if i not in ids)
     head = f"**{', '.join(ids)}**\n\n" if ids else ""
-    return head + _wording(own, stmt, part)
+    text = head + _wording(own, stmt, part)
+    was = a.replaced.get((sp.line, sp.col)) or a.replaced.get((stmt.span.line, stmt.span.col))
+    if was is not None:
+        what = "item" if part is not None and (sp.line, sp.col) in a.replaced else "statement"
+        verb = "Removes" if isinstance(stmt, A.Without) else "Replaces"
+        text += f"\n\n{verb} the base's {what} at {Path(was.file).name}:{was.line}."
+    return text
 
 
 def _landmark_hover(board: Board, kind: str, name: str) -> str:

@@ -59,6 +59,7 @@ class Editor:
         result = await asyncio.wait_for(self.client.initialize_async(T.InitializeParams(
             capabilities=caps, root_uri=from_fs_path(str(cwd)), initialization_options=options)), TIMEOUT)
         assert result.capabilities.hover_provider and result.capabilities.completion_provider
+        self.capabilities = result.capabilities
         self.client.initialized(T.InitializedParams())
 
     async def stop(self) -> None:
