@@ -183,6 +183,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="the bundled rulesets, variants, boards and examples")
 
+    f = sub.add_parser("fmt", help="lay out rules files in the canonical format, in place (docs/language.md)")
+    f.add_argument("files", nargs="*", metavar="FILE", help="rules files or folders (their .rules files, "
+                   "recursively); `-` reads standard input and prints (default: the current folder)")
+    f.add_argument("--check", action="store_true", help="write nothing; list the files that would change and "
+                   "exit 1 if any would")
+    f.add_argument("--stdout", action="store_true", help="print the formatted text instead of writing the files")
+
     ls = sub.add_parser("lsp", help="serve .rules files to an editor over stdin/stdout (Language Server Protocol; "
                         "needs the extra: pip install 'rebirth-dsl[lsp]')")
     ls.add_argument("--board", help="check against this board (a file or bundled name) unless the editor's "
@@ -506,6 +513,64 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_fmt(args: argparse.Namespace) -> int:
+    """`rebirth fmt [FILE...] [--check] [--stdout]`: rules files in the canonical layout, written in place."""
+    import os
+
+    from rebirth_dsl.files import decode_text, read_text
+    from rebirth_dsl.lang.fmt import format_rules  # see the start-up note at the top
+    from rebirth_dsl.lang.limits import MAX_RULES_BYTES
+
+    paths: list[str] = []
+    for target in args.files or ["."]:
+        if target != "-" and os.path.isdir(target):  # a folder: its rules files, but not in hidden folders
+            for top, dirs, names in os.walk(target):  # (.git, .venv) nor in a virtual environment
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                                 and not os.path.exists(os.path.join(top, d, "pyvenv.cfg")))
+                paths.extend(os.path.normpath(os.path.join(top, n)) for n in sorted(names) if n.endswith(".rules")
+                             and not n.startswith("."))
+        else:
+            paths.append(target)
+    failed = False
+    changed: list[str] = []
+    for path in paths:
+        name = "<stdin>" if path == "-" else shown(path)
+        try:
+            if path == "-":
+                data = sys.stdin.buffer.read(MAX_RULES_BYTES + 1)
+                if len(data) > MAX_RULES_BYTES:
+                    raise RebirthError.single(f"rules are over the limit of {MAX_RULES_BYTES:,} bytes", file=name)
+                text = decode_text(data, name, "rules")
+            else:
+                text = read_text(path, "rules", MAX_RULES_BYTES)
+            formatted = format_rules(text, name)
+            if formatted != text:
+                changed.append(name)
+            if args.check:
+                continue
+            if args.stdout or path == "-":
+                sys.stdout.write(formatted)
+            elif formatted != text:
+                out = check_output(path)
+                mode = out.stat().st_mode & 0o7777
+                write_text_atomic(out, formatted)
+                if out.stat().st_mode & 0o7777 != mode:  # the file keeps its permissions, as an editor's save does
+                    os.chmod(out, mode)
+                print(f"formatted {name}")
+        except RebirthError as e:
+            print(e.render(), file=sys.stderr)
+            failed = True
+    if args.check:
+        for name in changed:
+            print(name)
+        if changed:
+            print(f"{len(changed)} of {len(paths)} rules files would be reformatted; run `rebirth fmt` on them",
+                  file=sys.stderr)
+    elif not paths:
+        print(f"no .rules files in {', '.join(map(shown, args.files or ['.']))}", file=sys.stderr)
+    return EXIT_PROBLEMS if failed or (args.check and changed) else EXIT_OK
+
+
 def cmd_board(args: argparse.Namespace) -> int:
     """`rebirth board build MAP -o BOARD.json [--check]`: a board made from a map file."""
     from rebirth_dsl.board.maps import load_map, render_board  # see the start-up note at the top
@@ -545,4 +610,4 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
-            "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "list": cmd_list, "board": cmd_board, "lsp": cmd_lsp}
+            "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "list": cmd_list, "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp}
