@@ -133,7 +133,7 @@ def score(g: GameView, a: int, completer: int, rule: AreaRule, index: int | None
                 name, size, g.players[q], how, inf[q], pts)
 
 
-# ----- the generated Python engine (runtime/fast.py) ------------------------------------------------
+# ----- the generated Python engine (pyengine/fast.py) ------------------------------------------------
 def fixed_pay(rule: AreaRule, attributes: Collection[str]) -> dict[PayKey, tuple[int, ...]] | None:
     """The rule's payouts as numbers per payout key (-1: the player's influence, or a tile attribute, which
     is what influence sums), or None when a payout is another expression (then the reference scores it)."""

@@ -116,7 +116,7 @@ def react(g: GameView, rule: MajorityRule, at: Placement) -> None:
 KIND = Kind("majority", react)
 
 
-# ----- the generated Python engine (runtime/fast.py) ------------------------------------------------
+# ----- the generated Python engine (pyengine/fast.py) ------------------------------------------------
 # `count` and `challenge` written out inline over the placement's locals (p, k, h, lm_count, lm_owner), as
 # the benchmark in the module text says: tests/rules/test_majority.py holds the inline challenge to the
 # kernel on every small count, tests/test_fast.py the engine to the reference on every bundled ruleset.

@@ -130,7 +130,7 @@ static void public_missions(S *s, int p, int placer_first, int cat) {
 }"""
 
 def python_held_points(points: str, fulfilled: str) -> str:
-    """`held_points` as a source expression for the generated end scoring (runtime/fast.py)."""
+    """`held_points` as a source expression for the generated end scoring (accel/fast_end.py)."""
     return f"{points} if {fulfilled} else 0"
 
 

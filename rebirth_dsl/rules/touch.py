@@ -98,7 +98,7 @@ def touch(g: GameView, lm: int, p: int, rule: TouchRule, index: int | None, choi
 KIND = Kind("first touch", react)
 
 
-# ----- the generated Python engine (runtime/fast.py) ----------------------------------------------
+# ----- the generated Python engine (pyengine/fast.py) ----------------------------------------------
 def kinds_source(var: str, kinds: Collection[int]) -> str:
     """Source testing whether the kind held in `var` is one of `kinds`."""
     ks = sorted(kinds)
