@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
     from rebirth_dsl.compile.emit import Locals
-    from rebirth_dsl.compile.ruleset import Ruleset
+    from rebirth_dsl.compile.ruleset import Ruleset, TouchRule
     from rebirth_dsl.rules.view import GameView
 
 
@@ -132,6 +132,16 @@ def _no_lines(gen: PyGen, rule: Any) -> list[str]:
     return []
 
 
+def _never(rule: Any) -> bool:
+    """Never."""
+    return False
+
+
+def _no_ability(rule: Any) -> TypeGuard[TouchRule]:
+    """Uses no landmark's ability."""
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Kind:
     """A compiled statement kind: its reference reaction to a placement (the kernel and the events it
@@ -153,3 +163,7 @@ class Kind:
     counted: Callable[[Any], frozenset[int]] | None = None
     python_count: Callable[[PyGen, int, Any], None] = _no_tables
     python_loop_locals: Callable[[PyGen, Any], list[str]] = _no_lines
+    # ----- the reference engine and the environments: whether the statement uses a landmark's ability
+    # (I-R1), and whether it may draw a card on a placement that touches no landmark for the first time
+    uses_ability: Callable[[Any], TypeGuard[TouchRule]] = _no_ability
+    draws_without_first_touch: Callable[[Any], bool] = _never

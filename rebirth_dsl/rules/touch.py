@@ -29,7 +29,7 @@ English (`english`). The check of a filter lives in check/checks.py (check sits 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from rebirth_dsl.compile.emit import Locals, literal
 from rebirth_dsl.compile.prims import Ctx
@@ -231,10 +231,23 @@ def english(ev: A.TouchEvent, act: A.Action, ids: tuple[str, ...], show: Callabl
                     f"tiles there), you {does}.", ids)
 
 
+def uses_ability(r: TouchRule) -> TypeGuard[TouchRule]:
+    """Whether the statement uses the touched landmark's ability (I-R1)."""
+    return isinstance(r.action, A.AbilityAction)
+
+
+def draws_without_first_touch(r: TouchRule) -> bool:
+    """Whether the statement may act (and so draw) on a landmark the placer touched before: a filtered one
+    does, on the first tile of its kinds there (untouched_by)."""
+    return r.by is not None
+
+
 # ----- what the engines ask of the rule (rules/table.py) -------------------------------------------
 KIND = Kind(
     name="first touch",
     react=react,
     python_tables=python_tables,
     python_place=python_place,
+    uses_ability=uses_ability,
+    draws_without_first_touch=draws_without_first_touch,
 )

@@ -112,7 +112,13 @@ SCORE = Kind(
     python_place=python_place,
     python_pure=python_pure,
 )
+def draws_on_any_place(r: PlaceDraw) -> bool:
+    """A placement draw draws whatever the placement touches."""
+    return True
+
+
 DRAW = Kind(
     name="placement draw",
     react=react_draw,
+    draws_without_first_touch=draws_on_any_place,
 )
