@@ -25,9 +25,9 @@ from rebirth_dsl.lang.parser import lark_parser, load_rules
 from rebirth_dsl.native import engine as native_engine
 from rebirth_dsl.native import speed as native_speed
 from rebirth_dsl.play.loop import DEFAULT_NAMES
+from rebirth_dsl.pyengine.fast import generate, random_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, default_rules, find, name_of, rules_and_board
-from rebirth_dsl.runtime.fast import generate, random_game
 
 
 def games_per_second(rs: Ruleset, n: int, seconds: float) -> tuple[float, float]:

@@ -53,7 +53,10 @@ root, rules, n, mode, amount = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]),
 engine = sys.argv[6]
 try:
     from rebirth_dsl.records.record import load_ruleset
-    from rebirth_dsl.runtime.fast import random_game
+    try:
+        from rebirth_dsl.pyengine.fast import random_game
+    except ImportError:  # before the generated engine left runtime/
+        from rebirth_dsl.runtime.fast import random_game
 except ImportError:
     from rebirth_dsl.record import load_ruleset
     from rebirth_dsl.fast import random_game

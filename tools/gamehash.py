@@ -11,7 +11,7 @@ One line per bundled ruleset (every file under rules/, variants included), playe
 
 - `reference`: random seats played on the reference engine (play.loop.play_game, not quiet, so every
   event and its text is recorded), as `rebirth play --agents random --seed S` plays them;
-- `generated`: the same seats on the generated playout loop (runtime.fast.random_game, the path of
+- `generated`: the same seats on the generated playout loop (pyengine.fast.random_game, the path of
   `rebirth simulate` and of `rebirth play` with all-random seats), quiet: no events during the game, only
   the end-of-game events of the generated end scoring;
 - `greedy`: greedy seats on the reference engine, as `rebirth play --seed S` plays them by default (it
@@ -44,10 +44,10 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.simulate import game_seed
 from rebirth_dsl.play.tally import held_missions, public_missions
+from rebirth_dsl.pyengine.fast import random_game
 from rebirth_dsl.records.inputs import rules_files
 from rebirth_dsl.records.record import load_ruleset_keyed
 from rebirth_dsl.records.resources import bundled, rules_and_board
-from rebirth_dsl.runtime.fast import random_game
 from rebirth_dsl.runtime.game import Event, Game
 
 FORMAT = "rebirth-gamehash 1"

@@ -60,7 +60,7 @@ class Mutant:
     planted: bool = False  # one of the bugs issue 10 names (planted by hand, or listed as wanted)
 
 
-R, F, C = "rebirth_dsl/runtime/", "rebirth_dsl/runtime/fast.py", "rebirth_dsl/compile/"
+R, F, C = "rebirth_dsl/runtime/", "rebirth_dsl/pyengine/fast.py", "rebirth_dsl/compile/"
 MUTANTS: tuple[Mutant, ...] = (
     # ----- placement.py: legality, groups, areas, majority counts --------------------------------
     Mutant("merge-first-group", R + "placement.py",

@@ -1,4 +1,4 @@
-"""The public missions' incremental check (I-M1), a speed device of the generated engine (runtime/fast.py):
+"""The public missions' incremental check (I-M1), a speed device of the generated engine (pyengine/fast.py):
 after every placement a card is re-read for a player only when something its condition reads (compile/reads.py)
 changed since the last check, and a bounded card (`E >= N`) only once what changed may have brought E to N.
 The rule itself is rules/public.check, which the reference engine runs; this check decides only when to read,

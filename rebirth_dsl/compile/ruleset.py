@@ -38,8 +38,8 @@ class Derived:
         self.public_reads: Any = None  # accel.public._Watch: accel.public._watch(rs)
         self.public_start: dict[int, tuple[int, ...]] = {}  # accel.public._first, by player count
         self.public_warm: list[Any] | None = None  # accel.public._warm_slot: the last positions warmed
-        self.fast: Any = None  # runtime.fast.Compiled: runtime.fast.compiled(rs)
-        self.end_quiet: Callable[[Any], list[Any]] | None = None  # runtime.fast_end.end_quiet(rs)
+        self.fast: Any = None  # pyengine.fast.Compiled: pyengine.fast.compiled(rs)
+        self.end_quiet: Callable[[Any], list[Any]] | None = None  # accel.fast_end.end_quiet(rs, Event)
         self.tally: Any = None  # play.tally._Tables: play.tally._tables(rs)
         self.points: Any = None  # play.points.Points: play.points.points_for(rs)
         self.native: Any = None  # native.lib.NativeEngine, or why not (str): native.engine(rs)

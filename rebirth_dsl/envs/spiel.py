@@ -27,11 +27,11 @@ import numpy as np
 import pyspiel
 
 from rebirth_dsl.api import Rules, load
-from rebirth_dsl.compile.ruleset import PlaceDraw, TouchRule
 from rebirth_dsl.envs.observe import HIGH, Encoder
 from rebirth_dsl.envs.table import Spec, Table, Turn, spec_for
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.play.loop import DEFAULT_NAMES
+from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.runtime import abilities
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import Setup, colour_tiles
@@ -72,8 +72,7 @@ class Config:
         self.colour = colour_tiles(rs, players)
         # whether any placement can draw a card, not only a first touch (Core._card_draws skips its trial
         # move when neither can happen); a filtered first touch (`by KINDS`) can fire on a touched landmark
-        self.may_draw_on_place = any(isinstance(r, PlaceDraw) or (isinstance(r, TouchRule) and r.by is not None)
-                                     for r in rs.reactions)
+        self.may_draw_on_place = any(kind_of(r).draws_without_first_touch(r) for r in rs.reactions)
         self.decks = sorted(rs.decks)
 
 

@@ -145,9 +145,9 @@ def random_playouts(game: Game, count: int, seed: int, redeal: bool = True, back
 
 
 def python_playouts(game: Game, count: int, seed: int, redeal: bool = True) -> list[list[int]]:
-    """`random_playouts` on the Python engine (runtime/fast.py)."""
+    """`random_playouts` on the Python engine (pyengine/fast.py)."""
     from rebirth_dsl.accel.public import warm_fork
-    from rebirth_dsl.runtime.fast import compiled
+    from rebirth_dsl.pyengine.fast import compiled
 
     fast = compiled(game.rs)
     rng = random.Random(seed)

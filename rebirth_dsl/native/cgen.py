@@ -1,4 +1,4 @@
-"""C source for one ruleset on one board, the way runtime/fast.py generates Python: integer tables from the
+"""C source for one ruleset on one board, the way pyengine/fast.py generates Python: integer tables from the
 compiled Ruleset, each reaction of the ruleset inlined in file order, every expression compiled to a C
 function (cexpr.py), around the fixed text of ctext.py.
 

@@ -45,7 +45,7 @@ from rebirth_dsl.play.search import native_engine
 from rebirth_dsl.play.stats import mean_ci, paired_t, wilson
 from rebirth_dsl.play.summary import interval
 from rebirth_dsl.play.tally import finish
-from rebirth_dsl.runtime.fast import compiled
+from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import seat_rng
 

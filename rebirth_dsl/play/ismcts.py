@@ -48,8 +48,8 @@ from rebirth_dsl.accel.public import warm_fork
 from rebirth_dsl.play.agents import smart_answer
 from rebirth_dsl.play.points import points_for
 from rebirth_dsl.play.search import uses_native
+from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.rules.turn import end_turn
-from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import colour_tiles
 

@@ -37,9 +37,9 @@ from rebirth_dsl.compile.ruleset import (
     TouchRule,
 )
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.rules import area, majority, touch
 from rebirth_dsl.rules.public import ahead, payout
-from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game, first_choice
 from rebirth_dsl.runtime.state import EMPTY
 

@@ -24,8 +24,8 @@ from typing import Any
 from rebirth_dsl.accel.public import warm_fork
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.play.agents import GreedyAgent, immediate_points, smart_answer
+from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.rules.turn import end_turn
-from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game
 
 

@@ -18,8 +18,8 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.play.agents import Agent, decide
 from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.rules.public import payout
-from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Event, Game
 from rebirth_dsl.runtime.setup import deal, seat_rng
 

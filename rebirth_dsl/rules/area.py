@@ -22,7 +22,7 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TIE_STEPS, TieStep
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.rules.kind import Kind, Placement, PyGen
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
@@ -100,9 +100,6 @@ def react(g: GameView, rule: AreaRule, at: Placement) -> None:
         score(g, a, at.p, rule, at.index)
 
 
-KIND = Kind("area", react)
-
-
 def score(g: GameView, a: int, completer: int, rule: AreaRule, index: int | None) -> None:
     """A completed area pays its ranking (order) by its size's payout table (payout_key, S-A3), or the
     alone rule."""
@@ -133,7 +130,7 @@ def score(g: GameView, a: int, completer: int, rule: AreaRule, index: int | None
                 name, size, g.players[q], how, inf[q], pts)
 
 
-# ----- the generated Python engine (runtime/fast.py) ------------------------------------------------
+# ----- the generated Python engine (pyengine/fast.py) ------------------------------------------------
 def fixed_pay(rule: AreaRule, attributes: Collection[str]) -> dict[PayKey, tuple[int, ...]] | None:
     """The rule's payouts as numbers per payout key (-1: the player's influence, or a tile attribute, which
     is what influence sums), or None when a payout is another expression (then the reference scores it)."""
@@ -192,6 +189,50 @@ def python_score(ri: int, rule: AreaRule, reference: str, loc: Locals) -> list[s
             f"{ind}    scores[q][{cat}] += pts",
             f"{ind}    track[q] += pts"]
     return out
+
+
+def python_tables(gen: PyGen, ri: int, r: AreaRule) -> None:
+    """AREAOK{ri}: whether each area is of the rule's kind; with payouts that are numbers (fixed_pay), what
+    python_score reads: PAY{ri}, ALONE{ri}, PAYN{ri} (per player count, `payouts`) and TIES{ri}."""
+    t = gen.rs.t
+    gen.const(f"AREAOK{ri}", tuple(k == r.kind for k in t.area_kind))
+    pay = fixed_pay(r, t.attributes)
+    if pay is not None:  # payouts that are numbers or the influence itself: scored inline
+        gen.const(f"PAY{ri}", pay)
+        gen.const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
+        gen.closure(f"PAYN{ri}", {})  # player count -> (per area (payouts, alone points, alone influence
+        #                               count), per completer the seats in tie-break order)
+        gen.closure(f"TIES{ri}", r.ties)  # TieStep values, passed by reference to PAYOUTS (the seats' tie order)
+
+
+def python_pure(gen: PyGen, r: AreaRule) -> bool:
+    """An area paying numbers (scored inline) reads no majority count nor holder."""
+    return fixed_pay(r, gen.rs.t.attributes) is not None
+
+
+def python_place(gen: PyGen, ri: int, r: AreaRule) -> None:
+    """`react`: the area of h (the local a) scored when its last hex is filled, by python_score where the
+    payouts are numbers, else by `score` (SCORE_AREA); not written where h is in no area of the kind."""
+    t = gen.rs.t
+    in_area = gen.in_area
+    if in_area is False:
+        return
+    gen.locals.require("g", "p", "a", "area_free", "area_done")
+    conds = [] if in_area else ["a >= 0"]
+    areas = gen.values(gen.tables["AREA"])
+    oks = None if areas is None else {t.area_kind[a_] == r.kind for a_ in areas if a_ >= 0}
+    if oks == {False}:
+        return
+    if oks != {True}:
+        conds.append(f"AREAOK{ri}[a]")
+    # `not area_free[a]`, not `== 0`: a comparison before a jump as long as this block is never
+    # specialised by CPython 3.11 (EXTENDED_ARG follows it), a truth test is quick anyway
+    with gen.block(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:"):
+        rule = gen.closure(f"RULE{ri}", r)
+        if fixed_pay(r, t.attributes) is None:
+            gen.line(f"SCORE_AREA(g, a, p, {rule}, None)")
+        else:  # score inlined for quiet games (probes, playouts)
+            gen.extend(python_score(ri, r, rule, gen.locals))
 
 
 # ----- the native engine (native/cgen.py) ----------------------------------------------------------
@@ -296,3 +337,12 @@ def english(block: A.AreaBlock, cite: Callable[[Span], tuple[str, ...]], expr_te
                 out.append(Words(f"alone in an area: the {' + '.join(it.places)} places' payouts", cite(it.span), 1))
     return out
 
+
+# ----- what the engines ask of the rule (rules/table.py) -----------------------------------------------
+KIND = Kind(
+    name="area",
+    react=react,
+    python_tables=python_tables,
+    python_place=python_place,
+    python_pure=python_pure,
+)

@@ -20,7 +20,7 @@ from rebirth_dsl.compile.emit import Locals
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.rules.kind import Kind, Placement, PyGen, landmarks_next_to
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
@@ -113,10 +113,7 @@ def react(g: GameView, rule: MajorityRule, at: Placement) -> None:
                         who[p], mine, what, who[owner], theirs, who[owner])
 
 
-KIND = Kind("majority", react)
-
-
-# ----- the generated Python engine (runtime/fast.py) ------------------------------------------------
+# ----- the generated Python engine (pyengine/fast.py) ------------------------------------------------
 # `count` and `challenge` written out inline over the placement's locals (p, k, h, lm_count, lm_owner), as
 # the benchmark in the module text says: tests/rules/test_majority.py holds the inline challenge to the
 # kernel on every small count, tests/test_fast.py the engine to the reference on every bundled ruleset.
@@ -159,6 +156,35 @@ def python_challenge(rule: MajorityRule, table: str, count_lines: list[str] | No
     if rule.placer_takes_tie:
         block.append(f"{ind}lm_owner[lm] = p")
     return block
+
+
+def python_tables(gen: PyGen, ri: int, rule: MajorityRule) -> None:
+    """MAJ{ri}: per hex, the landmarks of the rule next to it."""
+    t = gen.rs.t
+    mine = set(rule.landmarks)
+    gen.table(f"MAJ{ri}", tuple(tuple(lm for lm in landmarks_next_to(t, h) if lm in mine) for h in range(t.n)))
+
+
+def counted(rule: MajorityRule) -> frozenset[int]:
+    """The landmarks whose tile counts the rule compares."""
+    return frozenset(rule.landmarks)
+
+
+def python_count_first(gen: PyGen, ri: int, rule: MajorityRule) -> None:
+    """`count` for every landmark of the rule next to h, before any reaction (placement.occupy)."""
+    name = f"MAJ{ri}"
+    if gen.loop_over(name):
+        gen.guarded(name, python_count_at(name, python_count(rule.metrics, gen.kind_in), gen.locals))
+
+
+def python_place(gen: PyGen, ri: int, rule: MajorityRule) -> None:
+    """`challenge` for every landmark of the rule next to h; where the generator fuses it (gen.fused), the
+    tile is counted in the same loop first."""
+    name = f"MAJ{ri}"
+    if not gen.loop_over(name):
+        return
+    fused = python_count(rule.metrics, gen.kind_in) if ri in gen.fused else None
+    gen.guarded(name, python_challenge(rule, name, fused, gen.locals))
 
 
 # ----- the native engine (native/cgen.py, native/ctext.py) ------------------------------------------
@@ -211,3 +237,14 @@ def english(block: A.MajorityBlock, cite: Callable[[Span], tuple[str, ...]]) -> 
                 out.append(Words(f"still tied: the {'placer takes it' if it.placer_takes else 'holder keeps it'}",
                                  cite(it.span), 1))
     return out
+
+
+# ----- what the engines ask of the rule (rules/table.py) -------------------------------------------
+KIND = Kind(
+    name="majority",
+    react=react,
+    python_tables=python_tables,
+    python_place=python_place,
+    counted=counted,
+    python_count=python_count_first,
+)

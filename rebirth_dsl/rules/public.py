@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.rules.kind import Kind, Placement, PyGen
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PublicRule
@@ -94,9 +94,6 @@ def _check(g: GameView, p: int, r: PublicRule, index: int | None, h: int = -1) -
     check(g, p, r, index)
 
 
-KIND = Kind("public missions", react)
-
-
 def ordinal(n: int) -> str:
     """`first`, `second`, `third`, `4th`: the place of a fulfiller in the event's words."""
     return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
@@ -129,10 +126,32 @@ static void public_missions(S *s, int p, int placer_first, int cat) {
     }
 }"""
 
+# ----- the generated Python engine (pyengine/fast.py) ----------------------------------------------
+def python_place(gen: PyGen, ri: int, r: PublicRule) -> None:
+    """`react` in the placement body: the incremental check written out where the generator has it (the
+    usual case, where the tile's kind is known: gen.public_source), else the check called (PUBLIC)."""
+    rule = gen.closure(f"RULE{ri}", r)
+    gen.extend(gen.public_source(rule, r.placer_first) or [f"PUBLIC(g, p, {rule}, None, h)"])
+
+
+def python_loop_locals(gen: PyGen, r: PublicRule) -> list[str]:
+    """What the written-out check reads, bound once per game in the playout loop."""
+    return gen.public_locals
+
+
 def python_held_points(points: str, fulfilled: str) -> str:
-    """`held_points` as a source expression for the generated end scoring (runtime/fast.py)."""
+    """`held_points` as a source expression for the generated end scoring (accel/fast_end.py)."""
     return f"{points} if {fulfilled} else 0"
 
 
 # `held_points` in the native engine's end scoring (native/cgen.py), for seat q's held card c
 C_HELD_POINTS = "card_cond(s, c, q) ? CARD_POINTS[c] : 0"
+
+
+# ----- what the engines ask of the rule (rules/table.py) -------------------------------------------
+KIND = Kind(
+    name="public missions",
+    react=react,
+    python_place=python_place,
+    python_loop_locals=python_loop_locals,
+)

@@ -29,13 +29,13 @@ English (`english`). The check of a filter lives in check/checks.py (check sits 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from rebirth_dsl.compile.emit import Locals, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import TouchRule
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.rules.kind import Kind, Placement, PyGen, landmarks_next_to
 from rebirth_dsl.rules.view import GameView
 from rebirth_dsl.rules.words import Words
 
@@ -95,10 +95,7 @@ def touch(g: GameView, lm: int, p: int, rule: TouchRule, index: int | None, choi
         raise TypeError(f"no touch reaction for {type(act).__name__}")
 
 
-KIND = Kind("first touch", react)
-
-
-# ----- the generated Python engine (runtime/fast.py) ----------------------------------------------
+# ----- the generated Python engine (pyengine/fast.py) ----------------------------------------------
 def kinds_source(var: str, kinds: Collection[int]) -> str:
     """Source testing whether the kind held in `var` is one of `kinds`."""
     ks = sorted(kinds)
@@ -141,6 +138,29 @@ def python_source(r: TouchRule, table: str, rule: str, draw_inline: bool, loc: L
     if r.by is not None and placed_test != "True":
         block = [f"if {placed_test}:", *("    " + ln for ln in block)]
     return block
+
+
+def python_tables(gen: PyGen, ri: int, r: TouchRule) -> None:
+    """TOUCH{ri}: per hex, the landmarks of the statement's kind next to it; for a filter, LMRING (once):
+    per landmark, the hexes next to it (untouched_by)."""
+    t = gen.rs.t
+    gen.table(f"TOUCH{ri}", tuple(tuple(lm for lm in landmarks_next_to(t, h) if t.landmark_kind[lm] == r.kind)
+                                  for h in range(t.n)))
+    if r.by is not None and "LMRING" not in gen.tables:
+        gen.table("LMRING", tuple(tuple(int(m) for m in t.neighbours[x]) for x in t.landmark_hex))
+
+
+def python_place(gen: PyGen, ri: int, r: TouchRule) -> None:
+    """The statement in the placement body (python_source), not written where h is next to no landmark of
+    its kind; a quiet draw is taken in place unless the deck's empty rule scores."""
+    name = f"TOUCH{ri}"
+    if not gen.loop_over(name):
+        return
+    empty = gen.rs.empty_decks.get(r.action.deck) if isinstance(r.action, A.DrawAction) else None
+    block = python_source(r, name, gen.closure(f"RULE{ri}", r), empty is None or empty.fn is None, gen.locals,
+                          gen.kind_in(r.by))
+    if block:
+        gen.guarded(name, block)
 
 
 def python_mark(adj: str, loc: Locals) -> str:
@@ -209,3 +229,25 @@ def english(ev: A.TouchEvent, act: A.Action, ids: tuple[str, ...], show: Callabl
     article = "an" if kinds[:1].lower() in "aeiou" else "a"
     return Words(f"The first time you place {article} {kinds} next to a {ev.kind} (counting only your {kinds} "
                     f"tiles there), you {does}.", ids)
+
+
+def uses_ability(r: TouchRule) -> TypeGuard[TouchRule]:
+    """Whether the statement uses the touched landmark's ability (I-R1)."""
+    return isinstance(r.action, A.AbilityAction)
+
+
+def draws_without_first_touch(r: TouchRule) -> bool:
+    """Whether the statement may act (and so draw) on a landmark the placer touched before: a filtered one
+    does, on the first tile of its kinds there (untouched_by)."""
+    return r.by is not None
+
+
+# ----- what the engines ask of the rule (rules/table.py) -------------------------------------------
+KIND = Kind(
+    name="first touch",
+    react=react,
+    python_tables=python_tables,
+    python_place=python_place,
+    uses_ability=uses_ability,
+    draws_without_first_touch=draws_without_first_touch,
+)

@@ -3,18 +3,22 @@
 
 The kernel is `fires`: whether a tile of a kind placed on a hex sets the statement off. The reactions
 score the expression or draw the deck's top card (through the game's `draw_card`, where a deck's empty rule
-is kept)."""
+is kept). The generated Python engine writes a score trigger out (`python_place`); a draw it leaves to the
+reference reaction."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.rules.kind import Kind, Placement, PyGen
 
 if TYPE_CHECKING:
-    from rebirth_dsl.compile.ruleset import PlaceDraw, ScoreTrigger
+    from rebirth_dsl.compile.ruleset import PlaceDraw, Ruleset, ScoreTrigger
     from rebirth_dsl.rules.view import GameView
 
 
@@ -41,5 +45,80 @@ def react_draw(g: GameView, r: PlaceDraw, at: Placement) -> None:
         g.draw_card(at.p, r.deck, r.ids, at.index, "placing at ({},{})".format(*g.t.coords[at.h]))
 
 
-SCORE = Kind("placement trigger", react_score)
-DRAW = Kind("placement draw", react_draw)
+# ----- the generated Python engine (pyengine/fast.py) ----------------------------------------------
+def _is_group_size(e: A.Expr) -> bool:
+    """`size(group(placed))` / `count(group(placed))`: the union-find root's size."""
+    return (isinstance(e, A.Call) and e.fn in ("size", "count") and len(e.args) == 1
+            and isinstance(e.args[0], A.Call) and e.args[0].fn == "group" and len(e.args[0].args) == 1
+            and isinstance(e.args[0].args[0], A.Name) and e.args[0].args[0].id == "placed")
+
+
+def python_points(r: ScoreTrigger, rs: Ruleset) -> str | None:
+    """Source for a trigger's points when it is a known shape: a number, or "group" for the placed tile's
+    group size (the tile's kinds all form groups); None for any other expression (its closure is called)."""
+    expr = r.expr
+    if expr is None:
+        return None
+    if isinstance(expr, A.Num):
+        return literal(int(expr.value))
+    if _is_group_size(expr) and r.kinds is not None and r.kinds <= rs.group_kinds:
+        return "group"
+    return None
+
+
+def python_tables(gen: PyGen, ri: int, r: ScoreTrigger) -> None:
+    """AT{ri}: whether each hex has the trigger's tag (`at`)."""
+    if r.at is not None:
+        gen.const(f"AT{ri}", tuple(bool(x) for x in r.at))
+
+
+def python_pure(gen: PyGen, r: ScoreTrigger) -> bool:
+    """A trigger whose points are a number or the group's size reads no majority count nor holder."""
+    return python_points(r, gen.rs) is not None
+
+
+def python_place(gen: PyGen, ri: int, r: ScoreTrigger) -> None:
+    """`fires` and the points, scored as the category (quiet: the points alone, no event); the tests the
+    generator knows the answer to are left out, and a trigger that cannot fire there is not written."""
+    gen.locals.require("g", "p", "h", "sc", "track")
+    conds = []
+    test = gen.kind_in(r.kinds)
+    if test == "False":
+        return
+    if test != "True":
+        conds.append(f"({test})")
+    if r.at is not None:
+        ats = gen.values(tuple(bool(x) for x in r.at))
+        if ats == {False}:
+            return
+        if ats != {True}:
+            conds.append(f"AT{ri}[h]")
+    with gen.block(f"if {' and '.join(conds)}:") if conds else nullcontext():
+        src = python_points(r, gen.rs)
+        if src == "group":  # the root of the group just joined (h itself where no group can form)
+            gen.line(f"pts = gsize[{gen.local('groot') if 'groot' in gen.locals else 'h'}]")
+        elif src is not None:
+            gen.line(f"pts = {src}")
+        else:
+            gen.line(f"pts = {gen.closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
+        gen.line(f"sc[{literal(r.category)}] += pts")
+        gen.line("track[p] += pts")
+
+
+SCORE = Kind(
+    name="placement trigger",
+    react=react_score,
+    python_tables=python_tables,
+    python_place=python_place,
+    python_pure=python_pure,
+)
+def draws_on_any_place(r: PlaceDraw) -> bool:
+    """A placement draw draws whatever the placement touches."""
+    return True
+
+
+DRAW = Kind(
+    name="placement draw",
+    react=react_draw,
+    draws_without_first_touch=draws_on_any_place,
+)

@@ -73,7 +73,7 @@ def end_turn(g: GameView, p: int, tile: Tile) -> None:
 # ----- speed devices that follow the rule above ---------------------------------------------------------------
 def fixed_turns(g: GameView, rnd: Sequence[Callable[[], float]]) -> Iterable[tuple[int, Tile]]:
     """(seat, tile) of every move of a playout where nothing but the turn's own draw changes a hand and hands
-    hold at most one tile (runtime.fast._fixed_turns), as `end_turn` would make them one by one.
+    hold at most one tile (pyengine.fast._fixed_turns), as `end_turn` would make them one by one.
 
     With one tile in hand a seat has nothing to pick: it plays its hand, then its supply from the top, and
     `next_seat` skips a seat that has run out, so it drops out of the rounds. The whole order is known
@@ -129,7 +129,7 @@ PYTHON_SEATS = [
 
 
 def python_end_of_turn(fixed: bool, loc: Locals) -> list[str]:
-    """`end_turn` as source for the generated playout loop (runtime.fast), which keeps the seat to play in
+    """`end_turn` as source for the generated playout loop (pyengine.fast), which keeps the seat to play in
     `p`, its hand in `hp` and the seats after each in `nxt` (the next one) and `nexts` (all, clockwise): the
     draw step inline (DRAW, `draw`, when an ability left a draw pending), then `next_seat`, trying the next
     seat first since it usually still holds a tile. Nothing when `fixed` (fixed_turns made the order)."""

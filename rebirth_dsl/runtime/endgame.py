@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.accel.fast_end import end_quiet
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.rules.public import held_points
-from rebirth_dsl.runtime.fast_end import end_quiet
 from rebirth_dsl.runtime.state import Event
 
 if TYPE_CHECKING:
@@ -15,10 +15,11 @@ if TYPE_CHECKING:
 
 def end_events(g: Game) -> list[Event]:
     """What end-of-game scoring adds now, without changing the state. A quiet game is scored by the
-    ruleset's generated end scoring (fast_end.end_quiet: the same events without text; tests/engines/test_differential.py
-    proves them equal)."""
+    ruleset's generated end scoring (accel/fast_end.end_quiet: the same events without text;
+    tests/engines/test_differential.py proves them equal)."""
     if g.quiet:
-        return (g.rs.derived.end_quiet or end_quiet(g.rs))(g)
+        end: list[Event] = (g.rs.derived.end_quiet or end_quiet(g.rs, Event))(g)
+        return end
     g.memo = {}  # the position is fixed while scoring: groups() is memoised
     try:
         return _end_events(g)

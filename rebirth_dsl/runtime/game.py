@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
-from rebirth_dsl.lang import ast as A
+from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.turn import end_turn
 from rebirth_dsl.runtime import abilities, endgame, placement, reactions
 from rebirth_dsl.runtime.decks import draw_card as _draw_card
@@ -59,7 +59,7 @@ def static(rs: Ruleset) -> Static:
             free_pos[h] = len(free[k])
             free[k].append(h)
     cards = {c.name: c for cards in rs.decks.values() for c in cards}
-    ab = tuple(r for r in rs.reactions if isinstance(r, TouchRule) and isinstance(r.action, A.AbilityAction))
+    ab = tuple(r for r in rs.reactions if kind_of(r).uses_ability(r))
     st = Static(tuple(tuple(a) for a in adj), metric_of, {k: tuple(v) for k, v in free.items()}, tuple(free_pos),
                 cards, ab)
     rs.derived.static = st

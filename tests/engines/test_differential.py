@@ -3,7 +3,7 @@ its reactions), over a matrix engine x ruleset x agent, one case per cell, named
 
 Engines, each behind one small adapter:
 
-- `fast`, the generated Python engine (runtime/fast.py). With random agents: its playout loop
+- `fast`, the generated Python engine (pyengine/fast.py). With random agents: its playout loop
   (`random_game`) against the reference engine's random agents on the same seeds: the same moves and the
   same final game. With the search agents: along the games they play, its one-move `place` (what their
   probes run on) against the reference placement, for every legal move of a position.
@@ -45,10 +45,10 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.points import points_for, probe_points
 from rebirth_dsl.play.search import MonteCarloAgent
 from rebirth_dsl.play.tally import GameExtra, Tally
+from rebirth_dsl.pyengine.fast import compiled, random_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime import placement, reactions
-from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import deal
 

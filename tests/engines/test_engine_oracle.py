@@ -26,8 +26,8 @@ from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.search import MonteCarloAgent
 from rebirth_dsl.present.report import evaluate
+from rebirth_dsl.pyengine.fast import random_game
 from rebirth_dsl.records.record import load_ruleset
-from rebirth_dsl.runtime.fast import random_game
 from rebirth_dsl.runtime.game import NEUTRAL, Game
 from rebirth_dsl.runtime.setup import deal
 

@@ -1,4 +1,4 @@
-"""The generated engine (runtime/fast.py) repeats the rules' meaning for speed. Its random playouts, its
+"""The generated engine (pyengine/fast.py) repeats the rules' meaning for speed. Its random playouts, its
 one-move probes and its end scoring are held equal to the reference engine by the differential harness
 (test_differential.py); this file keeps what the harness does not compare: playouts from hands the rules
 never deal, fresh copies of the blank position, the seeding and the shuffle, and generated expressions
@@ -25,9 +25,9 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.play.agents import RandomAgent, decide
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.tally import finish
+from rebirth_dsl.pyengine.fast import compiled, random_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
-from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game, blank
 from rebirth_dsl.runtime.setup import deal, fisher_yates, seat_rng
 from rebirth_dsl.runtime.state import State, copy_state

@@ -39,9 +39,9 @@ from rebirth_dsl.native.lib import load
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.simulate import simulate_command
 from rebirth_dsl.play.tally import GameExtra, Tally
+from rebirth_dsl.pyengine.fast import random_game
 from rebirth_dsl.records.record import load_record, load_ruleset, replay
 from rebirth_dsl.records.resources import bundled, rules_and_board
-from rebirth_dsl.runtime.fast import random_game
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.setup import deal
 

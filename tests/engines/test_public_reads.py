@@ -35,11 +35,11 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
+from rebirth_dsl.pyengine import fast
+from rebirth_dsl.pyengine.fast import compiled, random_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.rules import public
-from rebirth_dsl.runtime import fast
-from rebirth_dsl.runtime.fast import compiled, random_game
 from rebirth_dsl.runtime.game import Game, first_choice
 from rebirth_dsl.runtime.setup import deal, seat_rng
 

@@ -15,8 +15,8 @@ from rebirth_dsl.play.agents import RandomAgent
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.simulate import Job, play_one, run_local, summarise
 from rebirth_dsl.present.report import evaluate
+from rebirth_dsl.pyengine.fast import random_game
 from rebirth_dsl.records.record import load_ruleset
-from rebirth_dsl.runtime.fast import random_game
 
 RS = None
 

@@ -70,8 +70,8 @@ def test_nobody_has_no_groups_and_touches_nothing(tmp_path: Path) -> None:
     from rebirth_dsl.compile.prims import Ctx
     from rebirth_dsl.lang.parser import parse_text
     from rebirth_dsl.play.loop import DEFAULT_NAMES
+    from rebirth_dsl.pyengine.fast import random_game
     from rebirth_dsl.records.record import load_ruleset
-    from rebirth_dsl.runtime.fast import random_game
 
     rs = load_ruleset(SCOTLAND, ROOT / "boards" / "scotland.json")[0]
     g, _ = random_game(rs, DEFAULT_NAMES[:3], 4)

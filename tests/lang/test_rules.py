@@ -287,7 +287,7 @@ def test_mutated_rules_never_crash_the_checker(edits: list[tuple[int, int, str]]
     if problems:
         return
     rs = compile_rules(rules, board)
-    from rebirth_dsl.runtime.fast import random_game
+    from rebirth_dsl.pyengine.fast import random_game
 
     lo, hi = rs.players
     n = max(lo, min(2, hi))

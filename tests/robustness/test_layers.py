@@ -24,6 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rebirth_dsl.rules",),
     ("rebirth_dsl.accel",),
     ("rebirth_dsl.runtime",),
+    ("rebirth_dsl.pyengine",),
     ("rebirth_dsl.records",),
     ("rebirth_dsl.native",),
     ("rebirth_dsl.present",),

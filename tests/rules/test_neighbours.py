@@ -18,8 +18,8 @@ from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.lsp.analysis import Analyser, completions, hover
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.present.describe import describe
+from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.records.record import load_record, make_setup, replay
-from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game
 
 HERE = Path(__file__).resolve().parent
@@ -70,7 +70,7 @@ def test_S_F1_neighbours_scores_the_hexes_next_to_a_placement_on_the_reference_e
 
 
 def test_S_F1_neighbours_scores_the_same_on_the_generated_python_engine() -> None:
-    """The same moves through the generated `place` (runtime/fast.py, the expressions of exprgen.py)."""
+    """The same moves through the generated `place` (pyengine/fast.py, the expressions of exprgen.py)."""
     loaded = load_record(HERE / "position.json", _record(), allow_paths=True)
     rs = loaded.rs
     g = Game(rs, ["Ann", "Bob"], make_setup(loaded.record, rs), scenario=True)

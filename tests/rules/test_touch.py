@@ -39,9 +39,9 @@ from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.points import Points
 from rebirth_dsl.present.report import evaluate
+from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.records.record import load_record, make_setup, replay
 from rebirth_dsl.rules import touch
-from rebirth_dsl.runtime.fast import compiled
 from rebirth_dsl.runtime.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]

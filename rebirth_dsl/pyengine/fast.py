@@ -12,28 +12,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from contextlib import ExitStack, nullcontext
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass
 from itertools import count
 from math import floor
 from typing import Any, Protocol
 
 from rebirth_dsl.accel.public import PUBLIC_LOCALS, public_missions, public_source
-from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.compile.emit import Emitter, assigned, literal
+from rebirth_dsl.compile.emit import Emitter, Locals, assigned, literal
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.ruleset import (
-    Ability,
-    AreaRule,
-    MajorityRule,
-    PublicRule,
-    Ruleset,
-    ScoreTrigger,
-    TouchRule,
-)
-from rebirth_dsl.lang import ast as A
-from rebirth_dsl.rules import area, majority, touch
-from rebirth_dsl.rules.kind import Placement
+from rebirth_dsl.compile.ruleset import Ability, Ruleset
+from rebirth_dsl.rules import area, touch
+from rebirth_dsl.rules.kind import Placement, Where
 from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.turn import PYTHON_SEATS, draw, fixed_turns, python_end_of_turn
 from rebirth_dsl.runtime.abilities import use
@@ -46,13 +36,6 @@ def _kind_test(var: str, kinds: frozenset[int] | None) -> str:
     if kinds is None:
         return "True"
     return " or ".join(f"{var} == {literal(int(k))}" for k in sorted(kinds)) or "False"
-
-
-def _is_group_size(e: A.Expr) -> bool:
-    """`size(group(placed))` / `count(group(placed))`: the union-find root's size."""
-    return (isinstance(e, A.Call) and e.fn in ("size", "count") and len(e.args) == 1
-            and isinstance(e.args[0], A.Call) and e.args[0].fn == "group" and len(e.args[0].args) == 1
-            and isinstance(e.args[0].args[0], A.Name) and e.args[0].args[0].id == "placed")
 
 
 class MoveSink(Protocol):
@@ -95,7 +78,6 @@ def generate(rs: Ruleset) -> Compiled:
         closure(name, fn)
 
     # per-rule adjacency tables (their values are kept too: the playout loop specialises on them)
-    maj_tables: dict[int, str] = {}
     tables: dict[str, tuple[Any, ...]] = {"AREA": tuple(int(a) for a in t.area_of), "LMADJ": static(rs).lm_adj}
     # A tile of kind k only ever stands on a hex of a kind it may be placed on (placement.check_place refuses
     # any other; neutral tiles belong to nobody): the neighbours a group of k can join through, per hex.
@@ -103,29 +85,9 @@ def generate(rs: Ruleset) -> Compiled:
         ok = {*rs.primary.get(kid, ()), *rs.fallback.get(kid, ())}
         table = tuple(tuple(int(m) for m in nb if t.hex_kind[m] in ok) for nb in t.neighbours)
         tables[const(f"NBK{kid}", table)] = table
-    for ri, r in enumerate(rs.reactions):
-        if isinstance(r, MajorityRule):
-            mine = set(r.landmarks)
-            table = tuple(tuple(lm for lm in _adj(t, h) if lm in mine) for h in range(t.n))
-            maj_tables[ri] = const(f"MAJ{ri}", table)
-            tables[maj_tables[ri]] = table
-        elif isinstance(r, TouchRule):
-            table = tuple(tuple(lm for lm in _adj(t, h) if t.landmark_kind[lm] == r.kind) for h in range(t.n))
-            tables[const(f"TOUCH{ri}", table)] = table
-            if r.by is not None and "LMRING" not in tables:  # the hexes next to each landmark (touch.untouched_by)
-                ring = tuple(tuple(int(m) for m in t.neighbours[x]) for x in t.landmark_hex)
-                tables[const("LMRING", ring)] = ring
-        elif isinstance(r, ScoreTrigger) and r.at is not None:
-            const(f"AT{ri}", tuple(bool(x) for x in r.at))
-        elif isinstance(r, AreaRule):
-            const(f"AREAOK{ri}", tuple(k == r.kind for k in t.area_kind))
-            pay = area.fixed_pay(r, t.attributes)
-            if pay is not None:  # payouts that are numbers or the influence itself: scored inline
-                const(f"PAY{ri}", pay)
-                const(f"ALONE{ri}", tuple(int(i) for i in r.alone))
-                closure(f"PAYN{ri}", {})  # player count -> (per area (payouts, alone points, alone influence
-                #                           count), per completer the seats in tie-break order)
-                closure(f"TIES{ri}", r.ties)  # TieStep values, passed by reference to PAYOUTS (the seats' tie order)
+    top = _Body(rs, e, tables, frozenset(), None)  # the module level: only its names and tables are used
+    for ri, r in enumerate(rs.reactions):  # each statement's own tables, from its rule module
+        kind_of(r).python_tables(top, ri, r)
     closure("NOCHOICE", {})
     closure("ANSWER", _answer_per_seat)
 
@@ -141,23 +103,24 @@ def generate(rs: Ruleset) -> Compiled:
     with e.scope(), e.block("def place(g, p, k, v, h):"):
         e.declare("g", "p", "k", "v", "h", *assigned(prologue))
         e.extend(prologue)
-        e.extend(_place_body(rs, maj_tables, e, tables))
+        e.extend(_place_body(rs, e, tables))
 
     # the random playout loop: legal hexes are the free lists of the placement rule's kinds, in order
     e.line()
     loop_start = len(e.lines)
     fixed = _fixed_turns(rs)
     free_var = {kk: f"FL{i}" for i, kk in enumerate(sorted(_placeable(rs)))}
-    publics = any(isinstance(r, PublicRule) for r in rs.reactions)
+    per_game: list[str] = []  # what the statements' placements read, bound once per game (python_loop_locals)
+    for r in rs.reactions:
+        per_game.extend(ln for ln in kind_of(r).python_loop_locals(top, r) if ln not in per_game)
     with e.scope(), e.block("def run_random(g, rngs, moves):"):
         e.declare("g", "rngs", "moves", *assigned(prologue), *free_var.values(), "rnd", "rec", "p", "k", "v", "h",
-                  *(assigned(PUBLIC_LOCALS) if publics else ()))
+                  *assigned(per_game))
         e.extend(prologue)
         # the free lists live as long as the game (mutated in place, never replaced): bind each once
         for kk, var in free_var.items():
             e.line(f"{var} = free[{literal(kk)}]")
-        if publics:  # read by the placements public_source writes
-            e.extend(PUBLIC_LOCALS)
+        e.extend(per_game)
         e.line("rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
         e.line("rec = moves is not None")
         with e.block("if g.auto_choose is None:"):
@@ -181,7 +144,7 @@ def generate(rs: Ruleset) -> Compiled:
                 # FLOOR(x) is int(x) for x >= 0 (a draw times a count): one C call where int() builds an argument tuple
                 e.line("ti = FLOOR(rnd[p]() * nh) if (nh := len(hp)) > 1 else 0  # the hand's length read once")
                 e.line("k, v = tile = hp[ti]")
-            _moves(rs, e, maj_tables, tables, free_var)
+            _moves(rs, e, tables, free_var)
             with e.block("if rec:"):
                 e.line("moves.append((p, k, v, h))")
             if not fixed:
@@ -198,8 +161,7 @@ def generate(rs: Ruleset) -> Compiled:
     return Compiled(source, env["place"], env["run_random"])
 
 
-def _moves(rs: Ruleset, e: Emitter, maj_tables: dict[int, str], tables: dict[str, tuple[Any, ...]],
-           free_var: dict[str, str]) -> None:
+def _moves(rs: Ruleset, e: Emitter, tables: dict[str, tuple[Any, ...]], free_var: dict[str, str]) -> None:
     """One move of the playout loop: the tile (k, v) of seat p onto a random free hex h, or a pass (h = -1).
 
     Each branch knows the tile kind, and after the pick the free list (the hex kind) the hex came from:
@@ -234,14 +196,12 @@ def _moves(rs: Ruleset, e: Emitter, maj_tables: dict[int, str], tables: dict[str
                     # list named `fl`), it is written once after the pick, which only chooses the list: shorter
                     # code, and the pick's test then jumps over a line instead of a placement
                     e.declare("r", "fl", *(f"len{j}" for j in range(len(names) - 1)), "tot")
-                    shared = {tuple(_place_body(rs, maj_tables, e, tables, _Where(kid, "fl", free_hexes[kk])))
-                              for kk in kinds}
+                    shared = {tuple(_place_body(rs, e, tables, Where(kid, "fl", free_hexes[kk]))) for kk in kinds}
                     if len(names) > 1 and len(shared) == 1:
                         _emit_pick(e, [[f"fl = {nm}"] for nm in names])
                         e.extend(["h = fl[r]", *shared.pop()])
                     else:
-                        bodies = [[f"h = {nm}[r]", *_place_body(rs, maj_tables, e, tables,
-                                                                  _Where(kid, nm, free_hexes[kk]))]
+                        bodies = [[f"h = {nm}[r]", *_place_body(rs, e, tables, Where(kid, nm, free_hexes[kk]))]
                                   for kk, nm in zip(kinds, names, strict=True)]
                         _emit_pick(e, bodies)
                 e.line("else:")
@@ -254,74 +214,123 @@ def _moves(rs: Ruleset, e: Emitter, maj_tables: dict[int, str], tables: dict[str
             e.extend(passing)
 
 
-@dataclass(frozen=True)
-class _Where:
-    """What the playout loop knows where it emits a placement: the tile kind, and the free list the hex
-    was taken from (a local name; h is its element r) with every hex that list can hold."""
-
-    kid: int
-    free_list: str
-    hexes: tuple[int, ...]
-
-
-def _values(table: tuple[Any, ...], where: _Where | None) -> set[Any] | None:
+def _values(table: tuple[Any, ...], where: Where | None) -> set[Any] | None:
     """The values a per-hex table takes over the hexes a placement can be on; None when nothing is known
     (no `where`, or a free list of a hex kind the board does not have: a branch never taken)."""
     return None if where is None or not where.hexes else {table[h] for h in where.hexes}
 
 
-def _place_body(rs: Ruleset, maj_tables: dict[int, str], e: Emitter, tables: dict[str, tuple[Any, ...]],
-                where: _Where | None = None) -> list[str]:
-    """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order.
+class _Body:
+    """The generator's side of one placement body, as the rule modules' templates see it (rules.kind.PyGen):
+    the body's own emitter (sharing the module's bound names), the per-hex tables, and what is known where
+    the body is emitted (`where`), with the tests decided from it."""
+
+    def __init__(self, rs: Ruleset, e: Emitter, tables: dict[str, tuple[Any, ...]], fused: frozenset[int],
+                 where: Where | None) -> None:
+        self.rs = rs
+        self.where = where
+        self.tables = tables
+        self.fused = fused
+        self.public_locals = PUBLIC_LOCALS
+        self.b = e.child()
+        areas = _values(tables["AREA"], where)
+        self.in_area = None if areas is None else (True if min(areas) >= 0 else False if max(areas) < 0 else None)
+        # the landmarks next to h, read once when some loops over them can be skipped on hexes next to none
+        self.adj_guard = where is not None and self.nonempty("LMADJ") is None
+        self.guard_end = -1  # the number of lines just after the last `if adj:` block (to add to it, not test again)
+
+    @property
+    def locals(self) -> Locals:
+        """The locals the body declares so far."""
+        return self.b.locals
+
+    def const(self, name: str, value: object) -> str:
+        """A module-level constant (Emitter.const)."""
+        return self.b.const(name, value)
+
+    def closure(self, name: str, obj: object) -> str:
+        """A module-level name for an object passed by reference (Emitter.ref)."""
+        return self.b.ref(name, obj)
+
+    def table(self, name: str, value: tuple[Any, ...]) -> str:
+        """A per-hex table as a constant, its values kept for the tests on it."""
+        self.tables[self.b.const(name, value)] = value
+        return name
+
+    def line(self, text: str = "") -> None:
+        """One line of the body."""
+        self.b.line(text)
+
+    def extend(self, lines: list[str]) -> None:
+        """A template's lines in the body."""
+        self.b.extend(lines)
+
+    def block(self, header: str | None = None) -> AbstractContextManager[None]:
+        """A block of the body (Emitter.block)."""
+        return self.b.block(header)
+
+    def local(self, name: str) -> str:
+        """A declared local's name."""
+        return self.b.local(name)
+
+    def kind_in(self, kinds: frozenset[int] | None) -> str:
+        """The test that k is of these kinds: "True"/"False" when the kind is known."""
+        if self.where is None:
+            return _kind_test("k", kinds)
+        return "True" if kinds is None or self.where.kid in kinds else "False"
+
+    def values(self, table: tuple[Any, ...]) -> set[Any] | None:
+        """The values a per-hex table takes over the hexes the placement can be on (_values)."""
+        return _values(table, self.where)
+
+    def nonempty(self, name: str) -> bool | None:
+        """Whether table `name` is non-empty at h: True/False on every possible hex, else None."""
+        vals = _values(self.tables[name], self.where)
+        if vals is None:
+            return None
+        flags = {bool(x) for x in vals}
+        return flags.pop() if len(flags) == 1 else None
+
+    def loop_over(self, name: str) -> bool:
+        """Whether to emit a loop over table `name` at h (not when it is empty on every possible hex)."""
+        return self.nonempty(name) is not False
+
+    def guarded(self, name: str, block: list[str]) -> None:
+        """A loop over table `name`, behind the `if adj:` test when that test is exact for it (every hex
+        where it is non-empty is next to a landmark)."""
+        lmadj, table = self.tables["LMADJ"], self.tables[name]
+        if self.where is not None and self.adj_guard and all(lmadj[h] or not table[h] for h in self.where.hexes):
+            # else the block just emitted is one `if adj:` too: added to it
+            with self.b.block("if adj:" if self.guard_end != len(self.b.lines) else None):
+                self.b.extend(block)
+            self.guard_end = len(self.b.lines)
+        else:
+            self.b.extend(block)
+
+    def public_source(self, rule: str, placer_first: bool) -> list[str] | None:
+        """The incremental public check written out where the tile's kind is known (accel/public.py)."""
+        w = self.where
+        if w is None:
+            return None
+        return public_source(self.rs, rule, w.kid, w.hexes, self.closure, self.locals, placer_first)
+
+
+def _place_body(rs: Ruleset, e: Emitter, tables: dict[str, tuple[Any, ...]], where: Where | None = None
+                ) -> list[str]:
+    """The source lines of one placement (p, k, v, h) with every reaction of the ruleset, in order, each
+    statement written by its rule module (kind_of(r).python_place) or, where it writes none, its reference
+    reaction called (REACT).
 
     With `where` (the playout loop), the tile kind and the hex's free list are known: tests of the kind are
     decided here, and a per-hex table that has the same value on every hex of the list is read here instead
     of in the game (a reaction that can never fire there disappears, a test that always holds is dropped).
     Without it (`place`), every test is made in the game. The names are bound in `e`, and the body reads
     the locals `e` declares (the function's parameters and prologue) and declares its own."""
-    t = rs.t
-    closure = e.ref
-    b = e.child()
+    gen = _Body(rs, e, tables, frozenset(), where)
+    b = gen.b
     b.declare("lst", "pos", "last", "adj", "a", "sc", "pts")
     L = b.line
-
-    def kind_in(kinds: frozenset[int] | None) -> str:
-        """The test that k is of these kinds: "True"/"False" when the kind is known."""
-        if where is None:
-            return _kind_test("k", kinds)
-        return "True" if kinds is None or where.kid in kinds else "False"
-
-    def nonempty(name: str) -> bool | None:
-        """Whether table `name` is non-empty at h: True/False on every possible hex, else None."""
-        vals = _values(tables[name], where)
-        if vals is None:
-            return None
-        flags = {bool(x) for x in vals}
-        return flags.pop() if len(flags) == 1 else None
-
-    def loop_over(name: str) -> bool:
-        """Whether to emit a loop over table `name` at h (not when it is empty on every possible hex)."""
-        return nonempty(name) is not False
-
-    areas = _values(tables["AREA"], where)
-    in_area = None if areas is None else (True if min(areas) >= 0 else False if max(areas) < 0 else None)
-    # the landmarks next to h, read once when some loops over them can be skipped on hexes next to none
-    adj_guard = where is not None and nonempty("LMADJ") is None
-    lmadj = tables["LMADJ"]
-
-    guard_end = -1  # the number of lines just after the last `if adj:` block (to add to it, not test again)
-
-    def guarded(name: str, block: list[str]) -> None:
-        """A loop over table `name`, behind the `if adj:` test when that test is exact for it (every hex
-        where it is non-empty is next to a landmark)."""
-        nonlocal guard_end
-        if adj_guard and all(lmadj[h] or not tables[name][h] for h in where.hexes):  # type: ignore[union-attr]
-            # else the block just emitted is one `if adj:` too: added to it
-            with b.block("if adj:" if guard_end != len(b.lines) else None):
-                b.extend(block)
-            guard_end = len(b.lines)
-        else:
-            b.extend(block)
+    in_area = gen.in_area
 
     L("owner[h] = p")
     L("tkind[h] = k")
@@ -338,9 +347,9 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], e: Emitter, tables: dic
         L(f"{lst}[{pos}] = last")
         L(f"fp[last] = {pos}")
     L("fp[h] = -1")
-    if adj_guard:
+    if gen.adj_guard:
         L("adj = LMADJ[h]")
-    joins = kind_in(rs.group_kinds) if rs.group_kinds else "False"
+    joins = gen.kind_in(rs.group_kinds) if rs.group_kinds else "False"
     if joins != "False":  # the root of the placed tile's group: read by the reactions after (gsize[groot])
         b.declare("groot", "m", "rm")
         L("groot = h")
@@ -363,95 +372,38 @@ def _place_body(rs: Ruleset, maj_tables: dict[int, str], e: Emitter, tables: dic
             L("area_inf[a][p] += v")
     # A placement first counts itself next to each landmark of a majority (placement.occupy), and the
     # majority reaction later compares the counts. Where every reaction before it is one written out here
-    # that reads neither counts nor holders (a fixed or group-size trigger, an area paying numbers), the
-    # count and the comparison are made in one loop over the landmarks, at the reaction's place.
-    count_lines: dict[int, list[str]] = {}
+    # that reads neither counts nor holders (python_pure: a fixed or group-size trigger, an area paying
+    # numbers), the count and the comparison are made in one loop over the landmarks, at the reaction's place.
+    kinds = [(ri, kind_of(r), r) for ri, r in enumerate(rs.reactions)]
     fused: set[int] = set()
     plain = True
     counted: set[int] = set()  # the landmarks of the majorities so far: one sharing them no longer fuses
-    for ri, r in enumerate(rs.reactions):
-        if isinstance(r, MajorityRule):
-            plain = plain and not counted & set(r.landmarks)
-            counted |= set(r.landmarks)
-            count_lines[ri] = majority.python_count(r.metrics, kind_in)
+    for ri, kd, r in kinds:
+        if kd.counted is not None:
+            mine = kd.counted(r)
+            plain = plain and not counted & mine
+            counted |= mine
             if plain:
                 fused.add(ri)
-        elif not (isinstance(r, ScoreTrigger) and _trigger_expr(r, rs) is not None
-                  or isinstance(r, AreaRule) and area.fixed_pay(r, t.attributes) is not None):
+        elif not kd.python_pure(gen, r):
             plain = False
-    for ri, r in enumerate(rs.reactions):
-        if isinstance(r, MajorityRule) and ri not in fused and loop_over(maj_tables[ri]):
-            guarded(maj_tables[ri], majority.python_count_at(maj_tables[ri], count_lines[ri], b.locals))
+    gen.fused = frozenset(fused)
+    for ri, kd, r in kinds:
+        if ri not in fused:
+            kd.python_count(gen, ri, r)
     L("sc = scores[p]")
-    for ri, r in enumerate(rs.reactions):
-        if isinstance(r, ScoreTrigger):
-            conds = []
-            test = kind_in(r.kinds)
-            if test == "False":
-                continue
-            if test != "True":
-                conds.append(f"({test})")
-            if r.at is not None:
-                ats = _values(tuple(bool(x) for x in r.at), where)
-                if ats == {False}:
-                    continue
-                if ats != {True}:
-                    conds.append(f"AT{ri}[h]")
-            with b.block(f"if {' and '.join(conds)}:") if conds else nullcontext():
-                src = _trigger_expr(r, rs)
-                if src == "group":  # the root of the group just joined (h itself where no group can form)
-                    L(f"pts = gsize[{b.local('groot') if joins != 'False' else 'h'}]")
-                elif src is not None:
-                    L(f"pts = {src}")
-                else:
-                    L(f"pts = {closure(f'TRIG{ri}', r.fn)}(Ctx(g, p, h))")
-                L(f"sc[{literal(r.category)}] += pts")
-                L("track[p] += pts")
-        elif isinstance(r, AreaRule):
-            if in_area is False:
-                continue
-            conds = [] if in_area else ["a >= 0"]
-            oks = None if areas is None else {t.area_kind[a_] == r.kind for a_ in areas if a_ >= 0}
-            if oks == {False}:
-                continue
-            if oks != {True}:
-                conds.append(f"AREAOK{ri}[a]")
-            # `not area_free[a]`, not `== 0`: a comparison before a jump as long as this block is never
-            # specialised by CPython 3.11 (EXTENDED_ARG follows it), a truth test is quick anyway
-            with b.block(f"if {' and '.join([*conds, 'not area_free[a]', 'not area_done[a]'])}:"):
-                rule = closure(f"RULE{ri}", r)
-                if area.fixed_pay(r, t.attributes) is None:
-                    L(f"SCORE_AREA(g, a, p, {rule}, None)")
-                else:  # rules/area.py's score inlined for quiet games (probes, playouts)
-                    b.extend(area.python_score(ri, r, rule, b.locals))
-        elif isinstance(r, MajorityRule):
-            if not loop_over(maj_tables[ri]):
-                continue
-            block = majority.python_challenge(r, maj_tables[ri], count_lines[ri] if ri in fused else None,
-                                              b.locals)
-            guarded(maj_tables[ri], block)
-        elif isinstance(r, TouchRule):
-            if not loop_over(f"TOUCH{ri}"):
-                continue
-            empty = rs.empty_decks.get(r.action.deck) if isinstance(r.action, A.DrawAction) else None
-            block = touch.python_source(r, f"TOUCH{ri}", closure(f"RULE{ri}", r), empty is None or empty.fn is None,
-                                        b.locals, kind_in(r.by))
-            if block:
-                guarded(f"TOUCH{ri}", block)
-        elif isinstance(r, PublicRule):  # the usual case inline where the kind is known, else the handler
-            rule = closure(f"RULE{ri}", r)
-            inline = None if where is None else public_source(rs, rule, where.kid, where.hexes, closure, b.locals,
-                                                          r.placer_first)
-            b.extend(inline or [f"PUBLIC(g, p, {rule}, None, h)"])
-        else:  # a reaction kind this generator does not specialise: the reference engine's handler
-            L(f"REACT(g, {closure(f'RULE{ri}', r)}, p, k, h)")
+    for ri, kd, r in kinds:
+        if kd.python_place is not None:
+            kd.python_place(gen, ri, r)
+        else:  # a statement its rule module does not write out: the reference engine's reaction
+            L(f"REACT(g, {gen.closure(f'RULE{ri}', r)}, p, k, h)")
     # every landmark next to h is touched now (touch.mark)
     if where is None:
         L(touch.python_mark("LMADJ[h]", b.locals))
-    elif adj_guard:
-        with b.block("if adj:" if guard_end != len(b.lines) else None):
+    elif gen.adj_guard:
+        with b.block("if adj:" if gen.guard_end != len(b.lines) else None):
             L(touch.python_mark(b.local("adj"), b.locals))
-    elif nonempty("LMADJ"):
+    elif gen.nonempty("LMADJ"):
         L(touch.python_mark("LMADJ[h]", b.locals))
     return b.lines
 
@@ -494,22 +446,6 @@ def _emit_pick(e: Emitter, bodies: list[list[str]]) -> None:
 
 def _placeable(rs: Ruleset) -> set[str]:
     return {k for kinds in (*rs.primary.values(), *rs.fallback.values()) for k in kinds}
-
-
-def _adj(t: Tables, h: int) -> list[int]:
-    return [t.landmark_of_hex[m] for m in t.neighbours[h] if m in t.landmark_of_hex]
-
-
-def _trigger_expr(r: ScoreTrigger, rs: Ruleset) -> str | None:
-    """Source for a trigger's points when it is a known shape: a number, or the placed tile's group size."""
-    expr = getattr(r, "expr", None)
-    if expr is None:
-        return None
-    if isinstance(expr, A.Num):
-        return literal(int(expr.value))
-    if _is_group_size(expr) and r.kinds is not None and r.kinds <= rs.group_kinds:
-        return "group"
-    return None
 
 
 def compiled(rs: Ruleset) -> Compiled:
