@@ -1,0 +1,159 @@
+"""`rebirth test FILE`: a variant author's reference positions (docs/formats.md, "Tests files"). A wrong
+expectation, a wrong refusal and a malformed file each fail with file:line:col and what was
+expected against what the game gives. Every expected number here is worked out by hand from RULES.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, TESTS
+
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.present.testrun import run_tests
+from rebirth_dsl.records.testfile import parse_tests
+
+CASTLES = (TESTS / "boards" / "castles.json").as_posix()
+SCOTLAND = (ROOT / "rules" / "scotland.rules").as_posix()
+
+# castles.json (tests/boards): Edinburgh (1,1) [clover] and Stirling (3,1); (1,0) is a food hex next to
+# Edinburgh, (4,0) an energy hex next to Stirling, (2,1) a plain hex touching both castles.
+# move Ann food (1,0): farm {(1,0)} = 1 (S-F1); first tile next to Edinburgh, unowned -> Ann (S-K2)
+# move Bob energy (4,0): farm 1; takes Stirling
+# over: Ann 1 + Edinburgh 5 = 6; Bob 1 + Stirling 5 = 6; tie on points -> owner of the clover castle
+# (Edinburgh, Ann) among the tied wins (S-E4)
+GOOD = f'''rules "{SCOTLAND}"
+board "{CASTLES}"
+
+position "two castles"   # S-K2 S-E2 S-E4
+  players Ann, Bob
+  move Ann food (1,0)
+  move Bob energy (4,0)
+  over
+  expect Ann: 6, farms 1, castles 5
+  expect Bob: 6, farms 1, castles 5
+  expect castle "Edinburgh": Ann
+  expect castle "Stirling": Bob
+  expect winners: Ann
+'''
+
+
+def _write(tmp_path: Path, text: str, name: str = "mine.tests") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_a_passing_file_says_so_in_one_line(tmp_path: Path, run_cli) -> None:
+    """All positions hold: exit 0 and one line on stdout."""
+    code, out, err = run_cli("test", _write(tmp_path, GOOD))
+    assert (code, err) == (0, "")
+    assert out.strip().splitlines() == [f"{tmp_path / 'mine.tests'}: 1 position passed"]
+
+
+def test_a_wrong_expectation_fails_with_expected_and_got(tmp_path: Path, run_cli) -> None:
+    """A wrong total and a wrong category: exit 1, the expectation's file:line:col, expected vs got."""
+    bad = GOOD.replace("expect Ann: 6, farms 1, castles 5", "expect Ann: 7, farms 1, castles 6")
+    path = _write(tmp_path, bad)
+    code, out, err = run_cli("test", path)
+    assert code == 1 and out == ""
+    assert (f"{path}:9:3: position 'two castles': Ann: expected score 7, got 6; expected castles 6, got 5"
+            in err), err
+    assert "hint: Ann has 6 (farms 1, castles 5)" in err
+    assert err.strip().splitlines()[-1] == f"{path}: 1 of 1 position failed"
+
+
+def test_a_wrong_owner_and_winner_fail(tmp_path: Path, run_cli) -> None:
+    """Edinburgh is Ann's and Ann wins the tie (S-E4): expecting Bob fails on both lines."""
+    bad = GOOD.replace('castle "Edinburgh": Ann', 'castle "Edinburgh": Bob').replace("winners: Ann", "winners: Bob")
+    path = _write(tmp_path, bad)
+    code, _, err = run_cli("test", path)
+    assert code == 1
+    assert f"{path}:11:3: position 'two castles': castle 'Edinburgh': expected held by Bob, got Ann" in err
+    assert f"{path}:13:3: position 'two castles': expected winners Bob, got Ann" in err
+
+
+def test_a_category_typo_is_named(tmp_path: Path) -> None:
+    """`farm` is no category of Scotland: said so with a did-you-mean, not read as 0 points."""
+    (o,) = run_tests(_write(tmp_path, GOOD.replace("farms 1, castles 5\n  expect Bob", "farm 1\n  expect Bob")))
+    (d,) = o.failures
+    assert "'farm' is not a category of this ruleset; did you mean 'farms'?" in d.message
+    assert d.line == 9
+
+
+def test_a_refusal_by_another_rule_fails(tmp_path: Path) -> None:
+    """(1,1) is Edinburgh, a landmark that takes no tile: refused by S-P1, not S-P2."""
+    text = GOOD.replace("  move Bob energy (4,0)\n", "  move Bob energy (1,1) refused S-P2\n").replace(
+        "  over\n", "").split("  expect")[0] + "  expect Ann: 1\n"
+    (o,) = run_tests(_write(tmp_path, text))
+    (d,) = o.failures
+    assert d.line == 7 and "expected the move refused by S-P2, got S-P1" in d.message, d.render()
+    (ok,) = run_tests(_write(tmp_path, text.replace("S-P2", "S-P1")))
+    assert ok.failures == []  # the position before the refusal: Ann's farm of 1
+
+
+def test_a_refusal_that_does_not_happen_fails(tmp_path: Path) -> None:
+    """A legal move marked refused: said at its line."""
+    (o,) = run_tests(_write(tmp_path, GOOD.replace("move Bob energy (4,0)", "move Bob energy (4,0) refused S-P1")))
+    assert [(d.line, d.message) for d in o.failures] == [
+        (7, "position 'two castles': expected this move refused by S-P1, but it is played")]
+
+
+def test_an_unexpected_refusal_fails_at_its_move(tmp_path: Path) -> None:
+    """A move the rules refuse, not marked: the move's line, the rule, and how to mark it."""
+    (o,) = run_tests(_write(tmp_path, GOOD.replace("move Bob energy (4,0)", "move Bob energy (1,1)")))
+    d = o.failures[0]
+    assert d.line == 7 and "the move is refused" in d.message and "(S-P1)" in d.message
+    assert d.hint == "if it should be, end the line with `refused S-P1`"
+
+
+@pytest.mark.parametrize(("line", "col", "message"), [
+    ("  move Ann food (1,0", 17, "unexpected character '('"),
+    ("  move Ann food", 16, "expected the hex, as (q,r), or `pass` here; the line ends"),
+    ("  expect Ann 6", 14, "expected ':', not '6'"),
+    ("  expect Ann: farms two", 21, "expected the points in farms (a whole number), not 'two'"),
+    ("  expect Ann: 6, 7", 18, "the total comes first, once"),
+    ("  flip Ann", 3, "unknown statement 'flip'"),
+    ('  expect castle "Edinburgh: Ann', 17, "unexpected character '\"'"),
+])
+def test_a_malformed_file_says_file_line_col(tmp_path: Path, run_cli, line: str, col: int, message: str) -> None:
+    """A line that does not read: exit 1 with file:line:col, the line and a caret, nothing run."""
+    path = _write(tmp_path, GOOD.replace("  over\n", line + "\n"))
+    code, out, err = run_cli("test", path)
+    assert code == 1 and out == ""
+    assert err.startswith(f"{path}:8:{col}: {message}"), err
+    assert line in err and "^" in err
+
+
+def test_every_problem_of_a_file_at_once() -> None:
+    """Two bad lines, two diagnostics, in the order of the file; a statement before any position too."""
+    with pytest.raises(RebirthError) as ei:
+        parse_tests('players Ann\nposition "a"\n  seed x\n  players Ann, Ann\n', "t.tests")
+    assert [(d.line, d.col) for d in ei.value.diagnostics] == [(1, 1), (3, 8), (4, 3)]
+    assert "belongs to a position" in ei.value.diagnostics[0].message
+
+
+def test_a_record_problem_is_said_at_its_line(tmp_path: Path) -> None:
+    """A tile the ruleset does not have: at the move's line, citing the tile mix."""
+    (o,) = run_tests(_write(tmp_path, GOOD.replace("move Bob energy (4,0)", "move Bob wood (4,0)")))
+    assert o.failures[0].line == 7 and "wood" in o.failures[0].message
+
+
+def test_the_help_shows_the_format(run_cli) -> None:
+    """`rebirth test --help` shows a whole position and names the manual's section."""
+    code, out, _ = run_cli("test", "--help")
+    assert code == 0
+    for text in ('position "a castle is taken"', "expect winners: Ann", "refused H-P1", "Tests files"):
+        assert text in out
+
+
+def test_the_manual_s_example_passes(tmp_path: Path) -> None:
+    """The example of docs/formats.md ("Tests files") holds on the board it describes (tests/boards/castles.json)
+    and the Scotland rules: its numbers are the hand computation of GOOD above."""
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8").split("## Tests files")[1]
+    example = text.split("```\n")[1]
+    example = example.replace('rules "hills.rules"', f'rules "{SCOTLAND}"').replace('board "small.json"',
+                                                                                   f'board "{CASTLES}"')
+    outcomes = run_tests(_write(tmp_path, example))
+    assert [o.position.name for o in outcomes] == ["the first tile next to a castle takes it", "a castle takes no tile"]
+    assert [d.render() for o in outcomes for d in o.failures] == []
