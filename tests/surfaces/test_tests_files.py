@@ -1,9 +1,11 @@
-"""`rebirth test FILE`: a variant author's reference positions (docs/formats.md, "Tests files"). A wrong
-expectation, a wrong refusal and a malformed file each fail with file:line:col and what was
+"""`rebirth test FILE`: a variant author's reference positions (docs/formats.md, "Tests files"). The
+bundled rulesets' own tests files (rules/*.tests, made from tests/positions*/ by tools/positions_to_tests.py)
+pass; a wrong expectation, a wrong refusal and a malformed file each fail with file:line:col and what was
 expected against what the game gives. Every expected number here is worked out by hand from RULES.md."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -44,11 +46,36 @@ def _write(tmp_path: Path, text: str, name: str = "mine.tests") -> Path:
     return p
 
 
+@pytest.mark.parametrize("name", ["scotland", "ireland"])
+def test_the_bundled_tests_files_pass(name: str) -> None:
+    """rules/NAME.tests holds every hand-computed position of tests/positions*/ for that game, and each
+    passes against its ruleset."""
+    folder = {"scotland": "positions", "ireland": "positions_ireland"}[name]
+    outcomes = run_tests(ROOT / "rules" / f"{name}.tests")
+    assert [o.position.name for o in outcomes] == sorted(p.stem for p in (TESTS / folder).glob("*.json"))
+    failed = [d.render() for o in outcomes for d in o.failures]
+    assert failed == []
+
+
+def test_the_bundled_tests_files_keep_the_positions_boards() -> None:
+    """The boards the bundled tests files use are the reference positions' own, copied beside them (the
+    wheel carries rules/, not tests/)."""
+    for folder, boards in (("scotland", TESTS / "boards"), ("ireland", TESTS / "positions_ireland" / "boards")):
+        for copy in (ROOT / "rules" / "positions" / folder).glob("*.json"):
+            assert json.loads(copy.read_text()) == json.loads((boards / copy.name).read_text()), copy
+
+
 def test_a_passing_file_says_so_in_one_line(tmp_path: Path, run_cli) -> None:
     """All positions hold: exit 0 and one line on stdout."""
     code, out, err = run_cli("test", _write(tmp_path, GOOD))
     assert (code, err) == (0, "")
     assert out.strip().splitlines() == [f"{tmp_path / 'mine.tests'}: 1 position passed"]
+
+
+def test_a_bundled_ruleset_s_tests_by_name(run_cli) -> None:
+    """`rebirth test scotland` runs rules/scotland.tests."""
+    code, out, _ = run_cli("test", "scotland")
+    assert code == 0 and out.strip().endswith("scotland.tests: 50 positions passed")
 
 
 def test_a_wrong_expectation_fails_with_expected_and_got(tmp_path: Path, run_cli) -> None:
@@ -137,6 +164,16 @@ def test_a_record_problem_is_said_at_its_line(tmp_path: Path) -> None:
     """A tile the ruleset does not have: at the move's line, citing the tile mix."""
     (o,) = run_tests(_write(tmp_path, GOOD.replace("move Bob energy (4,0)", "move Bob wood (4,0)")))
     assert o.failures[0].line == 7 and "wood" in o.failures[0].message
+
+
+def test_rules_replaces_the_files_ruleset(tmp_path: Path, run_cli) -> None:
+    """--rules: the Korean castle tie (the placer takes a castle on a final tie, RULES.md) fails exactly the
+    Scotland positions that rest on S-K5's owner keeping it."""
+    code, _, err = run_cli("test", "scotland", "--rules", "variants/korean-castles")
+    assert code == 1
+    failed = sorted({line.split("position '")[1].split("'")[0] for line in err.splitlines() if "position '" in line})
+    assert failed == ["s_e2_castles_five_each", "s_k5_owner_keeps_final_tie"]
+    assert err.strip().splitlines()[-1].endswith("scotland.tests: 2 of 50 positions failed")
 
 
 def test_the_help_shows_the_format(run_cli) -> None:
