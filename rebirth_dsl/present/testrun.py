@@ -198,7 +198,7 @@ def _judge_moves(pos: Position, error: IllegalMove | None, fail: Any) -> None:
 def _judge_expects(pos: Position, game: Any, fail: Any) -> None:
     """Each `expect` line against the position as the game scores it."""
     result = evaluate(game)
-    players = {p["name"]: p for p in result["players"]}
+    players: dict[str, dict[str, Any]] = {p["name"]: p for p in result["players"]}
     categories = list(game.rs.categories)
 
     def player(name: str, span: Span) -> dict[str, Any] | None:
