@@ -179,7 +179,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="describe a ruleset in English, from the rules file itself")
     r.add_argument("rules", help="a rules file, or a bundled ruleset by name")
-    r.add_argument("--diff", metavar="BASE", help="say only what RULES changes against BASE (a file or name)")
+    r.add_argument("--diff", metavar="BASE", help="say only what RULES changes against BASE (a file or name), "
+                   "and the boards' differences when the two play on different boards")
+    r.add_argument("--board", help="--diff: RULES' board (a file or bundled name; default: its own)")
+    r.add_argument("--base-board", help="--diff: BASE's board (a file or bundled name; default: its own)")
 
     tf = sub.add_parser("test", help="play the reference positions of a tests file and check what each expects",
                         description=TESTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -511,10 +514,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """`rebirth rules RULES`: the ruleset in English."""
-    from rebirth_dsl.present.describe import describe, describe_diff  # start-up note at the top
-    rules = load_rules(find("rules", args.rules))
+    from rebirth_dsl.present.describe import describe  # start-up note at the top
+    rules_path = find("rules", args.rules)
+    rules = load_rules(rules_path)
     if args.diff:
-        print(describe_diff(load_rules(find("rules", args.diff)), rules))
+        from rebirth_dsl.present.changes import describe_diff
+
+        base_path = find("rules", args.diff)
+        old, new = (find("boards", b) if b else default_board(p)
+                    for b, p in ((args.base_board, base_path), (args.board, rules_path)))
+        # the boards are diffed only when both sides have one and they are not the same file
+        if old is None or new is None or old.resolve() == new.resolve():
+            print(describe_diff(load_rules(base_path), rules))
+        else:
+            print(describe_diff(load_rules(base_path), rules, load_board_view(old), load_board_view(new)))
         return EXIT_OK
     print(describe(rules))
     return EXIT_OK
