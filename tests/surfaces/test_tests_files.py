@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, TESTS
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.present.testrun import run_tests
@@ -194,3 +196,58 @@ def test_the_manual_s_example_passes(tmp_path: Path) -> None:
     outcomes = run_tests(_write(tmp_path, example))
     assert [o.position.name for o in outcomes] == ["the first tile next to a castle takes it", "a castle takes no tile"]
     assert [d.render() for o in outcomes for d in o.failures] == []
+
+
+def test_a_record_file_starts_a_position(tmp_path: Path, run_cli) -> None:
+    """`record` reads a game record: examples/scenario-120.json is RULES.md's S-E5 example, 87 on the track,
+    5 icons in an incomplete area, 3 castles at 5 and missions 5 + 5 + 3: Ann 87 + 5 + 15 + 13 = 120."""
+    path = _write(tmp_path, f'rules "{SCOTLAND}"\n\nposition "S-E5"   # S-E5\n'
+                            f'  record "{(ROOT / "examples" / "scenario-120.json").as_posix()}"\n'
+                            "  expect Ann: 120, incomplete_areas 5, castles 15, missions 13\n  expect winners: Ann\n")
+    code, out, err = run_cli("test", path)
+    assert code == 0, err
+    bad = path.read_text().replace("Ann: 120", "Ann: 121")
+    (o,) = run_tests(_write(tmp_path, bad))
+    assert [d.message for d in o.failures] == ["position 'S-E5': Ann: expected score 121, got 120"]
+
+
+def test_a_broken_ruleset_is_the_rules_file_s_problem(tmp_path: Path, run_cli) -> None:
+    """A tests file naming a rules file that does not parse: the rules file's own diagnostic, exit 1."""
+    rules = tmp_path / "broken.rules"
+    rules.write_text('ruleset broken "B"\nplace food on\n', encoding="utf-8")
+    path = _write(tmp_path, GOOD.replace(SCOTLAND, "broken.rules"))
+    code, _, err = run_cli("test", path)
+    assert code == 1 and err.startswith(f"{rules}:2:"), err
+
+
+def test_a_missing_board_fails_at_its_line(tmp_path: Path) -> None:
+    """A board file that is not there: the position fails at the file's `board` line."""
+    (o,) = run_tests(_write(tmp_path, GOOD.replace(CASTLES, "nowhere.json")))
+    assert o.failures and o.failures[0].line == 2 and "nowhere.json" in o.failures[0].message
+
+
+def test_players_may_not_take_a_word_of_the_format(tmp_path: Path) -> None:
+    """`expect winners: ...` is the winners: a player called winners is refused where the players are named."""
+    with pytest.raises(RebirthError) as ei:
+        parse_tests('position "a"\n  players Ann, winners\n', "t.tests")
+    (d,) = ei.value.diagnostics
+    assert (d.line, d.col) == (2, 16) and "may not be called 'winners'" in d.message
+
+
+TOKENS = ["position", '"p"', "players", "Ann", "Bob", ",", ":", "move", "food", "settlement:3", "(1,0)", "(-2,3)",
+          "pass", "refused", "S-P1", "expect", "winners", "cards", "castle", '"Edinburgh"', "nobody", "7", "farms",
+          "over", "seed", "in", "turn", "order", "choose", "decline", "holds", "none", "set", "aside", "#", '"',
+          "(", "\n", "\n", " ", "rules", "board", "record", "é", "\\", "-"]
+
+
+@given(st.lists(st.sampled_from(TOKENS), max_size=40).map(" ".join))
+def test_any_text_reads_or_is_refused_with_a_place_inside_it(text: str) -> None:
+    """Whatever the text, reading it gives a tests file or the project's error, every diagnostic at a line
+    and column inside the text (never another exception)."""
+    lines = text.split("\n")
+    try:
+        parse_tests(text, "t.tests")
+    except RebirthError as e:
+        for d in e.diagnostics:
+            assert 1 <= d.line <= len(lines), d
+            assert 1 <= d.col <= len(lines[d.line - 1]) + 1, d
