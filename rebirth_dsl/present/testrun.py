@@ -81,7 +81,7 @@ def run_position(tf: TestsFile, base: Path, pos: Position, rules: Path | None = 
     out = Outcome(pos)
 
     def fail(span: Span, message: str, hint: str | None = None) -> None:
-        out.failures.append(_at(span, f"position {pos.name!r}: {message}", tf.source, hint))
+        out.failures.append(_at(span, f"position {pos.name!r} (line {pos.span.line}): {message}", tf.source, hint))
 
     named = pos.rules or tf.rules
     if rules is None:

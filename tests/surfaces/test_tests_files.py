@@ -86,7 +86,7 @@ def test_a_wrong_expectation_fails_with_expected_and_got(tmp_path: Path, run_cli
     path = _write(tmp_path, bad)
     code, out, err = run_cli("test", path)
     assert code == 1 and out == ""
-    assert (f"{path}:9:3: position 'two castles': Ann: expected score 7, got 6; expected castles 6, got 5"
+    assert (f"{path}:9:3: position 'two castles' (line 4): Ann: expected score 7, got 6; expected castles 6, got 5"
             in err), err
     assert "hint: Ann has 6 (farms 1, castles 5)" in err
     assert err.strip().splitlines()[-1] == f"{path}: 1 of 1 position failed"
@@ -98,8 +98,8 @@ def test_a_wrong_owner_and_winner_fail(tmp_path: Path, run_cli) -> None:
     path = _write(tmp_path, bad)
     code, _, err = run_cli("test", path)
     assert code == 1
-    assert f"{path}:11:3: position 'two castles': castle 'Edinburgh': expected held by Bob, got Ann" in err
-    assert f"{path}:13:3: position 'two castles': expected winners Bob, got Ann" in err
+    assert f"{path}:11:3: position 'two castles' (line 4): castle 'Edinburgh': expected held by Bob, got Ann" in err
+    assert f"{path}:13:3: position 'two castles' (line 4): expected winners Bob, got Ann" in err
 
 
 def test_a_category_typo_is_named(tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def test_a_refusal_that_does_not_happen_fails(tmp_path: Path) -> None:
     """A legal move marked refused: said at its line."""
     (o,) = run_tests(_write(tmp_path, GOOD.replace("move Bob energy (4,0)", "move Bob energy (4,0) refused S-P1")))
     assert [(d.line, d.message) for d in o.failures] == [
-        (7, "position 'two castles': expected this move refused by S-P1, but it is played")]
+        (7, "position 'two castles' (line 4): expected this move refused by S-P1, but it is played")]
 
 
 def test_an_unexpected_refusal_fails_at_its_move(tmp_path: Path) -> None:
@@ -196,6 +196,12 @@ def test_the_manual_s_example_passes(tmp_path: Path) -> None:
     outcomes = run_tests(_write(tmp_path, example))
     assert [o.position.name for o in outcomes] == ["the first tile next to a castle takes it", "a castle takes no tile"]
     assert [d.render() for o in outcomes for d in o.failures] == []
+    # the failure the manual shows, for the edit it names
+    shown = text.split("```\n")[3].split("\n")
+    edited = _write(tmp_path, example.replace("expect Ann: 6, farms 1, castles 5", "expect Ann: 7, farms 1, castles 6"),
+                    "hills.tests")
+    (failure,) = [d for o in run_tests(edited) for d in o.failures]
+    assert failure.render().split("\n") == [shown[0].replace("hills.tests", str(edited)), *shown[1:4]]
 
 
 def test_a_record_file_starts_a_position(tmp_path: Path, run_cli) -> None:
@@ -208,7 +214,7 @@ def test_a_record_file_starts_a_position(tmp_path: Path, run_cli) -> None:
     assert code == 0, err
     bad = path.read_text().replace("Ann: 120", "Ann: 121")
     (o,) = run_tests(_write(tmp_path, bad))
-    assert [d.message for d in o.failures] == ["position 'S-E5': Ann: expected score 121, got 120"]
+    assert [d.message for d in o.failures] == ["position 'S-E5' (line 3): Ann: expected score 121, got 120"]
 
 
 def test_a_broken_ruleset_is_the_rules_file_s_problem(tmp_path: Path, run_cli) -> None:
