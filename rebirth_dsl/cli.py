@@ -216,7 +216,7 @@ failure or a malformed file, else 0 with a one-line summary. The format (docs/fo
   board "small.json"                 # optional: the default board (else the ruleset's own)
 
   position "a castle is taken"       # H-K2   (the rule ids in this comment: what it covers)
-    players Ann, Bob                 # seat order; a scenario unless `in turn order`
+    players Ann, Bob                 # seat order (players 3: Ann, Bob, Cat); a scenario unless `in turn order`
     move Ann food (1,0)              # player, tile (food, settlement:3), hex (q,r) or `pass`
     move Bob energy (2,1) refused H-P1    # the last move: refused, citing this rule id
     over                             # score it as a finished game

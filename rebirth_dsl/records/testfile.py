@@ -28,6 +28,9 @@ _TOKEN = re.compile(r"""
   | (?P<punct>[,:])
 """, re.VERBOSE)
 
+# `players N`: the names `rebirth play --players N` gives (play.loop.DEFAULT_NAMES, a layer above this one)
+PLAY_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fin"]
+
 # words a player may not be called: they start an expectation of another kind
 RESERVED = frozenset({"winners", "cards", "nobody", "pass", "refused", "choose"})
 
@@ -313,6 +316,14 @@ def _statement(st: _Line, head: str, pos: Position) -> None:
         setattr(pos, head, value)
     elif head == "players":
         pos.players_span = st.span()
+        count = st.peek()
+        if count is not None and count.kind == "int":  # `players 3`: the names `rebirth play` gives
+            st.i += 1
+            if not 1 <= int(count.value) <= len(PLAY_NAMES):
+                raise st.error(f"give 1 to {len(PLAY_NAMES)} players, or their names", count)
+            pos.players = PLAY_NAMES[: int(count.value)]
+            st.done()
+            return
         start = st.i
         pos.players = st.listed(lambda: st.name("a player's name"))
         for t, n in zip(st.toks[start::2], pos.players, strict=False):

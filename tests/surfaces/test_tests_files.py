@@ -257,3 +257,15 @@ def test_any_text_reads_or_is_refused_with_a_place_inside_it(text: str) -> None:
         for d in e.diagnostics:
             assert 1 <= d.line <= len(lines), d
             assert 1 <= d.col <= len(lines[d.line - 1]) + 1, d
+
+
+def test_a_player_count_names_them_as_play_does(tmp_path: Path) -> None:
+    """`players 2` is Ann, Bob: the names `rebirth play --players 2` gives."""
+    from rebirth_dsl.play.loop import DEFAULT_NAMES
+    from rebirth_dsl.records.testfile import PLAY_NAMES
+
+    assert PLAY_NAMES == DEFAULT_NAMES
+    (o,) = run_tests(_write(tmp_path, GOOD.replace("players Ann, Bob", "players 2")))
+    assert o.failures == []
+    with pytest.raises(RebirthError, match="give 1 to 6 players"):
+        parse_tests('position "a"\n  players 9\n', "t.tests")
