@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import shutil
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -129,36 +129,55 @@ def convert(pos_file: Path, board_dir: str, kinds: dict[str, str]) -> list[str]:
     return out
 
 
-def main() -> None:
-    """Convert a folder of positions into one tests file, copying their boards beside it."""
+def render(folder: Path, tests: Path, boards: str, rules: str | None) -> tuple[str, dict[str, bytes]]:
+    """The tests file's text and the boards it uses ({file name: bytes}), from a folder of positions."""
+    files = sorted(folder.glob("*.json"))
+    kinds: dict[str, str] = {}
+    used: dict[str, bytes] = {}
+    for f in files:
+        rec = json.loads(f.read_text(encoding="utf-8"))["record"]
+        board = (f.parent / rec["board"]).resolve()
+        used[board.name] = board.read_bytes()
+        for h in json.loads(used[board.name])["hexes"]:
+            if "name" in h:
+                kinds[h["name"]] = h["kind"]
+    rules = rules or tests.with_suffix(".rules").name
+    head = [f"# Reference positions of {rules}, each worked out by hand from RULES.md (the arithmetic is in",
+            f"# its comments), made from {folder.as_posix()}/*.json by tools/positions_to_tests.py.",
+            "# Run them with `rebirth test " + tests.name + "`; the format is in docs/formats.md.", "",
+            f"rules {quoted(rules)}", ""]
+    body: list[str] = []
+    for f in files:
+        body += convert(f, boards, kinds) + [""]
+    return "\n".join(head + body).rstrip("\n") + "\n", used
+
+
+def main() -> int:
+    """Convert a folder of positions into one tests file, copying their boards beside it (--check: write
+    nothing, exit 1 if the tests file or a board copy differs from what the positions give)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder", type=Path)
     ap.add_argument("tests", type=Path)
     ap.add_argument("--boards", required=True, help="the folder of the boards, relative to the tests file")
     ap.add_argument("--rules", help="the ruleset the tests file names (default: the tests file's own name)")
+    ap.add_argument("--check", action="store_true", help="compare only")
     args = ap.parse_args()
+    text, used = render(args.folder, args.tests, args.boards, args.rules)
     target = args.tests.parent / args.boards
+    if args.check:
+        stale = [str(args.tests)] if not args.tests.is_file() or args.tests.read_text(encoding="utf-8") != text else []
+        stale += [str(target / n) for n, b in used.items() if not (target / n).is_file() or (target / n).read_bytes() != b]
+        for s in stale:
+            print(f"{s}: out of date; run python tools/positions_to_tests.py {args.folder} {args.tests} "
+                  f"--boards {args.boards}", file=sys.stderr)
+        return 1 if stale else 0
     target.mkdir(parents=True, exist_ok=True)
-    files = sorted(args.folder.glob("*.json"))
-    kinds: dict[str, str] = {}
-    for f in files:
-        rec = json.loads(f.read_text(encoding="utf-8"))["record"]
-        board = (f.parent / rec["board"]).resolve()
-        shutil.copyfile(board, target / board.name)
-        for h in json.loads(board.read_text(encoding="utf-8"))["hexes"]:
-            if "name" in h:
-                kinds[h["name"]] = h["kind"]
-    rules = args.rules or args.tests.with_suffix(".rules").name
-    head = [f"# Reference positions of {rules}, each worked out by hand from RULES.md (the arithmetic is in",
-            f"# its comments), made from {args.folder.as_posix()}/*.json by tools/positions_to_tests.py.",
-            "# Run them with `rebirth test " + args.tests.name + "`; the format is in docs/formats.md.", "",
-            f"rules {quoted(rules)}", ""]
-    body: list[str] = []
-    for f in files:
-        body += convert(f, args.boards, kinds) + [""]
-    args.tests.write_text("\n".join(head + body).rstrip("\n") + "\n", encoding="utf-8")
-    print(f"wrote {args.tests}: {len(files)} positions")
+    for n, b in used.items():
+        (target / n).write_bytes(b)
+    args.tests.write_text(text, encoding="utf-8")
+    print(f"wrote {args.tests}: {text.count(chr(10) + 'position ')} positions")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -5,7 +5,8 @@ expected against what the game gives. Every expected number here is worked out b
 
 from __future__ import annotations
 
-import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,12 +60,14 @@ def test_the_bundled_tests_files_pass(name: str) -> None:
     assert failed == []
 
 
-def test_the_bundled_tests_files_keep_the_positions_boards() -> None:
-    """The boards the bundled tests files use are the reference positions' own, copied beside them (the
-    wheel carries rules/, not tests/)."""
-    for folder, boards in (("scotland", TESTS / "boards"), ("ireland", TESTS / "positions_ireland" / "boards")):
-        for copy in (ROOT / "rules" / "positions" / folder).glob("*.json"):
-            assert json.loads(copy.read_text()) == json.loads((boards / copy.name).read_text()), copy
+@pytest.mark.parametrize(("folder", "tests", "boards"), [("positions", "scotland", "positions/scotland"),
+                                                      ("positions_ireland", "ireland", "positions/ireland")])
+def test_the_bundled_tests_files_are_the_reference_positions(folder: str, tests: str, boards: str) -> None:
+    """rules/NAME.tests and the boards beside it are what tools/positions_to_tests.py makes of tests/positions*/
+    (the wheel carries rules/, not tests/): the two copies of the hand computations cannot drift apart."""
+    done = subprocess.run([sys.executable, "tools/positions_to_tests.py", f"tests/{folder}", f"rules/{tests}.tests",
+                           "--boards", boards, "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_passing_file_says_so_in_one_line(tmp_path: Path, run_cli) -> None:
