@@ -515,6 +515,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     """`rebirth rules RULES`: the ruleset in English."""
     from rebirth_dsl.present.describe import describe  # start-up note at the top
+    if (args.board or args.base_board) and not args.diff:
+        build_parser("rules").error("--board and --base-board are the two sides of --diff BASE")
     rules_path = find("rules", args.rules)
     rules = load_rules(rules_path)
     if args.diff:

@@ -176,3 +176,9 @@ def test_two_board_files_with_the_same_hexes(run_cli, tmp_path: Path) -> None:
                 "--board", copy)
     assert out[3:] == ["Board copy against castles (13 hexes, as before):",
                        "  no difference in hexes, areas or landmarks"]
+
+
+def test_a_board_without_diff_is_a_usage_error(run_cli) -> None:
+    """`--board` names a side of the diff: without --diff it would be ignored, so it is refused (exit 2)."""
+    code, _, err = run_cli("rules", "scotland", "--board", "ireland")
+    assert code == 2 and "--diff" in err
