@@ -272,3 +272,33 @@ def test_a_player_count_names_them_as_play_does(tmp_path: Path) -> None:
     assert o.failures == []
     with pytest.raises(RebirthError, match="give 1 to 6 players"):
         parse_tests('position "a"\n  players 9\n', "t.tests")
+
+
+LINES = ["  move Ann food (2,1)", "  move Bob energy (9,9)", "  move Cat food (0,2)", "  move Ann wood (1,0)",
+         "  move Ann settlement:9 (1,2)", "  move Bob food pass", "  move Ann food (2,0) refused S-P1",
+         "  move Ann food (2,0) choose Edinburgh: decline", "  move Ann food (2,0) choose Edinburgh: double \"X\"",
+         "  over", "  in turn order", "  seed 3", "  scores Ann 5, Zed 2", "  holds Ann: \"Nope\"", "  holds Bob: none",
+         "  set aside Ann: food, energy", "  supply Bob: food", "  missions \"Pilgrim\"", "  missions none",
+         "  deck mission: \"Mayor\"", "  deck nothing: none", "  setup refused S-C2", "  expect Ann: 3",
+         "  expect Zed: 1", "  expect Ann: farms 1, wood 2", "  expect castle \"Nowhere\": Ann",
+         "  expect cathedral \"Edinburgh\": nobody", "  expect winners: Ann", "  expect cards Ann: none",
+         "  expect cards Bob: \"Mayor\"", "  record \"missing.json\"", "  board \"nowhere.json\"", "  players Ann",
+         "  players Ann, Bob, Cat, Dan, Eve"]
+
+
+@given(st.lists(st.sampled_from(LINES), max_size=8))
+def test_any_position_is_judged_or_refused(lines: list[str]) -> None:
+    """Whatever a position says (moves off the board, tiles and cards that do not exist, unknown players,
+    setups the rules refuse), `rebirth test` judges it or refuses the file: never another exception."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fuzz.tests"
+        path.write_text(GOOD + "\n".join(lines) + "\n", encoding="utf-8")
+        try:
+            outcomes = run_tests(path)
+        except RebirthError as e:
+            assert all(d.message for d in e.diagnostics)
+            return
+        for d in outcomes[0].failures:
+            assert d.line >= 1 and d.message.startswith("position 'two castles' (line 4): ")
