@@ -224,6 +224,7 @@ failure or a malformed file, else 0 with a one-line summary. The format (docs/fo
     expect castle "Hilltop": Ann     # who holds a landmark (or nobody)
     expect winners: Ann
     expect cards Ann: "Hill walker"  # the mission cards a player holds (or none)
+    expect public "Hill walker": Ann, Bob   # who fulfilled a face-up public mission, in order
 
 Also: seed N, scores Ann 87, holds Ann: "CARD", set aside Ann: TILE..., supply Ann: TILE...,
 missions "CARD"..., deck NAME: "CARD"..., setup refused RULE, record "game.json",

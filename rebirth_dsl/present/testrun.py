@@ -18,6 +18,7 @@ from rebirth_dsl.records.testfile import (
     CardsExpect,
     OwnerExpect,
     Position,
+    PublicExpect,
     ScoreExpect,
     TestsFile,
     WinnersExpect,
@@ -250,6 +251,16 @@ def _judge_expects(pos: Position, game: Any, fail: Any) -> None:
                 fail(ex.span, "winners: the game is not over (add `over` to score it as a finished game)")
             elif sorted(result["winners"]) != sorted(ex.names):
                 fail(ex.span, f"expected winners {', '.join(ex.names)}, got {', '.join(result['winners']) or 'none'}")
+        elif isinstance(ex, PublicExpect):
+            public = result.get("public_missions", {})
+            if ex.card not in public:
+                dym = did_you_mean(ex.card, list(public))
+                fail(ex.span, f"{ex.card!r} is not a face-up public mission" + (
+                    f"; did you mean {dym!r}?" if dym else "") + (f" (face up: {', '.join(public)})" if public
+                                                                   else " (this game has none)"))
+            elif public[ex.card] != ex.names:
+                fail(ex.span, f"public mission {ex.card!r}: expected fulfilled by {', '.join(ex.names) or 'none'}, "
+                     f"got {', '.join(public[ex.card]) or 'none'} (in the order they fulfilled it)")
         elif isinstance(ex, CardsExpect):
             got = player(ex.player, ex.span)
             if got is not None and sorted(got["cards"]) != sorted(ex.cards):

@@ -94,7 +94,16 @@ class CardsExpect:
     span: Span
 
 
-Expect = ScoreExpect | OwnerExpect | WinnersExpect | CardsExpect
+@dataclass
+class PublicExpect:
+    """`expect public "Wind farmer": Ann, Bob` (or `none`): who fulfilled a face-up public mission, in order."""
+
+    card: str
+    names: list[str]
+    span: Span
+
+
+Expect = ScoreExpect | OwnerExpect | WinnersExpect | CardsExpect | PublicExpect
 
 
 @dataclass
@@ -417,7 +426,7 @@ def _move(st: _Line, pos: Position) -> None:
 
 def _expectation(st: _Line) -> Expect:
     """`expect PLAYER: TOTAL, CATEGORY N...`, `expect KIND "NAME": OWNER`, `expect winners: NAMES`,
-    `expect cards PLAYER: "CARD"...`."""
+    `expect cards PLAYER: "CARD"...`, `expect public "CARD": NAMES`."""
     span = st.span()
     t = st.peek()
     if t is not None and t.kind == "word" and t.text == "winners":
@@ -431,6 +440,11 @@ def _expectation(st: _Line) -> Expect:
         cards = [] if st.accept("none") else st.listed(lambda: st.string("a card's name"))
         return CardsExpect(who, cards, span)
     nxt = st.peek(1)
+    if t is not None and t.kind == "word" and t.text == "public" and nxt is not None and nxt.kind == "str":
+        st.i += 2
+        st.expect(":")
+        names = [] if st.accept("none") else st.listed(lambda: st.name("a player's name"))
+        return PublicExpect(str(nxt.value), names, span)
     if t is not None and t.kind == "word" and nxt is not None and nxt.kind == "str":  # castle "Edinburgh"
         st.i += 2
         st.expect(":")

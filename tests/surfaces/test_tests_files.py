@@ -302,3 +302,26 @@ def test_any_position_is_judged_or_refused(lines: list[str]) -> None:
             return
         for d in outcomes[0].failures:
             assert d.line >= 1 and d.message.startswith("position 'two castles' (line 4): ")
+
+
+def test_who_fulfilled_a_public_mission(tmp_path: Path) -> None:
+    """rules/ireland.tests' i_m1_public_first_and_later (hand-computed there: Ann fulfils Wind farmer at move
+    6, Bob at move 7, Cat at move 8), with the order of fulfilment expected: it holds, and another order, a
+    card that is not face up and a face-up card nobody fulfilled are each judged."""
+    text = (ROOT / "rules" / "ireland.tests").read_text(encoding="utf-8")
+    block = "position " + text.split("\nposition ")[[b.split()[0] for b in text.split("\nposition ")].index(
+        '"i_m1_public_first_and_later"')]
+    board = (ROOT / "rules" / "positions" / "ireland" / "wind_row.json").as_posix()
+    head = f'rules "{(ROOT / "rules" / "ireland.rules").as_posix()}"\n\n'
+    body = block.replace('board "positions/ireland/wind_row.json"', f'board "{board}"').rstrip("\n")
+    good = body + '\n  expect public "Wind farmer": Ann, Bob, Cat\n  expect public "Castle keeper": none\n'
+    (o,) = run_tests(_write(tmp_path, head + good))
+    assert o.failures == []
+    bad = body + ('\n  expect public "Wind farmer": Bob, Ann, Cat\n  expect public "Harvest": Ann\n'
+                  '  expect public "Castle keeper": Ann\n')
+    (o,) = run_tests(_write(tmp_path, head + bad))
+    said = [d.message.split("): ", 1)[1] for d in o.failures]
+    assert said[0] == ("public mission 'Wind farmer': expected fulfilled by Bob, Ann, Cat, got Ann, Bob, Cat "
+                       "(in the order they fulfilled it)")
+    assert said[1].startswith("'Harvest' is not a face-up public mission")  # the 9th card: in the deck
+    assert said[2] == "public mission 'Castle keeper': expected fulfilled by Ann, got none (in the order they fulfilled it)"
