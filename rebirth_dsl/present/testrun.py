@@ -38,7 +38,7 @@ class Outcome:
 
 def load_tests(path: Path) -> TestsFile:
     """Read and parse a tests file (problems raised with their file:line:col)."""
-    return parse_tests(read_text(path, "tests", MAX_TESTS_BYTES), shown(path))
+    return parse_tests(read_text(path, "tests file", MAX_TESTS_BYTES), shown(path))
 
 
 def tests_path(text: str) -> Path:
