@@ -179,7 +179,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="describe a ruleset in English, from the rules file itself")
     r.add_argument("rules", help="a rules file, or a bundled ruleset by name")
-    r.add_argument("--diff", metavar="BASE", help="say only what RULES changes against BASE (a file or name)")
+    r.add_argument("--diff", metavar="BASE", help="say only what RULES changes against BASE (a file or name), "
+                   "and the boards' differences when the two play on different boards")
+    r.add_argument("--board", help="--diff: RULES' board (a file or bundled name; default: its own)")
+    r.add_argument("--base-board", help="--diff: BASE's board (a file or bundled name; default: its own)")
+
+    tf = sub.add_parser("test", help="play the reference positions of a tests file and check what each expects",
+                        description=TESTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    tf.add_argument("file", help="a tests file (NAME.tests), or a bundled ruleset's by the ruleset's name")
+    tf.add_argument("--rules", help="run the positions against this ruleset (a file or bundled name) instead of "
+                    "the one the tests file names")
 
     sub.add_parser("list", help="the bundled rulesets, variants, boards and examples")
 
@@ -203,6 +212,31 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     bb.add_argument("--check", action="store_true", help="write nothing; exit 1 if the board file is missing or "
                     "differs from what the map builds")
     return p
+
+
+TESTS_HELP = """\
+Play each position of a tests file against its ruleset and check what it expects; every failure is
+reported at its line (file:line:col) with what was expected and what the game gives. Exit 1 on any
+failure or a malformed file, else 0 with a one-line summary. The format (docs/formats.md, "Tests files"):
+
+  rules "hills.rules"                # relative to this file, or a bundled ruleset's name
+  board "small.json"                 # optional: the default board (else the ruleset's own)
+
+  position "a castle is taken"       # H-K2   (the rule ids in this comment: what it covers)
+    players Ann, Bob                 # seat order (players 3: Ann, Bob, Cat); a scenario unless `in turn order`
+    move Ann food (1,0)              # player, tile (food, settlement:3), hex (q,r) or `pass`
+    move Bob energy (2,1) refused H-P1    # the last move: refused, citing this rule id
+    over                             # score it as a finished game
+    expect Ann: 7, farms 2, castles 5     # total first, then points per category (each optional)
+    expect castle "Hilltop": Ann     # who holds a landmark (or nobody)
+    expect winners: Ann
+    expect cards Ann: "Hill walker"  # the mission cards a player holds (or none)
+    expect public "Hill walker": Ann, Bob   # who fulfilled a face-up public mission, in order
+
+Also: seed N, scores Ann 87, holds Ann: "CARD", set aside Ann: TILE..., supply Ann: TILE...,
+missions "CARD"..., deck NAME: "CARD"..., setup refused RULE, record "game.json",
+move ... choose NAME: decline | take TILE | keep TILE | double "CARD". A line ending in a comma
+continues on the next. Nothing in a tests file runs code."""
 
 
 def _record_options(p: argparse.ArgumentParser) -> None:
@@ -488,13 +522,40 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     """`rebirth rules RULES`: the ruleset in English."""
-    from rebirth_dsl.present.describe import describe, describe_diff  # start-up note at the top
-    rules = load_rules(find("rules", args.rules))
+    from rebirth_dsl.present.describe import describe  # start-up note at the top
+    if (args.board or args.base_board) and not args.diff:
+        build_parser("rules").error("--board and --base-board are the two sides of --diff BASE")
+    rules_path = find("rules", args.rules)
+    rules = load_rules(rules_path)
     if args.diff:
-        print(describe_diff(load_rules(find("rules", args.diff)), rules))
+        from rebirth_dsl.present.changes import describe_diff
+
+        base_path = find("rules", args.diff)
+        old, new = (find("boards", b) if b else default_board(p)
+                    for b, p in ((args.base_board, base_path), (args.board, rules_path)))
+        # the boards are diffed only when both sides have one and they are not the same file
+        if old is None or new is None or old.resolve() == new.resolve():
+            print(describe_diff(load_rules(base_path), rules))
+        else:
+            print(describe_diff(load_rules(base_path), rules, load_board_view(old), load_board_view(new)))
         return EXIT_OK
     print(describe(rules))
     return EXIT_OK
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    """`rebirth test FILE [--rules R]`: a tests file's positions, played and judged."""
+    from rebirth_dsl.present.testrun import run_tests, summary, tests_path  # this command's own
+
+    path = tests_path(args.file)
+    outcomes = run_tests(path, rules=find("rules", args.rules) if args.rules else None)
+    for o in outcomes:
+        for d in o.failures:
+            print(d.render(), file=sys.stderr)
+    line = summary(path, outcomes)
+    failed = any(o.failures for o in outcomes)
+    print(line, file=sys.stderr if failed else sys.stdout)
+    return EXIT_PROBLEMS if failed else EXIT_OK
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -610,4 +671,5 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
-            "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "list": cmd_list, "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp}
+            "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "test": cmd_test, "list": cmd_list,
+            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp}

@@ -8,7 +8,6 @@ from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids
-from rebirth_dsl.lang.parser import statement_identity
 from rebirth_dsl.rules import area, majority, touch
 from rebirth_dsl.rules.words import Words, cited
 
@@ -175,46 +174,3 @@ def describe_statement(rules: A.Rules, statement: A.Statement) -> list[Words]:
     """One statement in English, worded as `describe` words it, as values with their rule ids; [] if it has
     no wording."""
     return describe_words(A.Rules(rules.header, (statement,), rules.file, rules.source, rules.sources))
-
-
-def _content(x: object) -> object:
-    """A statement's content without its place in a file (two statements that read the same compare equal)."""
-    if isinstance(x, Span):
-        return None
-    if isinstance(x, tuple | list):
-        return tuple(_content(v) for v in x)
-    fields = getattr(x, "__dataclass_fields__", None)
-    if fields is not None:
-        return (type(x).__name__, tuple((f, _content(getattr(x, f))) for f in fields if "span" not in f))
-    return x
-
-
-def describe_diff(base: A.Rules, variant: A.Rules) -> str:
-    """In English, exactly what a variant changes against a base: statements added, removed and changed,
-    matched by the override model's identity (lang.parser.statement_identity)."""
-    def table(rules: A.Rules) -> dict[object, A.Statement]:
-        classes = {s.name: s.kinds for s in rules.statements if isinstance(s, A.ClassDecl)}
-        out: dict[object, A.Statement] = {}
-        for i, s in enumerate(rules.statements):
-            key = statement_identity(s, classes)
-            out[key if key is not None and key not in out else ("#", i)] = s
-        return out
-
-    old, new = table(base), table(variant)
-    lines = [f"{variant.header.title or variant.header.name} against {base.header.title or base.header.name}:"]
-    for key, s in new.items():
-        if key not in old:
-            lines.append("+ adds: " + _one(variant, s))
-        elif _content(old[key]) != _content(s):
-            lines.append("~ changes: " + _one(base, old[key]) + "\n  to: " + _one(variant, s))
-    for key, s in old.items():
-        if key not in new:
-            lines.append("- removes: " + _one(base, s))
-    if len(lines) == 1:
-        lines.append("  no difference in any statement")
-    return "\n".join(lines)
-
-
-def _one(rules: A.Rules, s: A.Statement) -> str:
-    text = "\n".join(w.line() for w in describe_statement(rules, s)).strip()
-    return text.removeprefix("- ") if text else type(s).__name__

@@ -82,3 +82,12 @@ def test_installed_commands_work_from_another_folder(installed: tuple[Path, Path
     assert example.returncode == 0, example.stderr
     bench = run(bin_dir, work, str(bin_dir / "python"), "-m", "rebirth_dsl.bench", "--seconds", "0.2")
     assert bench.returncode == 0 and "random games/s" in bench.stdout, bench.stderr
+
+
+def test_installed_tests_files_run(installed: tuple[Path, Path]) -> None:
+    """The bundled rulesets' tests files (rules/*.tests, with their boards) come with the wheel and pass,
+    from a folder outside the checkout."""
+    bin_dir, work = installed
+    for name, n in (("scotland", 50), ("ireland", 32)):
+        done = run(bin_dir, work, "rebirth", "test", name)
+        assert done.returncode == 0 and done.stdout.strip().endswith(f"{name}.tests: {n} positions passed"), done.stderr
