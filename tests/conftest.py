@@ -9,7 +9,7 @@ import pytest
 from hypothesis import Phase, settings
 
 # The tests live in one folder per layer (lang/, rules/, engines/, surfaces/, robustness/); they reach the
-# repository and the shared data folders (tests/positions, tests/boards, ...) through these constants, never
+# repository and the shared data folders (tests/positions, rules/positions/scotland, ...) through these constants, never
 # through their own __file__, so a test file may move between folders unchanged. `from conftest import ...`
 # and the helper modules (cli_helpers, web_helpers, oracle) are found because pyproject.toml puts tests/ on
 # sys.path (pytest's `pythonpath`); a layer folder must therefore not hold a conftest.py of its own.

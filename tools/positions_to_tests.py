@@ -1,7 +1,8 @@
 """Write a tests file (docs/formats.md, "Tests files") from the hand-computed reference positions of a folder
 (tests/positions/*.json): how rules/scotland.tests and rules/ireland.tests were made. Each position keeps
 its `about` and its arithmetic as comments (a line of arithmetic about move N just above that move) and its
-rule ids in the comment of its `position` line. The boards it uses are copied beside the tests file.
+rule ids in the comment of its `position` line. The boards the positions use live in one place, beside the
+tests file (rules/positions/, which the wheel carries), where the JSON positions read them too.
 
     python tools/positions_to_tests.py tests/positions rules/scotland.tests --boards positions/scotland
     python tools/positions_to_tests.py tests/positions_ireland rules/ireland.tests --boards positions/ireland
@@ -153,8 +154,8 @@ def render(folder: Path, tests: Path, boards: str, rules: str | None) -> tuple[s
 
 
 def main() -> int:
-    """Convert a folder of positions into one tests file, copying their boards beside it (--check: write
-    nothing, exit 1 if the tests file or a board copy differs from what the positions give)."""
+    """Convert a folder of positions into one tests file (--check: write nothing, exit 1 if the tests file
+    differs from what the positions give); every board a position uses must be in the --boards folder."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder", type=Path)
     ap.add_argument("tests", type=Path)
@@ -164,16 +165,17 @@ def main() -> int:
     args = ap.parse_args()
     text, used = render(args.folder, args.tests, args.boards, args.rules)
     target = args.tests.parent / args.boards
+    elsewhere = [n for n, b in used.items() if not (target / n).is_file() or (target / n).read_bytes() != b]
+    for n in elsewhere:
+        print(f"{args.folder}: a position reads a board {n} that is not the one in {target}", file=sys.stderr)
+    if elsewhere:
+        return 1
     if args.check:
         stale = [str(args.tests)] if not args.tests.is_file() or args.tests.read_text(encoding="utf-8") != text else []
-        stale += [str(target / n) for n, b in used.items() if not (target / n).is_file() or (target / n).read_bytes() != b]
         for s in stale:
             print(f"{s}: out of date; run python tools/positions_to_tests.py {args.folder} {args.tests} "
                   f"--boards {args.boards}", file=sys.stderr)
         return 1 if stale else 0
-    target.mkdir(parents=True, exist_ok=True)
-    for n, b in used.items():
-        (target / n).write_bytes(b)
     args.tests.write_text(text, encoding="utf-8")
     print(f"wrote {args.tests}: {text.count(chr(10) + 'position ')} positions")
     return 0

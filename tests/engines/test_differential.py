@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import rebirth as _rebirth  # tests/ is on sys.path (pyproject: pythonpath)
-from conftest import TESTS
+from conftest import ROOT, TESTS
 from hypothesis import HealthCheck, assume, given, settings
 from test_extreme_rules import games as extreme_games  # its own folder is on sys.path (no __init__.py)
 
@@ -55,7 +55,7 @@ from rebirth_dsl.runtime.setup import deal
 WHY = native.unavailable()
 
 # ----- rulesets: id -> (rules, board) as rules_and_board takes them -------------------------------------------
-FALLBACK = TESTS / "boards" / "fallback.json"
+FALLBACK = ROOT / "rules" / "positions" / "scotland" / "fallback.json"
 COVERAGE = TESTS / "native" / "coverage.rules"
 RULESETS: dict[str, tuple[str, str | None]] = {name.rsplit("/", 1)[-1]: (name, None) for name in bundled("rules")}
 RULESETS["fallback"] = ("scotland", str(FALLBACK))  # crowded: tiles with no legal hex pass, areas fall back

@@ -31,7 +31,7 @@ from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.runtime.game import NEUTRAL, Game
 from rebirth_dsl.runtime.setup import deal
 
-TEST_BOARDS = ROOT / "tests" / "boards"
+TEST_BOARDS = ROOT / "rules" / "positions" / "scotland"
 # (rules, board): the two maps, and small boards where tiles fall back (S-P3) and are passed (S-P5),
 # neutral tiles cover marked hexes (S-U2), castles change hands (S-K*) and areas complete often (S-A*).
 TABLES: dict[str, tuple[Path, Path]] = {

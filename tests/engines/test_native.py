@@ -46,7 +46,7 @@ from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.setup import deal
 
 COVERAGE = ROOT / "tests" / "native" / "coverage.rules"
-FALLBACK = ROOT / "tests" / "boards" / "fallback.json"
+FALLBACK = ROOT / "rules" / "positions" / "scotland" / "fallback.json"
 WHY = native.unavailable()
 needs_native = pytest.mark.skipif(WHY is not None, reason=f"the native backend cannot run here: {WHY}")
 

@@ -95,7 +95,7 @@ CASES: dict[str, Case] = {
     "tag_decl": Case(SC, "tag neutral ", "# no neutral tag "),
     "class_decl": Case(SC, "class farm = food, energy", "class farm = food", players=4),
     "place_rule": Case(SC, "place food on food, plain", "place food on food"),
-    "fallback_rule": Case(SC, "fallback food on energy", "", players=2, board="tests/boards/fallback.json",
+    "fallback_rule": Case(SC, "fallback food on energy", "", players=2, board="rules/positions/scotland/fallback.json",
                           record="fallback"),
     "one_tile": Case(SC, "one tile per hex", ""),
     "turns": Case(SC, "turns clockwise", ""),

@@ -486,7 +486,7 @@ def mutated_json(draw: Any, sources: list[Path]) -> Any:
     return data
 
 
-BOARDS = sorted((ROOT / "boards").glob("*.json")) + sorted((ROOT / "tests" / "boards").glob("*.json"))
+BOARDS = sorted((ROOT / "boards").glob("*.json")) + sorted((ROOT / "rules" / "positions" / "scotland").glob("*.json"))
 RECORDS = sorted((ROOT / "examples").glob("*.json"))
 
 

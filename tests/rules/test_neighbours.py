@@ -25,7 +25,7 @@ from rebirth_dsl.runtime.game import Game
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 VARIANT = HERE / "neighbours.rules"
-FIELD = ROOT / "tests" / "boards" / "field.json"
+FIELD = ROOT / "rules" / "positions" / "scotland" / "field.json"
 SCOTLAND = ROOT / "rules" / "scotland.rules"
 
 # field.json (see its notes): (q,0) touches (q-1,0), (q+1,0), (q-1,1), (q,1); (q,1) touches (q-1,1), (q+1,1),
@@ -52,7 +52,7 @@ EXPECTED = {"Ann": {"farms": 4, "wells": 2, "edges": 3}, "Bob": {"farms": 3, "ed
 
 
 def _record() -> dict:
-    return {"rules": "neighbours.rules", "board": "../boards/field.json", "players": ["Ann", "Bob"],
+    return {"rules": "neighbours.rules", "board": "../../rules/positions/scotland/field.json", "players": ["Ann", "Bob"],
             "scenario": True, "setup": {},
             "moves": [{"player": p, "tile": k, "hex": list(h)} for p, k, h in MOVES]}
 

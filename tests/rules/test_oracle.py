@@ -39,12 +39,12 @@ GAMES: list[tuple[str, int, str, int, tuple[str, ...]]] = [
     ("ireland", 3, "greedy,greedy,random", 5, IRELAND),
     ("ireland", 4, "greedy,greedy,random,random", 4, IRELAND),
     ("ireland", 4, "random,random,greedy,random", 6, IRELAND),
-    ("fallback", 2, "random,greedy", 11, ("--board", "tests/boards/fallback.json")),
-    ("fallback", 3, "greedy,random,random", 12, ("--board", "tests/boards/fallback.json")),
-    ("neutral", 2, "random,random", 13, ("--board", "tests/boards/neutral.json")),
-    ("castles", 4, "random,greedy,random,greedy", 14, ("--board", "tests/boards/castles.json")),
-    ("keep", 3, "random,random,greedy", 15, ("--board", "tests/boards/keep.json")),
-    ("areas", 3, "random,greedy,random", 16, ("--board", "tests/boards/areas.json")),
+    ("fallback", 2, "random,greedy", 11, ("--board", "rules/positions/scotland/fallback.json")),
+    ("fallback", 3, "greedy,random,random", 12, ("--board", "rules/positions/scotland/fallback.json")),
+    ("neutral", 2, "random,random", 13, ("--board", "rules/positions/scotland/neutral.json")),
+    ("castles", 4, "random,greedy,random,greedy", 14, ("--board", "rules/positions/scotland/castles.json")),
+    ("keep", 3, "random,random,greedy", 15, ("--board", "rules/positions/scotland/keep.json")),
+    ("areas", 3, "random,greedy,random", 16, ("--board", "rules/positions/scotland/areas.json")),
 ]
 # Bundled example records evaluated by the engine: a clover tie-break, an unfinished game, a scenario.
 EXAMPLES = ("scotland-2p", "unfinished", "scenario-120")
@@ -131,7 +131,7 @@ def test_oracle_uses_most_positions() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# A crowded board (tests/boards/fallback.json), by hand
+# A crowded board (rules/positions/scotland/fallback.json), by hand
 
 # fallback.json: (0,0) plain, (1,0) food, (2,0) energy, (3,0) energy, (0,1) food, (1,1) Croft (size 1),
 # (2,1) sea. Food/plain hexes (0,0) (1,0) (0,1); energy/plain hexes (0,0) (2,0) (3,0).
@@ -172,7 +172,7 @@ def _write_record(record: dict[str, Any], directory: Path, name: str, board_dir:
 
 def test_crowded_board_by_hand() -> None:
     """Fallback farms and passed tiles on a tiny board score as worked out by hand."""
-    result = score_record(copy.deepcopy(CROWDED), ROOT / "tests" / "boards")
+    result = score_record(copy.deepcopy(CROWDED), ROOT / "rules" / "positions" / "scotland")
     for player, want in CROWDED_POINTS.items():
         for category, points in want.items():
             assert result.points[player][category] == points, (player, category)
@@ -199,7 +199,7 @@ def test_crowded_board_refusals(index: int, move: dict[str, Any], rule: str) -> 
     record = copy.deepcopy(CROWDED)
     record["moves"] = record["moves"][:index] + [move]
     with pytest.raises(OracleRefusal) as refused:
-        score_record(record, ROOT / "tests" / "boards")
+        score_record(record, ROOT / "rules" / "positions" / "scotland")
     assert (refused.value.rule, refused.value.index) == (rule, index)
 
 
@@ -234,7 +234,7 @@ def _play_and_eval(game: tuple[str, int, str, int, tuple[str, ...]], directory: 
 def engine_reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Any]]:
     """Every engine call of this file, run in parallel (each is a subprocess): id -> (record, report)."""
     directory = tmp_path_factory.mktemp("oracle_games")
-    crowded = _write_record(CROWDED, directory, "crowded.json", ROOT / "tests" / "boards")
+    crowded = _write_record(CROWDED, directory, "crowded.json", ROOT / "rules" / "positions" / "scotland")
     jobs: dict[str, Any] = {_game_id(g): (lambda g=g: _play_and_eval(g, directory)) for g in GAMES}
     jobs["crowded"] = lambda: (crowded, _eval(crowded))
     for name in EXAMPLES:

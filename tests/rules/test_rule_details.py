@@ -12,7 +12,7 @@ from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import Setup, deal
 
-PROVINCE = ROOT / "tests" / "positions_ireland" / "boards" / "province.json"
+PROVINCE = ROOT / "rules" / "positions" / "ireland" / "province.json"
 
 
 def test_I_M1_ireland_lays_eight_public_missions_from_the_top_of_the_deck() -> None:
@@ -48,7 +48,7 @@ def test_I_U1_I_R1_a_taken_set_aside_tile_leaves_the_set_aside_pile() -> None:
     food on (1,0) first touches Turlough (take a set-aside tile) and she takes settlement:4: it joins her
     hand, with the food she then draws (S-T1), and leaves the pile, which holds 3 tiles: it can never be
     taken twice."""
-    rs = load_ruleset(RULES / "ireland.rules", ROOT / "tests" / "positions_ireland" / "boards" / "abbey.json")[0]
+    rs = load_ruleset(RULES / "ireland.rules", ROOT / "rules" / "positions" / "ireland" / "abbey.json")[0]
     tiles = [rs.parse_tile(t) for t in ("settlement:4", "settlement:3", "energy", "food")]
     supply = [rs.parse_tile(t) for t in ("food", "food", "energy")]
     decks = {name: [c.name for c in cards] for name, cards in rs.decks.items()}
@@ -66,7 +66,7 @@ def test_S_M3_fewest_is_fulfilled_on_a_tie(tmp_path: Path) -> None:
     rules = tmp_path / "humble.rules"
     rules.write_text(f'ruleset humble "Humble" extends "{RULES / "scotland.rules"}"\n'
                      'deck mission {\n  card "Humble" 5: fewest(count(tiles(me, food)))   # S-M3\n}\n')
-    rs = load_ruleset(rules, ROOT / "tests" / "boards" / "field.json")[0]
+    rs = load_ruleset(rules, ROOT / "rules" / "positions" / "scotland" / "field.json")[0]
     held = [["Humble"], ["Humble"]]
     game = Game(rs, ["Ann", "Bob"], Setup([[], []], [[], []], {"mission": []}, None, held), scenario=True)
     food = rs.parse_tile("food")

@@ -7,7 +7,7 @@ The rules (tests/rules/data/touch-by.rules) extend Scotland with
     on first touch cathedral by food: score 1 as pilgrims                # V-T2
 beside the base game's `on first touch cathedral: draw mission` (S-M1), which counts every tile.
 
-The board is tests/boards/cathedrals.json: Dunkeld (1,1) has neighbours (2,1),(2,0),(1,0),(0,1),(0,2),(1,2);
+The board is rules/positions/scotland/cathedrals.json: Dunkeld (1,1) has neighbours (2,1),(2,0),(1,0),(0,1),(0,2),(1,2);
 Dunblane (3,1) has (4,1),(4,0),(3,0),(2,1),(2,2),(3,2); (2,1) touches both; the settlement hexes are
 (1,2) and (2,2), the area Fife (size 2: pays 5, 3, S-A3).
 
@@ -47,7 +47,7 @@ from rebirth_dsl.runtime.game import Game
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data"
 RULES = DATA / "touch-by.rules"
-BOARD = ROOT / "tests" / "boards" / "cathedrals.json"
+BOARD = ROOT / "rules" / "positions" / "scotland" / "cathedrals.json"
 DECK = ["Cathedral gift", "Harbour master", "Castle lord", "Clan of the glens"]
 MOVES = [("Ann", "food", (1, 0)), ("Ann", "food", (0, 1)), ("Ann", "settlement:2", (1, 2)),
          ("Bob", "settlement:3", (2, 2)), ("Bob", "food", (2, 1))]

@@ -230,7 +230,7 @@ def test_hint_ranks_the_area_completion_first() -> None:
 def test_hint_cli_on_a_scenario(run_cli, tmp_path: Path) -> None:
     """`rebirth hint GAME --tile --player` on a scenario record prints the ranking; the area move first."""
     rec = json.loads((LAB / "hint_area_for_eight.json").read_text(encoding="utf-8"))["record"]
-    rec["board"] = str((ROOT / "tests" / "boards" / "areas.json").as_posix())
+    rec["board"] = str((ROOT / "rules" / "positions" / "scotland" / "areas.json").as_posix())
     f = tmp_path / "s.json"
     f.write_text(json.dumps(rec), encoding="utf-8")
     code, out, err = run_cli("hint", f, "--allow-paths", "--tile", "settlement:1", "--player", "Ann", "--playouts",

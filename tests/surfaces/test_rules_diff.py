@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import ROOT, TESTS
+from conftest import ROOT
 
 SCOTLAND = ROOT / "rules" / "scotland.rules"
 
@@ -129,8 +129,8 @@ def test_hexes_and_areas_of_two_boards(run_cli, tmp_path: Path) -> None:
                 h["area"] = "Raasay"
         hexes.append({"q": 5, "r": 0, "kind": "castle", "name": "Stirling"})
 
-    new = _board(tmp_path, TESTS / "boards" / "areas.json", "areas2", edit)
-    out = _diff(run_cli, "scotland", "--diff", "scotland", "--base-board", TESTS / "boards" / "areas.json",
+    new = _board(tmp_path, ROOT / "rules" / "positions" / "scotland" / "areas.json", "areas2", edit)
+    out = _diff(run_cli, "scotland", "--diff", "scotland", "--base-board", ROOT / "rules" / "positions" / "scotland" / "areas.json",
                 "--board", new)
     assert out[:2] == ["Rebirth: Scotland against Rebirth: Scotland:", "  no difference in any statement"]
     assert out[3:] == [
@@ -158,8 +158,8 @@ def test_landmarks_moved_and_retagged(run_cli, tmp_path: Path) -> None:
         _hex(hexes, 4, 1).update(kind="castle", name="Stirling", tags=["clover"])
         _hex(hexes, 1, 1)["tags"] = []
 
-    new = _board(tmp_path, TESTS / "boards" / "castles.json", "castles2", edit)
-    out = _diff(run_cli, "scotland", "--diff", "scotland", "--base-board", TESTS / "boards" / "castles.json",
+    new = _board(tmp_path, ROOT / "rules" / "positions" / "scotland" / "castles.json", "castles2", edit)
+    out = _diff(run_cli, "scotland", "--diff", "scotland", "--base-board", ROOT / "rules" / "positions" / "scotland" / "castles.json",
                 "--board", new)
     assert out[3:] == [
         "Board castles2 against castles (13 hexes, as before):",
@@ -171,8 +171,8 @@ def test_landmarks_moved_and_retagged(run_cli, tmp_path: Path) -> None:
 
 def test_two_board_files_with_the_same_hexes(run_cli, tmp_path: Path) -> None:
     """A copy of a board under another name: diffed, and found the same."""
-    copy = _board(tmp_path, TESTS / "boards" / "castles.json", "copy", lambda hexes: None)
-    out = _diff(run_cli, "scotland", "--diff", "scotland", "--base-board", TESTS / "boards" / "castles.json",
+    copy = _board(tmp_path, ROOT / "rules" / "positions" / "scotland" / "castles.json", "copy", lambda hexes: None)
+    out = _diff(run_cli, "scotland", "--diff", "scotland", "--base-board", ROOT / "rules" / "positions" / "scotland" / "castles.json",
                 "--board", copy)
     assert out[3:] == ["Board copy against castles (13 hexes, as before):",
                        "  no difference in hexes, areas or landmarks"]

@@ -18,10 +18,10 @@ from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.present.testrun import run_tests
 from rebirth_dsl.records.testfile import parse_tests
 
-CASTLES = (TESTS / "boards" / "castles.json").as_posix()
+CASTLES = (ROOT / "rules" / "positions" / "scotland" / "castles.json").as_posix()
 SCOTLAND = (ROOT / "rules" / "scotland.rules").as_posix()
 
-# castles.json (tests/boards): Edinburgh (1,1) [clover] and Stirling (3,1); (1,0) is a food hex next to
+# castles.json (rules/positions/scotland): Edinburgh (1,1) [clover] and Stirling (3,1); (1,0) is a food hex next to
 # Edinburgh, (4,0) an energy hex next to Stirling, (2,1) a plain hex touching both castles.
 # move Ann food (1,0): farm {(1,0)} = 1 (S-F1); first tile next to Edinburgh, unowned -> Ann (S-K2)
 # move Bob energy (4,0): farm 1; takes Stirling
@@ -190,7 +190,7 @@ def test_the_help_shows_the_format(run_cli) -> None:
 
 
 def test_the_manual_s_example_passes(tmp_path: Path) -> None:
-    """The example of docs/formats.md ("Tests files") holds on the board it describes (tests/boards/castles.json)
+    """The example of docs/formats.md ("Tests files") holds on the board it describes (rules/positions/scotland/castles.json)
     and the Scotland rules: its numbers are the hand computation of GOOD above."""
     text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8").split("## Tests files")[1]
     example = text.split("```\n")[1]
