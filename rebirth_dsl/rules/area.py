@@ -5,7 +5,7 @@ Here is everything about the rule: the kernel (`order`: the ranking with its tie
 payout table an area of a size pays with a number of players; `payouts`: the payout tables as numbers, per
 area), the reference reaction (`react`, `score`: the kernel, the payouts and the events), the Python lines
 of the generated engine (`fixed_pay`, `python_score`), the C text of the native engine (`c_tie_keys`,
-`c_paykey`, `c_area`) and the English (`english`). The generated Python writes the ranking out inline
+`c_paykey`, `c_area`, `c_place`) and the English (`english`). The generated Python writes the ranking out inline
 (`python_score`: `tie_orders` once per player count, then a sort by influence) because a benchmark says so:
 calling `order` there instead costs 11% more per random game (callgrind, 3-player Scotland playouts: 1.47M
 instructions a game against 1.33M). tests/rules/test_area.py holds the inline form to the kernel,
@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from rebirth_dsl.compile.emit import Locals, literal
+from rebirth_dsl.compile.emit import Emitter, Locals, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TIE_STEPS, TieStep
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.rules.kind import CContext, Kind, Placement
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
@@ -98,9 +98,6 @@ def react(g: GameView, rule: AreaRule, at: Placement) -> None:
     a = t.area_of[at.h]
     if a >= 0 and g.area_free[a] == 0 and not g.area_done[a] and t.area_kind[a] == rule.kind:
         score(g, a, at.p, rule, at.index)
-
-
-KIND = Kind("area", react)
 
 
 def score(g: GameView, a: int, completer: int, rule: AreaRule, index: int | None) -> None:
@@ -271,6 +268,39 @@ def c_area(ri: str, rule: AreaRule, fns: Mapping[PayKey, Sequence[str]], keys: S
               "    }",
               "}"]
     return "\n".join(lines)
+
+
+def c_place(gen: CContext, e: Emitter, ri: int, rule: AreaRule) -> None:
+    """`react` in place(): p's tile on h filled the last hex of an area of the rule's kind not yet scored
+    (AOK{ri}: the areas of its kind), which `area{ri}` scores (c_area: the tie chain's keys, each payout
+    compiled to C, the table per area, PAYKEY{ri})."""
+    e.locals.require("s", "p", "h")
+    rs, t = gen.rs, gen.t
+    keys: list[str] = []
+    for i, key in enumerate(c_tie_keys(rule.ties)):
+        if key is None:
+            gen.problems.append(f"the area tie-break step {i + 1} (words unknown to the native engine)")
+            key = "0"
+        keys.append(key)
+    exprs = rule.pay_exprs
+    if set(exprs) != set(rule.pay) or any(len(exprs[k]) != len(rule.pay[k]) for k in rule.pay):
+        gen.problems.append("an area's payouts do not line up with its statements")
+        return
+    paykey = c_paykey(rule, [len(hs) for hs in t.area_hexes], max(rs.players[1], 1))
+    e.c_table("i32", f"PAYKEY{ri}", c_int(max(len(paykey), 1)), paykey)
+    fns = {key: [gen.expr(x, f"an area payout for size {key[0]}") for x in exprs[key]] for key in rule.pay}
+    gen.function(c_area(c_int(ri), rule, fns, keys, gen.category(rule.category),
+                        "pub_won(s, order[0]);" if gen.incremental else ""))
+    ok = e.c_table("u8", f"AOK{ri}", "NAX", [int(k == rule.kind) for k in t.area_kind])
+    e.line("{ int a = AREA_OF[h];")
+    e.line(f"  if (a >= 0 && s->area_free[a] == 0 && !s->area_done[a] && {ok}[a]) area{ri}(s, a, p); }}")
+
+
+KIND = Kind(
+    name="area",
+    react=react,
+    c_place=c_place,
+)
 
 
 # ----- English (present/describe.py) ----------------------------------------------------------------

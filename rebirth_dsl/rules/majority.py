@@ -4,7 +4,8 @@ placed next to it.
 Here is everything about the rule: the kernel (`count`: what a tile adds to the counts around a landmark;
 `challenge`: who holds the landmark after a placement, and which step of the rule decided it), the
 reference reaction (`react`: the kernel and the events it tells), the Python lines the generated engine
-runs (`python_count`, `python_challenge`), the C text of the native engine (`c_challenge`, `c_count`) and
+runs (`python_count`, `python_challenge`), the C text of the native engine (`c_challenge`, `c_count`,
+`c_place`) and
 the English (`english`). The generated Python writes the kernel out inline in the playout loop's locals
 because a benchmark says so: calling `challenge` there instead costs 6% more per random game (callgrind,
 3-player Scotland playouts: 1.41M instructions a game against 1.33M). tests/rules/test_majority.py holds
@@ -16,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from rebirth_dsl.compile.emit import Locals
+from rebirth_dsl.compile.emit import Emitter, Locals, c_int
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.rules.kind import CContext, Kind, Placement
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
@@ -113,9 +114,6 @@ def react(g: GameView, rule: MajorityRule, at: Placement) -> None:
                         who[p], mine, what, who[owner], theirs, who[owner])
 
 
-KIND = Kind("majority", react)
-
-
 # ----- the generated Python engine (runtime/fast.py) ------------------------------------------------
 # `count` and `challenge` written out inline over the placement's locals (p, k, h, lm_count, lm_owner), as
 # the benchmark in the module text says: tests/rules/test_majority.py holds the inline challenge to the
@@ -192,6 +190,26 @@ def c_challenge(ri: str, rule: MajorityRule, st: str, take_also: str = "") -> st
         lines.append(f"    {take} s->changes[{st}][p]++;")
     lines.append("}")
     return "\n".join(lines)
+
+
+def c_place(gen: CContext, e: Emitter, ri: int, rule: MajorityRule) -> None:
+    """`react` in place(): p's tile on h challenges the holder of every landmark of this rule next to h
+    (MAJ{ri}: those landmarks per hex), through `challenge{ri}` (c_challenge; the claims and changes of
+    hands counted in the rule's slot among the ruleset's majorities)."""
+    e.locals.require("s", "p", "h")
+    mine = set(rule.landmarks)
+    table = gen.lists(f"MAJ{ri}", [[lm for lm in gen.lm_adj[h] if lm in mine and gen.metric_of.get(lm) is rule]
+                                   for h in range(gen.t.n)])
+    slot = c_int(next(i for i, m in enumerate(gen.rs.majorities) if m is rule))
+    gen.function(c_challenge(c_int(ri), rule, slot, " pub_landmark(s, lm, o, p);" if gen.incremental else ""))
+    e.line(f"for (int i = {table}_OFF[h]; i < {table}_OFF[h + 1]; i++) challenge{c_int(ri)}(s, {table}[i], p);")
+
+
+KIND = Kind(
+    name="majority",
+    react=react,
+    c_place=c_place,
+)
 
 
 # ----- English (present/describe.py) ----------------------------------------------------------------

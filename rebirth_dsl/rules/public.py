@@ -9,7 +9,7 @@ private card pays its points at the end when fulfilled, nothing otherwise.
 the rule itself, as the reference engine runs it. The incremental check of the generated engine
 (accel/public.py, a speed device proven equal to `check` by tests/test_public_reads.py) decides when to
 read a card and pays through `pay`; the immediate-points reader (play/points.py) counts with `ahead` and
-`payout`; the native engine's text is `C_PAY` and `C_CHECK` below.
+`payout`; the native engine's text is `C_PAY`, `C_CHECK` and `c_place` below.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.compile.emit import Emitter, c_int
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.rules.kind import CContext, Kind, Placement
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PublicRule
@@ -94,7 +95,18 @@ def _check(g: GameView, p: int, r: PublicRule, index: int | None, h: int = -1) -
     check(g, p, r, index)
 
 
-KIND = Kind("public missions", react)
+def c_place(gen: CContext, e: Emitter, ri: int, r: PublicRule) -> None:
+    """`react` in place(): the check of every seat against the face-up cards (public_missions)."""
+    e.locals.require("s", "p")
+    e.line(f"public_missions(s, p, {c_int(int(r.placer_first))}, {gen.category(r.category)});")
+
+
+KIND = Kind(
+    name="public missions",
+    react=react,
+    c_place=c_place,
+    c_reads_public=True,
+)
 
 
 def ordinal(n: int) -> str:

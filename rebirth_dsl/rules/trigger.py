@@ -3,15 +3,16 @@
 
 The kernel is `fires`: whether a tile of a kind placed on a hex sets the statement off. The reactions
 score the expression or draw the deck's top card (through the game's `draw_card`, where a deck's empty rule
-is kept)."""
+is kept). The native engine's C of both is `c_score` and `c_draw`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.compile.emit import Emitter, c_int
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.rules.kind import Kind, Placement
+from rebirth_dsl.rules.kind import CContext, Kind, Placement
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PlaceDraw, ScoreTrigger
@@ -41,5 +42,39 @@ def react_draw(g: GameView, r: PlaceDraw, at: Placement) -> None:
         g.draw_card(at.p, r.deck, r.ids, at.index, "placing at ({},{})".format(*g.t.coords[at.h]))
 
 
-SCORE = Kind("placement trigger", react_score)
-DRAW = Kind("placement draw", react_draw)
+# ----- the native engine (native/cgen.py) -----------------------------------------------------------
+def c_fires(gen: CContext, e: Emitter, ri: int, r: ScoreTrigger | PlaceDraw) -> str:
+    """`fires` in C for the tile of kind k placed on h (the hexes `at` marks: the table AT{ri})."""
+    e.locals.require("k", "h")
+    cond = f"({gen.kinds_mask(r.kinds)} >> k) & 1"
+    if r.at is not None:
+        at = e.c_table("u8", f"AT{ri}", c_int(max(gen.t.n, 1)), [int(x) for x in r.at])
+        cond += f" && {at}[h]"
+    return cond
+
+
+def c_score(gen: CContext, e: Emitter, ri: int, r: ScoreTrigger) -> None:
+    """`react_score` in place(): the expression, read with the tile in place, added to its category."""
+    e.locals.require("s", "p", "h")
+    cond = c_fires(gen, e, ri, r)
+    f = gen.expr(r.expr, f"the placement trigger scoring `{r.category}`")
+    e.line(f"if ({cond}) add(s, p, {gen.category(r.category)}, {f}(s, p, h, 0));")
+
+
+def c_draw(gen: CContext, e: Emitter, ri: int, r: PlaceDraw) -> None:
+    """`react_draw` in place(): the placer draws the deck's top card (S-M1)."""
+    e.locals.require("s", "p")
+    cond = c_fires(gen, e, ri, r)
+    e.line(f"if ({cond}) {gen.draw(r.deck)}(s, p);")
+
+
+SCORE = Kind(
+    name="placement trigger",
+    react=react_score,
+    c_place=c_score,
+)
+DRAW = Kind(
+    name="placement draw",
+    react=react_draw,
+    c_place=c_draw,
+)
