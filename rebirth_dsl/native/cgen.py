@@ -19,10 +19,18 @@ from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.native.cexpr import ExprGen, Unsupported, c_int, c_ints
-from rebirth_dsl.native.ctext import CORE, HELPERS, PRELUDE, PUBLIC_READS, STATE
-from rebirth_dsl.rules import majority, touch
+from rebirth_dsl.native.ctext import (
+    CORE_BOARD,
+    CORE_GAME,
+    CORE_MOVES,
+    HELPERS,
+    PRELUDE,
+    PUBLIC_READS,
+    STATE,
+    play_out,
+)
+from rebirth_dsl.rules import majority, public, touch, turn
 from rebirth_dsl.rules.kind import Kind
-from rebirth_dsl.rules.public import C_CHECK, C_HELD_POINTS, C_SEAT
 from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.runtime.game import static
 from rebirth_dsl.runtime.setup import colour_tiles
@@ -173,7 +181,8 @@ class _Gen:
             "static void use_ability(S *s, int lm, int p);",
             "static void public_missions(S *s, int p, int placer_first, int cat);",
             "static i64 card_cond(const S *s, int c, int me);",
-            *([PUBLIC_READS] if self.incremental else []), CORE, *self.rules, body, "",
+            *([PUBLIC_READS] if self.incremental else []), CORE_BOARD, public.C_PAY, CORE_MOVES, turn.C_DRAW,
+            play_out(), CORE_GAME, *self.rules, body, "",
         ])
         ability_key: list[str | None] = []
         for lm in range(len(t.landmark_hex)):
@@ -270,23 +279,27 @@ class _Gen:
         rs = self.rs
         self.tables.append(f"static const u32 PRIMFK[NK] = "
                            f"{c_ints([_fk_mask(rs.primary.get(k, ()), fk_of) for k in range(self.nk)])};")
-        L = ["static int pick_hex(S *s, int k) {", "    switch (k) {"]
-        for kid in range(self.nk):
-            L.append(f"    case {c_int(kid)}: {{")
-            for table in (rs.primary, rs.fallback):
-                fks = [fk_of[k] for k in table.get(kid, ()) if k in fk_of]
-                if not fks:
-                    continue
-                counts = [f"s->freen[{c_int(fk)}]" for fk in fks]
-                L.append(f"        {{ int tot = {' + '.join(counts)};")
-                L.append("          if (tot) { int r = rb_below(s, tot);")
-                for fk in fks[:-1]:
-                    L.append(f"            if (r < s->freen[{c_int(fk)}]) return free_at(s, {c_int(fk)}, r);")
-                    L.append(f"            r -= s->freen[{c_int(fk)}];")
-                L.append(f"            return free_at(s, {c_int(fks[-1])}, r); }} }}")
-            L.append("        return -1; }")
-        L += ["    }", "    return -1;", "}"]
-        self.rules.append("\n".join(L))
+        e = Emitter()
+        with e.block("static int pick_hex(S *s, int k) {", "}"):
+            e.line("switch (k) {")  # the cases at the switch's own indentation
+            for kid in range(self.nk):
+                with e.block(f"case {c_int(kid)}: {{", "}"):
+                    for table in (rs.primary, rs.fallback):
+                        fks = [fk_of[k] for k in table.get(kid, ()) if k in fk_of]
+                        if not fks:
+                            continue
+                        with e.block("{", "}"):
+                            e.line(f"int tot = {' + '.join(f's->freen[{c_int(fk)}]' for fk in fks)};")
+                            with e.block("if (tot) {", "}"):
+                                e.line("int r = rb_below(s, tot);")
+                                for fk in fks[:-1]:
+                                    e.line(f"if (r < s->freen[{c_int(fk)}]) return free_at(s, {c_int(fk)}, r);")
+                                    e.line(f"r -= s->freen[{c_int(fk)}];")
+                                e.line(f"return free_at(s, {c_int(fks[-1])}, r);")
+                    e.line("return -1;")
+            e.line("}")
+            e.line("return -1;")
+        self.rules.append("\n".join(e.lines))
 
     def deal_tables(self) -> None:
         """Each player count's colour tiles and neutral hexes, the decks and the cards' points."""
@@ -422,37 +435,37 @@ class _Gen:
         its condition reads (compile/reads.py) changed for that seat; `full_reads`: every card, every time
         (the reference the incremental check is tested against)."""
         if not self.incremental:
-            self.rules.append(C_CHECK)  # the rule as rules.public.check states it
+            self.rules.append(public.c_check())  # the rule as rules.public.check states it
             return
         self.public_tables()
-        self.rules.append("\n".join([
-            "static void public_missions(S *s, int p, int placer_first, int cat) {",
-            "    u32 seats = RD_HAS_ALWAYS ? (1u << s->n) - 1 : s->pseats;",
-            "    s->pseats = 0;",
-            "    if (!s->npub || !seats) return;",
-            "    for (int step = 0; step < s->n; step++) {",
-            f"        int q = {C_SEAT};",  # rules.public.seats
-            "        if (!((seats >> q) & 1)) continue;",
-            "        u64 d[NCW], any = 0;",
-            "        for (int w = 0; w < NCW; w++) {",
-            "            d[w] = (s->pdirty[q][w] | RD_ALWAYS[w]) & s->plive[q][w];",
-            "            s->pdirty[q][w] = 0;",
-            "            any |= d[w];",
-            "        }",
-            "        if (!any) continue;",
-            "        /* by card id, not in face-up order: a seat's cards are paid independently of each other (the",
-            "           order of a card's fulfillers is the seats' order), and a card face up twice is one bit */",
-            "        for (int w = 0; w < NCW; w++) for (u64 bits = d[w]; bits; bits &= bits - 1) {",
-            "            int c = w * 64 + __builtin_ctzll(bits);",
-            "            if (s->pub_done[c][q]) continue;",
-            "            if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N (pub_tile) */",
-            "                i64 left = TH_LIMIT[c] - card_measure(s, c, q);",
-            "                if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }",
-            "            } else if (!card_cond(s, c, q)) continue;",
-            "            pub_pay(s, c, q, cat);",
-            "        }",
-            "    }",
-            "}"]))
+        e = Emitter()
+        e.declare("s", "p", "placer_first", "cat")
+        with e.block("static void public_missions(S *s, int p, int placer_first, int cat) {", "}"):
+            e.line("u32 seats = RD_HAS_ALWAYS ? (1u << s->n) - 1 : s->pseats;")
+            e.line("s->pseats = 0;")
+            e.line("if (!s->npub || !seats) return;")
+            with e.block("for (int step = 0; step < s->n; step++) {", "}"):
+                e.declare("step")
+                e.line(f"int q = {public.c_seat(e.locals)};")  # rules.public.seats
+                e.line("if (!((seats >> q) & 1)) continue;")
+                e.line("u64 d[NCW], any = 0;")
+                with e.block("for (int w = 0; w < NCW; w++) {", "}"):
+                    e.line("d[w] = (s->pdirty[q][w] | RD_ALWAYS[w]) & s->plive[q][w];")
+                    e.line("s->pdirty[q][w] = 0;")
+                    e.line("any |= d[w];")
+                e.line("if (!any) continue;")
+                e.line("/* by card id, not in face-up order: a seat's cards are paid independently of each other (the")
+                e.line("   order of a card's fulfillers is the seats' order), and a card face up twice is one bit */")
+                with e.block("for (int w = 0; w < NCW; w++) for (u64 bits = d[w]; bits; bits &= bits - 1) {", "}"):
+                    e.line("int c = w * 64 + __builtin_ctzll(bits);")
+                    e.line("if (s->pub_done[c][q]) continue;")
+                    with e.block("if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N "
+                                 "(pub_tile) */"):
+                        e.line("i64 left = TH_LIMIT[c] - card_measure(s, c, q);")
+                        e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }")
+                    e.line("} else if (!card_cond(s, c, q)) continue;")
+                    e.line("pub_pay(s, c, q, cat);")
+        self.rules.append("\n".join(e.lines))
 
     def public_tables(self) -> None:
         """What each card's condition reads (compile/reads.py), as masks over the card ids: per tile kind and
@@ -513,61 +526,67 @@ class _Gen:
         out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
         out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")
         out.append(f"static const i32 TH_LM[{c_int(len(lm_grow))}] = {c_ints(lm_grow)};")
-        L = ["static i64 card_measure(const S *s, int c, int me) {", "    switch (c) {"]
-        for c, f in measures:
-            L.append(f"    case {c_int(c)}: return {f}(s, me, -1, 0);")
-        L += ["    }", "    (void)s; (void)me;", "    return 0;", "}"]
-        self.rules.append("\n".join(L))
+        e = Emitter()
+        with e.block("static i64 card_measure(const S *s, int c, int me) {", "}"):
+            e.line("switch (c) {")
+            for c, f in measures:
+                e.line(f"case {c_int(c)}: return {f}(s, me, -1, 0);")
+            e.line("}")
+            e.line("(void)s; (void)me;")
+            e.line("return 0;")
+        self.rules.append("\n".join(e.lines))
 
     def end_functions(self) -> None:
         """S-E1..S-E3 and the winner with its tie chain (S-E4), as runtime/endgame.py."""
         rs, t = self.rs, self.t
         self.card_function()
-        L = ["static void end_scoring(S *s, i64 *totals, i64 *bd) {",
-             "    int n = s->n;",
-             "    for (int q = 0; q < n; q++) { totals[q] = s->track[q]; for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }"]
-        for i, (kind, fn, cat, _ids) in enumerate(rs.end_incomplete):
-            f = self.expr(fn.node, f"incomplete-area scoring {i + 1}")
-            ok = [int(k == kind) for k in t.area_kind]
-            self.tables.append(f"static const u8 INC{i}[NAX] = {c_ints(ok)};")
-            ci = self.category(cat)
-            L += [f"    for (int a = 0; a < NA; a++) if (!s->area_done[a] && s->area_free[a] && INC{i}[a])",
-                  "        for (int q = 0; q < n; q++) if (s->area_inf[a][q] > 0) {",
-                  f"            i64 pts = {f}(s, q, -1, s->area_inf[a][q]);",
-                  f"            totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
-                  "        }"]
-        for i, (kind, fn, cat, _ids) in enumerate(rs.end_owned):
-            f = self.expr(fn.node, f"end scoring of held landmarks {i + 1}")
-            ok = [int(k == kind) for k in t.landmark_kind]
-            self.tables.append(f"static const u8 OWN{i}[NLX] = {c_ints(ok)};")
-            ci = self.category(cat)
-            L += [f"    for (int lm = 0; lm < NL; lm++) if (s->lm_owner[lm] >= 0 && OWN{i}[lm]) {{",
-                  "        int q = s->lm_owner[lm];",
-                  f"        i64 pts = {f}(s, q, -1, 0);",
-                  f"        totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
-                  "    }"]
-        if rs.end_held is not None:
-            ci = self.category(rs.end_held[0])
-            L += ["    for (int q = 0; q < n; q++) for (int i = 0; i < s->nheld[q]; i++) {",
-                  "        int c = s->held[q][i];",
-                  f"        i64 pts = {C_HELD_POINTS};",
-                  f"        totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
-                  "    }"]
-        L.append("}")
-        W = ["static i32 winners_of(S *s, const i64 *totals) {",
-             "    i64 top = totals[0]; i32 tied = 0;",
-             "    for (int q = 1; q < s->n; q++) if (totals[q] > top) top = totals[q];",
-             "    for (int q = 0; q < s->n; q++) if (totals[q] == top) tied |= 1 << q;",
-             "    if (__builtin_popcount((u32)tied) == 1) return tied;"]
-        for fn, among, _text in rs.winner_ties:
-            f = self.expr(fn.node, "a winner tie-break")
-            W += ["    {",
-                  f"        i64 w = {f}(s, -1, -1, 0);",
-                  f"        if (w >= 0 && w < s->n && (((tied >> w) & 1) || !{c_int(int(among))})) return 1 << w;",
-                  "    }"]
-        W += ["    return tied;", "}"]
-        self.rules.append("\n".join(L))
-        self.rules.append("\n".join(W))
+        e = Emitter()
+        e.consts = self.tables  # the C tables, declared before every function
+        e.declare("s", "totals", "bd")
+        with e.block("static void end_scoring(S *s, i64 *totals, i64 *bd) {", "}"):
+            e.line("int n = s->n;")
+            e.line("for (int q = 0; q < n; q++) { totals[q] = s->track[q]; "
+                   "for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }")
+            for i, (kind, fn, cat, _ids) in enumerate(rs.end_incomplete):  # S-E1
+                f = self.expr(fn.node, f"incomplete-area scoring {i + 1}")
+                inc = e.c_table("u8", f"INC{i}", "NAX", [int(k == kind) for k in t.area_kind])
+                with e.block(f"for (int a = 0; a < NA; a++) if (!s->area_done[a] && s->area_free[a] && {inc}[a])"), \
+                        e.block("for (int q = 0; q < n; q++) if (s->area_inf[a][q] > 0) {", "}"):
+                    e.line(f"i64 pts = {f}(s, q, -1, s->area_inf[a][q]);")
+                    self._end_points(e, cat)
+            for i, (kind, fn, cat, _ids) in enumerate(rs.end_owned):  # S-E2
+                f = self.expr(fn.node, f"end scoring of held landmarks {i + 1}")
+                own = e.c_table("u8", f"OWN{i}", "NLX", [int(k == kind) for k in t.landmark_kind])
+                with e.block(f"for (int lm = 0; lm < NL; lm++) if (s->lm_owner[lm] >= 0 && {own}[lm]) {{", "}"):
+                    e.line("int q = s->lm_owner[lm];")
+                    e.line(f"i64 pts = {f}(s, q, -1, 0);")
+                    self._end_points(e, cat)
+            if rs.end_held is not None:  # S-E3
+                with e.block("for (int q = 0; q < n; q++) for (int i = 0; i < s->nheld[q]; i++) {", "}"), e.scope():
+                    e.line("int c = s->held[q][i];")
+                    e.declare("c", "q")
+                    e.line(f"i64 pts = {public.c_held_points(e.locals)};")
+                    self._end_points(e, rs.end_held[0])
+        self.rules.append("\n".join(e.lines))
+        w = Emitter()
+        with w.block("static i32 winners_of(S *s, const i64 *totals) {", "}"):  # S-E4
+            w.line("i64 top = totals[0]; i32 tied = 0;")
+            w.line("for (int q = 1; q < s->n; q++) if (totals[q] > top) top = totals[q];")
+            w.line("for (int q = 0; q < s->n; q++) if (totals[q] == top) tied |= 1 << q;")
+            w.line("if (__builtin_popcount((u32)tied) == 1) return tied;")
+            for fn, among, _text in rs.winner_ties:
+                f = self.expr(fn.node, "a winner tie-break")
+                with w.block("{", "}"):
+                    w.line(f"i64 w = {f}(s, -1, -1, 0);")
+                    w.line(f"if (w >= 0 && w < s->n && (((tied >> w) & 1) || !{c_int(int(among))})) return 1 << w;")
+            w.line("return tied;")
+        self.rules.append("\n".join(w.lines))
+
+    def _end_points(self, e: Emitter, category: str) -> None:
+        """End scoring's `pts` for seat q added to its total and to its category's column."""
+        e.locals.require("totals", "bd")
+        ci = self.category(category)
+        e.line(f"totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;")
 
 
 def _safe(category: str) -> str:
