@@ -551,21 +551,25 @@ class _Gen:
                 f = self.expr(fn.node, f"incomplete-area scoring {i + 1}")
                 inc = e.c_table("u8", f"INC{i}", "NAX", [int(k == kind) for k in t.area_kind])
                 with e.block(f"for (int a = 0; a < NA; a++) if (!s->area_done[a] && s->area_free[a] && {inc}[a])"), \
-                        e.block("for (int q = 0; q < n; q++) if (s->area_inf[a][q] > 0) {", "}"):
+                        e.block("for (int q = 0; q < n; q++) if (s->area_inf[a][q] > 0) {", "}"), e.scope():
                     e.line(f"i64 pts = {f}(s, q, -1, s->area_inf[a][q]);")
+                    e.declare("q", "pts")
                     self._end_points(e, cat)
             for i, (kind, fn, cat, _ids) in enumerate(rs.end_owned):  # S-E2
                 f = self.expr(fn.node, f"end scoring of held landmarks {i + 1}")
                 own = e.c_table("u8", f"OWN{i}", "NLX", [int(k == kind) for k in t.landmark_kind])
-                with e.block(f"for (int lm = 0; lm < NL; lm++) if (s->lm_owner[lm] >= 0 && {own}[lm]) {{", "}"):
+                with e.block(f"for (int lm = 0; lm < NL; lm++) if (s->lm_owner[lm] >= 0 && {own}[lm]) {{", "}"), \
+                        e.scope():
                     e.line("int q = s->lm_owner[lm];")
                     e.line(f"i64 pts = {f}(s, q, -1, 0);")
+                    e.declare("q", "pts")
                     self._end_points(e, cat)
             if rs.end_held is not None:  # S-E3
                 with e.block("for (int q = 0; q < n; q++) for (int i = 0; i < s->nheld[q]; i++) {", "}"), e.scope():
                     e.line("int c = s->held[q][i];")
                     e.declare("c", "q")
                     e.line(f"i64 pts = {public.c_held_points(e.locals)};")
+                    e.declare("pts")
                     self._end_points(e, rs.end_held[0])
         self.rules.append("\n".join(e.lines))
         w = Emitter()
@@ -584,7 +588,7 @@ class _Gen:
 
     def _end_points(self, e: Emitter, category: str) -> None:
         """End scoring's `pts` for seat q added to its total and to its category's column."""
-        e.locals.require("totals", "bd")
+        e.locals.require("totals", "bd", "q", "pts")
         ci = self.category(category)
         e.line(f"totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;")
 
