@@ -1,6 +1,7 @@
 """C source for one ruleset on one board, the way pyengine/fast.py generates Python: integer tables from the
-compiled Ruleset, each reaction of the ruleset inlined in file order, every expression compiled to a C
-function (cexpr.py), around the fixed text of ctext.py.
+compiled Ruleset, each reaction of the ruleset inlined in file order from its rule module's C (`Kind.c_place`,
+found through rules.table.kind_of; this module is the `rules.kind.CContext` those templates see), every
+expression compiled to a C function (cexpr.py), around the fixed text of ctext.py.
 
 Safety: the source is made of this module's and ctext.py's own text and of integers checked to be ints
 (`c_int`). Kinds, tags, landmarks, categories, cards and decks are resolved to integer indices here; no
@@ -15,20 +16,22 @@ from typing import Any
 
 from rebirth_dsl.compile.emit import Emitter
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
-from rebirth_dsl.compile.ruleset import (
-    AreaRule,
-    MajorityRule,
-    PlaceDraw,
-    PublicRule,
-    Ruleset,
-    ScoreTrigger,
-    TouchRule,
-)
+from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.native.cexpr import ExprGen, Unsupported, c_int, c_ints
-from rebirth_dsl.native.ctext import CORE, HELPERS, PRELUDE, PUBLIC_READS, STATE
-from rebirth_dsl.rules import area, majority, touch
-from rebirth_dsl.rules.public import C_CHECK, C_HELD_POINTS, C_SEAT
+from rebirth_dsl.native.ctext import (
+    CORE_BOARD,
+    CORE_GAME,
+    CORE_MOVES,
+    HELPERS,
+    PRELUDE,
+    PUBLIC_READS,
+    STATE,
+    play_out,
+)
+from rebirth_dsl.rules import majority, public, touch, turn
+from rebirth_dsl.rules.kind import Kind
+from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.runtime.game import static
 from rebirth_dsl.runtime.setup import colour_tiles
 
@@ -50,7 +53,7 @@ class Plan:
     sizes: dict[str, int] = field(default_factory=dict)
 
 
-def _per_hex_lists(name: str, lists: list[list[int]], out: list[str]) -> None:
+def _per_hex_lists(name: str, lists: list[list[int]], out: list[str]) -> str:
     """`NAME_OFF[NH+1]` and `NAME[]`: a list per hex (or per landmark) as offsets into one array."""
     offs, flat = [0], []
     for items in lists:
@@ -58,6 +61,7 @@ def _per_hex_lists(name: str, lists: list[list[int]], out: list[str]) -> None:
         offs.append(len(flat))
     out.append(f"static const i32 {name}_OFF[{c_int(len(offs))}] = {c_ints(offs)};")
     out.append(f"static const i32 {name}[{c_int(max(len(flat), 1))}] = {c_ints(flat)};")
+    return name
 
 
 def _fk_mask(kinds: tuple[str, ...], fk_of: dict[str, int]) -> int:
@@ -83,10 +87,11 @@ class _Gen:
     def __init__(self, rs: Ruleset, full_reads: bool = False) -> None:
         """Index the ruleset's categories, cards and decks as the C tables will."""
         self.rs = rs
-        # the face-up cards are read incrementally (public_function) unless asked to read them all every time
-        self.incremental = not full_reads and any(isinstance(r, PublicRule) for r in rs.reactions)
         self.t = rs.t
         self.problems: list[str] = []
+        self.kinds = [self._kind(r) for r in rs.reactions]
+        # the face-up cards are read incrementally (public_function) unless asked to read them all every time
+        self.incremental = not full_reads and any(k is not None and k.c_reads_public for k in self.kinds)
         self.tables: list[str] = []
         self.rules: list[str] = []  # generated rule functions
         t = rs.t
@@ -96,6 +101,8 @@ class _Gen:
         self.ex = ExprGen(t, self.words, max(max(values), 1), rs.group_kinds)
         self.cat = {c: i for i, c in enumerate(rs.categories)}
         st = static(rs)
+        self.lm_adj: tuple[tuple[int, ...], ...] = st.lm_adj
+        self.metric_of: dict[int, MajorityRule] = st.metric_of
         self.cards = list(st.cards)  # card id -> name, in the engine's dict order (the last definition wins)
         self.card_id = {name: i for i, name in enumerate(self.cards)}
         self.deck_names = list(rs.decks)
@@ -114,50 +121,51 @@ class _Gen:
             self.problems.append(str(e))
             return "x_none"
 
-    # ----- the statements behind the compiled reactions ---------------------------------------------
-    def statements(self) -> dict[str, Any]:
-        """The AST of every reaction, checked to line up with the Ruleset's (area_function reads an area's
-        payouts from its block when the compiled rule does not keep them). Every other expression is read
-        from the compiled Ruleset itself (prims.CompiledExpr.node)."""
-        rs = self.rs
-        reactions: list[Any] = []
-        for s in rs.t.rules.statements:
-            match s:
-                case A.Trigger(event=A.PlaceEvent(), action=A.ScoreAction() | A.DrawAction()):
-                    reactions.append(s)
-                case A.Trigger(event=A.TouchEvent()):
-                    reactions.append(s)
-                case A.AreaBlock() | A.MajorityBlock() | A.PublicDecl():
-                    reactions.append(s)
-        expect = {ScoreTrigger: A.Trigger, PlaceDraw: A.Trigger, TouchRule: A.Trigger, AreaRule: A.AreaBlock,
-                  MajorityRule: A.MajorityBlock, PublicRule: A.PublicDecl}
-        aligned = len(reactions) == len(rs.reactions) and all(
-            isinstance(s, expect.get(type(r), ())) for s, r in zip(reactions, rs.reactions, strict=False))
-        if not aligned:
-            self.problems.append("the compiled ruleset does not line up with its statements")
-        return {"reactions": reactions}
+    def _kind(self, r: object) -> Kind | None:
+        """The rule module's Kind of a reaction, if it has a native form (else a problem)."""
+        try:
+            k = kind_of(r)
+        except TypeError:
+            k = None
+        if k is None or k.c_place is None:
+            self.problems.append(f"the reaction {type(r).__name__} (its rule module gives no C)")
+            return None
+        return k
+
+    # ----- what the rule modules' C templates ask for (rules.kind.CContext) --------------------------
+    def category(self, name: str) -> str:
+        """A score category's index as C text (-1: none)."""
+        return c_int(self.cat.get(name, -1))
+
+    def kinds_mask(self, kinds: frozenset[int] | None) -> str:
+        """Tile kinds (None: every kind) as a C u32 mask."""
+        return f"(u32){c_int(_mask(kinds, self.nk))}u"
+
+    def lists(self, name: str, lists: list[list[int]]) -> str:
+        """A C list per hex or landmark (_per_hex_lists) among the tables."""
+        return _per_hex_lists(name, lists, self.tables)
+
+    def function(self, source: str) -> None:
+        """A generated C function, declared before place()."""
+        self.rules.append(source)
 
     # ----- generation -------------------------------------------------------------------------
     def generate(self) -> Plan:
         """The whole source and its plan; Unsupported names everything that cannot be expressed."""
         rs, t = self.rs, self.t
-        for r in rs.reactions:
-            if type(r) not in (ScoreTrigger, PlaceDraw, AreaRule, MajorityRule, TouchRule, PublicRule):
-                self.problems.append(f"the reaction {type(r).__name__}")
         if self.nk > 31 or len(rs.categories) > 1 << 16:
             self.problems.append("more tile kinds than a 32-bit mask holds")
         if rs.players[1] > 31:
             self.problems.append("more seats than a 32-bit mask holds")
         if any(not 0 <= v < 1 << VBITS for _, v in rs.mix):
             self.problems.append("a tile value of 2^20 or more")
-        ast = self.statements()
         if self.problems:
             raise Unsupported("; ".join(self.problems))
         sizes = self.constants()
         self.board_tables()
         self.deal_tables()
-        body = self.place_function(ast)
-        self.ability_function(ast)
+        body = self.place_function()
+        self.ability_function()
         self.public_function()
         self.end_functions()
         if self.problems:
@@ -173,7 +181,8 @@ class _Gen:
             "static void use_ability(S *s, int lm, int p);",
             "static void public_missions(S *s, int p, int placer_first, int cat);",
             "static i64 card_cond(const S *s, int c, int me);",
-            *([PUBLIC_READS] if self.incremental else []), CORE, *self.rules, body, "",
+            *([PUBLIC_READS] if self.incremental else []), CORE_BOARD, public.C_PAY, CORE_MOVES, turn.C_DRAW,
+            play_out(), CORE_GAME, *self.rules, body, "",
         ])
         ability_key: list[str | None] = []
         for lm in range(len(t.landmark_hex)):
@@ -270,23 +279,27 @@ class _Gen:
         rs = self.rs
         self.tables.append(f"static const u32 PRIMFK[NK] = "
                            f"{c_ints([_fk_mask(rs.primary.get(k, ()), fk_of) for k in range(self.nk)])};")
-        L = ["static int pick_hex(S *s, int k) {", "    switch (k) {"]
-        for kid in range(self.nk):
-            L.append(f"    case {c_int(kid)}: {{")
-            for table in (rs.primary, rs.fallback):
-                fks = [fk_of[k] for k in table.get(kid, ()) if k in fk_of]
-                if not fks:
-                    continue
-                counts = [f"s->freen[{c_int(fk)}]" for fk in fks]
-                L.append(f"        {{ int tot = {' + '.join(counts)};")
-                L.append("          if (tot) { int r = rb_below(s, tot);")
-                for fk in fks[:-1]:
-                    L.append(f"            if (r < s->freen[{c_int(fk)}]) return free_at(s, {c_int(fk)}, r);")
-                    L.append(f"            r -= s->freen[{c_int(fk)}];")
-                L.append(f"            return free_at(s, {c_int(fks[-1])}, r); }} }}")
-            L.append("        return -1; }")
-        L += ["    }", "    return -1;", "}"]
-        self.rules.append("\n".join(L))
+        e = Emitter()
+        with e.block("static int pick_hex(S *s, int k) {", "}"):
+            e.line("switch (k) {")  # the cases at the switch's own indentation
+            for kid in range(self.nk):
+                with e.block(f"case {c_int(kid)}: {{", "}"):
+                    for table in (rs.primary, rs.fallback):
+                        fks = [fk_of[k] for k in table.get(kid, ()) if k in fk_of]
+                        if not fks:
+                            continue
+                        with e.block("{", "}"):
+                            e.line(f"int tot = {' + '.join(f's->freen[{c_int(fk)}]' for fk in fks)};")
+                            with e.block("if (tot) {", "}"):
+                                e.line("int r = rb_below(s, tot);")
+                                for fk in fks[:-1]:
+                                    e.line(f"if (r < s->freen[{c_int(fk)}]) return free_at(s, {c_int(fk)}, r);")
+                                    e.line(f"r -= s->freen[{c_int(fk)}];")
+                                e.line(f"return free_at(s, {c_int(fks[-1])}, r);")
+                    e.line("return -1;")
+            e.line("}")
+            e.line("return -1;")
+        self.rules.append("\n".join(e.lines))
 
     def deal_tables(self) -> None:
         """Each player count's colour tiles and neutral hexes, the decks and the cards' points."""
@@ -319,7 +332,7 @@ class _Gen:
         out.append(f"static const i64 CARD_SMALL[NCARDX] = {c_ints([defs[c].small or 0 for c in self.cards])};")
 
     # ----- one placement with every reaction, in file order ------------------------------------------
-    def draw_fn(self, deck: str, ast: dict[str, Any]) -> str:
+    def draw(self, deck: str) -> str:
         """The function a draw from a deck calls (S-M1): the top card, or the deck's empty rule."""
         fn = self.draw_fns.get(deck)
         if fn is not None:
@@ -337,11 +350,11 @@ class _Gen:
                 e.line("return;")
             if empty is not None and empty.fn is not None:
                 f = self.expr(empty.fn.node, "a draw from an empty deck")
-                e.line(f"add(s, p, {c_int(self.cat.get(empty.category, -1))}, {f}(s, p, -1, 0));")
+                e.line(f"add(s, p, {self.category(empty.category)}, {f}(s, p, -1, 0));")
         self.rules.append("\n".join(e.lines))
         return fn
 
-    def place_function(self, ast: dict[str, Any]) -> str:
+    def place_function(self) -> str:
         """place(): occupy the hex, then every reaction in file order."""
         rs, t = self.rs, self.t
         st = static(rs)
@@ -360,83 +373,13 @@ class _Gen:
                 e.line("pub_tile(s, p, k, h);")
             e.extend(touch.c_prologue(e.locals))
             e.declare(*touch.C_FIRST)
-            for ri, (r, s) in enumerate(zip(rs.reactions, ast["reactions"], strict=True)):
-                self.reaction(e, ri, r, s, ast)
+            for ri, (r, kind) in enumerate(zip(rs.reactions, self.kinds, strict=True)):
+                if kind is not None and kind.c_place is not None:
+                    kind.c_place(self, e, ri, r)  # the rule module's C, its functions and tables beside it
             e.extend(touch.c_mark(e.locals))
         return "\n".join(e.lines)
 
-    def reaction(self, e: Emitter, ri: int, r: Any, s: Any, ast: dict[str, Any]) -> None:
-        """One reaction's statement in place() (its functions and tables beside it)."""
-        rs, t = self.rs, self.t
-        st = static(rs)
-        if isinstance(r, ScoreTrigger | PlaceDraw):
-            cond = f"((u32){c_int(_mask(r.kinds, self.nk))}u >> k) & 1"
-            if r.at is not None:
-                cond += f" && {e.c_table('u8', f'AT{ri}', c_int(max(t.n, 1)), [int(x) for x in r.at])}[h]"
-            if isinstance(r, ScoreTrigger):
-                f = self.expr(r.expr, f"the placement trigger scoring {_safe(r.category)}")
-                e.line(f"if ({cond}) add(s, p, {c_int(self.cat.get(r.category, -1))}, {f}(s, p, h, 0));")
-            else:
-                e.line(f"if ({cond}) {self.draw_fn(r.deck, ast)}(s, p);")
-        elif isinstance(r, AreaRule):
-            self.area_function(ri, r, s)
-            ok = e.c_table("u8", f"AOK{ri}", "NAX", [int(k == r.kind) for k in t.area_kind])
-            e.line("{ int a = AREA_OF[h];")
-            e.line(f"  if (a >= 0 && s->area_free[a] == 0 && !s->area_done[a] && {ok}[a]) area{ri}(s, a, p); }}")
-        elif isinstance(r, MajorityRule):
-            mine = set(r.landmarks)
-            _per_hex_lists(f"MAJ{ri}", [[lm for lm in st.lm_adj[h] if lm in mine and st.metric_of.get(lm) is r]
-                                        for h in range(t.n)], self.tables)
-            self.majority_function(ri, r)
-            e.line(f"for (int i = MAJ{ri}_OFF[h]; i < MAJ{ri}_OFF[h + 1]; i++) challenge{ri}(s, MAJ{ri}[i], p);")
-        elif isinstance(r, TouchRule):
-            act = r.action
-            if isinstance(act, A.AbilityAction):
-                do = "use_ability(s, lm, p);"
-            elif isinstance(act, A.DrawAction):
-                do = f"{self.draw_fn(act.deck, ast)}(s, p);"
-            elif isinstance(act, A.ScoreAction):
-                f = self.expr(act.expr, f"the first-touch score {_safe(act.category)}")
-                do = f"add(s, p, {c_int(self.cat.get(act.category, -1))}, {f}(s, p, h, 0));"
-            else:
-                self.problems.append(f"the first-touch action {type(act).__name__}")
-                do = ""
-            kind = c_int(t.landmark_kinds.index(r.kind)) if r.kind in t.landmark_kinds else "-1"
-            e.extend(touch.c_source(r, do, kind, f"(u32){c_int(_mask(r.by, self.nk))}u", e.locals))
-        elif isinstance(r, PublicRule):
-            e.line(f"public_missions(s, p, {c_int(int(r.placer_first))}, {c_int(self.cat.get(r.category, -1))});")
-
-    def area_function(self, ri: int, r: AreaRule, blk: A.AreaBlock) -> None:
-        """S-A1..S-A4 (rules/area.py's C): the tie chain's keys, each payout compiled to C, the table per area."""
-        rs, t = self.rs, self.t
-        keys: list[str] = []
-        for i, key in enumerate(area.c_tie_keys(r.ties)):
-            if key is None:
-                self.problems.append(f"the area tie-break step {i + 1} (words unknown to the native engine)")
-                key = "0"
-            keys.append(key)
-        pay_ast: dict[tuple[int, int | None], tuple[A.Expr, ...]] = dict(getattr(r, "pay_exprs", None) or {})
-        if not pay_ast:  # a compiler that does not keep them: the block's own items (the last per key wins)
-            for it in blk.items:
-                if isinstance(it, A.Pay):
-                    pay_ast[(it.size, it.players)] = it.amounts
-        if set(pay_ast) != set(r.pay) or any(len(pay_ast[k]) != len(r.pay[k]) for k in r.pay):
-            self.problems.append("an area's payouts do not line up with its statements")
-            return
-        paykey = area.c_paykey(r, [len(hs) for hs in t.area_hexes], max(rs.players[1], 1))
-        self.tables.append(f"static const i32 PAYKEY{ri}[{c_int(max(len(paykey), 1))}] = {c_ints(paykey)};")
-        fns = {key: [self.expr(e, f"an area payout for size {key[0]}") for e in pay_ast[key]] for key in r.pay}
-        self.rules.append(area.c_area(c_int(ri), r, fns, keys, c_int(self.cat.get(r.category, -1)),
-                                      "pub_won(s, order[0]);" if self.incremental else ""))
-
-    def majority_function(self, ri: int, r: MajorityRule) -> None:
-        """S-K1..S-K5 (rules/majority.py's C): the placer challenges the holder metric by metric, then the final
-        tie; the claims and changes of hands are counted per majority statement."""
-        st = c_int(next(i for i, m in enumerate(self.rs.majorities) if m is r))
-        self.rules.append(majority.c_challenge(c_int(ri), r, st,
-                                               " pub_landmark(s, lm, o, p);" if self.incremental else ""))
-
-    def ability_function(self, ast: dict[str, Any]) -> None:
+    def ability_function(self) -> None:
         """I-R1: the landmark's printed ability, answered at random."""
         rs = self.rs
         e = Emitter()
@@ -444,18 +387,18 @@ class _Gen:
             e.line("switch (LM_AB[lm]) {")  # the cases at the switch's own indentation
             for ai, ab in enumerate(rs.abilities.values()):
                 with e.block(f"case {c_int(ai)}:"):
-                    self.ability_case(e, ab.effect, ast)
+                    self.ability_case(e, ab.effect)
                     e.line("break;")
             e.line("}")
             e.line("(void)s; (void)lm; (void)p;")
         self.rules.append("\n".join(e.lines))
 
-    def ability_case(self, e: Emitter, eff: Any, ast: dict[str, Any]) -> None:
+    def ability_case(self, e: Emitter, eff: Any) -> None:
         """One ability's effect in use_ability's switch."""
         match eff:
             case A.ScoreEffect():
                 f = self.expr(eff.expr, f"the ability scoring {_safe(eff.category)}")
-                e.line(f"add(s, p, {c_int(self.cat.get(eff.category, -1))}, {f}(s, p, -1, 0));")
+                e.line(f"add(s, p, {self.category(eff.category)}, {f}(s, p, -1, 0));")
             case A.TakeAsideEffect():
                 e.line("take_aside(s, lm, p);")
             case A.DrawKeepEffect(draw=n, rest=rest):
@@ -463,7 +406,7 @@ class _Gen:
                     self.problems.append("a draw-and-keep ability whose rest goes somewhere unknown")
                 e.line(f"draw_keep(s, lm, p, {c_int(n)}, {c_int(REST.get(rest, 2))});")
             case A.DrawCardEffect(deck=deck):  # a draw like any other, the deck's `when empty` included
-                e.line(f"{self.draw_fn(deck, ast)}(s, p);")
+                e.line(f"{self.draw(deck)}(s, p);")
             case A.DoubleEffect(factor=factor, markers=markers, target=target):
                 e.line(f"double_mission(s, lm, p, {c_int(factor)}, {c_int(markers)}, {c_int(int(target == 'any'))});")
             case _:
@@ -492,37 +435,37 @@ class _Gen:
         its condition reads (compile/reads.py) changed for that seat; `full_reads`: every card, every time
         (the reference the incremental check is tested against)."""
         if not self.incremental:
-            self.rules.append(C_CHECK)  # the rule as rules.public.check states it
+            self.rules.append(public.c_check())  # the rule as rules.public.check states it
             return
         self.public_tables()
-        self.rules.append("\n".join([
-            "static void public_missions(S *s, int p, int placer_first, int cat) {",
-            "    u32 seats = RD_HAS_ALWAYS ? (1u << s->n) - 1 : s->pseats;",
-            "    s->pseats = 0;",
-            "    if (!s->npub || !seats) return;",
-            "    for (int step = 0; step < s->n; step++) {",
-            f"        int q = {C_SEAT};",  # rules.public.seats
-            "        if (!((seats >> q) & 1)) continue;",
-            "        u64 d[NCW], any = 0;",
-            "        for (int w = 0; w < NCW; w++) {",
-            "            d[w] = (s->pdirty[q][w] | RD_ALWAYS[w]) & s->plive[q][w];",
-            "            s->pdirty[q][w] = 0;",
-            "            any |= d[w];",
-            "        }",
-            "        if (!any) continue;",
-            "        /* by card id, not in face-up order: a seat's cards are paid independently of each other (the",
-            "           order of a card's fulfillers is the seats' order), and a card face up twice is one bit */",
-            "        for (int w = 0; w < NCW; w++) for (u64 bits = d[w]; bits; bits &= bits - 1) {",
-            "            int c = w * 64 + __builtin_ctzll(bits);",
-            "            if (s->pub_done[c][q]) continue;",
-            "            if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N (pub_tile) */",
-            "                i64 left = TH_LIMIT[c] - card_measure(s, c, q);",
-            "                if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }",
-            "            } else if (!card_cond(s, c, q)) continue;",
-            "            pub_pay(s, c, q, cat);",
-            "        }",
-            "    }",
-            "}"]))
+        e = Emitter()
+        e.declare("s", "p", "placer_first", "cat")
+        with e.block("static void public_missions(S *s, int p, int placer_first, int cat) {", "}"):
+            e.line("u32 seats = RD_HAS_ALWAYS ? (1u << s->n) - 1 : s->pseats;")
+            e.line("s->pseats = 0;")
+            e.line("if (!s->npub || !seats) return;")
+            with e.block("for (int step = 0; step < s->n; step++) {", "}"):
+                e.declare("step")
+                e.line(f"int q = {public.c_seat(e.locals)};")  # rules.public.seats
+                e.line("if (!((seats >> q) & 1)) continue;")
+                e.line("u64 d[NCW], any = 0;")
+                with e.block("for (int w = 0; w < NCW; w++) {", "}"):
+                    e.line("d[w] = (s->pdirty[q][w] | RD_ALWAYS[w]) & s->plive[q][w];")
+                    e.line("s->pdirty[q][w] = 0;")
+                    e.line("any |= d[w];")
+                e.line("if (!any) continue;")
+                e.line("/* by card id, not in face-up order: a seat's cards are paid independently of each other (the")
+                e.line("   order of a card's fulfillers is the seats' order), and a card face up twice is one bit */")
+                with e.block("for (int w = 0; w < NCW; w++) for (u64 bits = d[w]; bits; bits &= bits - 1) {", "}"):
+                    e.line("int c = w * 64 + __builtin_ctzll(bits);")
+                    e.line("if (s->pub_done[c][q]) continue;")
+                    with e.block("if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N "
+                                 "(pub_tile) */"):
+                        e.line("i64 left = TH_LIMIT[c] - card_measure(s, c, q);")
+                        e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }")
+                    e.line("} else if (!card_cond(s, c, q)) continue;")
+                    e.line("pub_pay(s, c, q, cat);")
+        self.rules.append("\n".join(e.lines))
 
     def public_tables(self) -> None:
         """What each card's condition reads (compile/reads.py), as masks over the card ids: per tile kind and
@@ -583,61 +526,71 @@ class _Gen:
         out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
         out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")
         out.append(f"static const i32 TH_LM[{c_int(len(lm_grow))}] = {c_ints(lm_grow)};")
-        L = ["static i64 card_measure(const S *s, int c, int me) {", "    switch (c) {"]
-        for c, f in measures:
-            L.append(f"    case {c_int(c)}: return {f}(s, me, -1, 0);")
-        L += ["    }", "    (void)s; (void)me;", "    return 0;", "}"]
-        self.rules.append("\n".join(L))
+        e = Emitter()
+        with e.block("static i64 card_measure(const S *s, int c, int me) {", "}"):
+            e.line("switch (c) {")
+            for c, f in measures:
+                e.line(f"case {c_int(c)}: return {f}(s, me, -1, 0);")
+            e.line("}")
+            e.line("(void)s; (void)me;")
+            e.line("return 0;")
+        self.rules.append("\n".join(e.lines))
 
     def end_functions(self) -> None:
         """S-E1..S-E3 and the winner with its tie chain (S-E4), as runtime/endgame.py."""
         rs, t = self.rs, self.t
         self.card_function()
-        L = ["static void end_scoring(S *s, i64 *totals, i64 *bd) {",
-             "    int n = s->n;",
-             "    for (int q = 0; q < n; q++) { totals[q] = s->track[q]; for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }"]
-        for i, (kind, fn, cat, _ids) in enumerate(rs.end_incomplete):
-            f = self.expr(fn.node, f"incomplete-area scoring {i + 1}")
-            ok = [int(k == kind) for k in t.area_kind]
-            self.tables.append(f"static const u8 INC{i}[NAX] = {c_ints(ok)};")
-            ci = c_int(self.cat.get(cat, -1))
-            L += [f"    for (int a = 0; a < NA; a++) if (!s->area_done[a] && s->area_free[a] && INC{i}[a])",
-                  "        for (int q = 0; q < n; q++) if (s->area_inf[a][q] > 0) {",
-                  f"            i64 pts = {f}(s, q, -1, s->area_inf[a][q]);",
-                  f"            totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
-                  "        }"]
-        for i, (kind, fn, cat, _ids) in enumerate(rs.end_owned):
-            f = self.expr(fn.node, f"end scoring of held landmarks {i + 1}")
-            ok = [int(k == kind) for k in t.landmark_kind]
-            self.tables.append(f"static const u8 OWN{i}[NLX] = {c_ints(ok)};")
-            ci = c_int(self.cat.get(cat, -1))
-            L += [f"    for (int lm = 0; lm < NL; lm++) if (s->lm_owner[lm] >= 0 && OWN{i}[lm]) {{",
-                  "        int q = s->lm_owner[lm];",
-                  f"        i64 pts = {f}(s, q, -1, 0);",
-                  f"        totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
-                  "    }"]
-        if rs.end_held is not None:
-            ci = c_int(self.cat.get(rs.end_held[0], -1))
-            L += ["    for (int q = 0; q < n; q++) for (int i = 0; i < s->nheld[q]; i++) {",
-                  "        int c = s->held[q][i];",
-                  f"        i64 pts = {C_HELD_POINTS};",
-                  f"        totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;",
-                  "    }"]
-        L.append("}")
-        W = ["static i32 winners_of(S *s, const i64 *totals) {",
-             "    i64 top = totals[0]; i32 tied = 0;",
-             "    for (int q = 1; q < s->n; q++) if (totals[q] > top) top = totals[q];",
-             "    for (int q = 0; q < s->n; q++) if (totals[q] == top) tied |= 1 << q;",
-             "    if (__builtin_popcount((u32)tied) == 1) return tied;"]
-        for fn, among, _text in rs.winner_ties:
-            f = self.expr(fn.node, "a winner tie-break")
-            W += ["    {",
-                  f"        i64 w = {f}(s, -1, -1, 0);",
-                  f"        if (w >= 0 && w < s->n && (((tied >> w) & 1) || !{c_int(int(among))})) return 1 << w;",
-                  "    }"]
-        W += ["    return tied;", "}"]
-        self.rules.append("\n".join(L))
-        self.rules.append("\n".join(W))
+        e = Emitter()
+        e.consts = self.tables  # the C tables, declared before every function
+        e.declare("s", "totals", "bd")
+        with e.block("static void end_scoring(S *s, i64 *totals, i64 *bd) {", "}"):
+            e.line("int n = s->n;")
+            e.line("for (int q = 0; q < n; q++) { totals[q] = s->track[q]; "
+                   "for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }")
+            for i, (kind, fn, cat, _ids) in enumerate(rs.end_incomplete):  # S-E1
+                f = self.expr(fn.node, f"incomplete-area scoring {i + 1}")
+                inc = e.c_table("u8", f"INC{i}", "NAX", [int(k == kind) for k in t.area_kind])
+                with e.block(f"for (int a = 0; a < NA; a++) if (!s->area_done[a] && s->area_free[a] && {inc}[a])"), \
+                        e.block("for (int q = 0; q < n; q++) if (s->area_inf[a][q] > 0) {", "}"), e.scope():
+                    e.line(f"i64 pts = {f}(s, q, -1, s->area_inf[a][q]);")
+                    e.declare("q", "pts")
+                    self._end_points(e, cat)
+            for i, (kind, fn, cat, _ids) in enumerate(rs.end_owned):  # S-E2
+                f = self.expr(fn.node, f"end scoring of held landmarks {i + 1}")
+                own = e.c_table("u8", f"OWN{i}", "NLX", [int(k == kind) for k in t.landmark_kind])
+                with e.block(f"for (int lm = 0; lm < NL; lm++) if (s->lm_owner[lm] >= 0 && {own}[lm]) {{", "}"), \
+                        e.scope():
+                    e.line("int q = s->lm_owner[lm];")
+                    e.line(f"i64 pts = {f}(s, q, -1, 0);")
+                    e.declare("q", "pts")
+                    self._end_points(e, cat)
+            if rs.end_held is not None:  # S-E3
+                with e.block("for (int q = 0; q < n; q++) for (int i = 0; i < s->nheld[q]; i++) {", "}"), e.scope():
+                    e.line("int c = s->held[q][i];")
+                    e.declare("c", "q")
+                    e.line(f"i64 pts = {public.c_held_points(e.locals)};")
+                    e.declare("pts")
+                    self._end_points(e, rs.end_held[0])
+        self.rules.append("\n".join(e.lines))
+        w = Emitter()
+        with w.block("static i32 winners_of(S *s, const i64 *totals) {", "}"):  # S-E4
+            w.line("i64 top = totals[0]; i32 tied = 0;")
+            w.line("for (int q = 1; q < s->n; q++) if (totals[q] > top) top = totals[q];")
+            w.line("for (int q = 0; q < s->n; q++) if (totals[q] == top) tied |= 1 << q;")
+            w.line("if (__builtin_popcount((u32)tied) == 1) return tied;")
+            for fn, among, _text in rs.winner_ties:
+                f = self.expr(fn.node, "a winner tie-break")
+                with w.block("{", "}"):
+                    w.line(f"i64 w = {f}(s, -1, -1, 0);")
+                    w.line(f"if (w >= 0 && w < s->n && (((tied >> w) & 1) || !{c_int(int(among))})) return 1 << w;")
+            w.line("return tied;")
+        self.rules.append("\n".join(w.lines))
+
+    def _end_points(self, e: Emitter, category: str) -> None:
+        """End scoring's `pts` for seat q added to its total and to its category's column."""
+        e.locals.require("totals", "bd", "q", "pts")
+        ci = self.category(category)
+        e.line(f"totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;")
 
 
 def _safe(category: str) -> str:

@@ -1,12 +1,14 @@
 """The fixed C text of the native engine: types, the game state, the random generator, the expression
 helpers, the playout loop and the exported functions. It names no rule of any game: every number it
 reads comes from the tables and functions cgen.py generates in front of it (NH hexes, NP seats, ...).
+What states a rule is its rule module's C (rules/public.py C_PAY, rules/turn.py C_DRAW and the end of a
+turn), which cgen.py puts between these pieces: CORE_BOARD, C_PAY, CORE_MOVES, C_DRAW, play_out(), CORE_GAME.
 """
 
 from __future__ import annotations
 
-from rebirth_dsl.rules.public import C_PAY
-from rebirth_dsl.rules.turn import C_DRAW, C_END_OF_TURN
+from rebirth_dsl.compile.emit import Emitter
+from rebirth_dsl.rules import turn
 
 # The exported functions, as cffi reads them (ABI mode): the same for every ruleset.
 CDEF = """
@@ -213,7 +215,7 @@ static i64 rb_best(const S *s, int placed, i64 inf, lam_t f) {
 }
 """
 
-CORE = r"""
+CORE_BOARD = r"""
 /* ----- the board: placing a tile and what follows from it (runtime/placement.py occupy) ----- */
 static int find_mut(S *s, int h) {
     while (s->parent[h] != h) { s->parent[h] = s->parent[s->parent[h]]; h = s->parent[h]; }
@@ -270,8 +272,10 @@ static void pub_init(S *s) {
         }
     memcpy(s->pdirty, s->plive, sizeof s->pdirty);
 }
-/* seat q fulfils face-up card c: big points if first, else small, times its doubling marker */
-""" + C_PAY + r"""
+"""
+
+# after rules/public.py's C_PAY: placing a tile and answering the abilities' questions
+CORE_MOVES = r"""
 /* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py) */
 static inline int free_at(const S *s, int fk, int r) { return s->freel[FOFF[fk] + r]; }
 
@@ -329,32 +333,10 @@ static void double_mission(S *s, int lm, int p, int factor, int markers, int any
     s->dbl_on[p][c] = 1; s->dbl_f[p][c] = factor;
 }
 
-""" + C_DRAW + r"""
-static void place(S *s, int p, int k, int v, int h);
-static int pick_hex(S *s, int k);
+"""
 
-/* uniformly random moves to the end of the game, as fast.run_random */
-static void play_out(S *s) {
-    for (;;) {
-        int p = s->turn, nh = s->nhand[p];
-        if (!nh) return;
-        int ti = nh > 1 ? rb_below(s, nh) : 0;
-        int code = s->hand[p][ti];
-        /* the first tile equal to it is the one to leave the hand, as Game.play takes it (an equal tile may
-           come before the one picked): the order left is the reference engine's, so the same draws pick the
-           same tiles. Found now, while the move only appends to the hand (an ability's tile) */
-        for (int j = 0; j < ti; j++) if (s->hand[p][j] == code) { ti = j; break; }
-        int k = code >> VBITS, h = pick_hex(s, k);
-        if (s->rec_moves && s->nmoves < MAXMOVES) {
-            i32 *m = s->rec_moves + 3 * s->nmoves;
-            m[0] = p; m[1] = code; m[2] = h;
-        }
-        s->nmoves++;
-        if (h >= 0 && !((PRIMFK[k] >> HEX_FK[h]) & 1)) s->fallbacks[p]++;
-        if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;
-""" + C_END_OF_TURN + r"""    }
-}
-
+# after rules/turn.py's C_DRAW: the playout loop (play_out), then
+CORE_GAME = r"""
 /* ----- a new game: the board with its neutral tiles per player count, then the deal ----- */
 static S TEMPLATE[NP + 1];
 static void build_template(int n) {
@@ -588,6 +570,33 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
     return rc;
 }
 """
+
+def play_out() -> str:
+    """play_out(s): uniformly random moves to the end of the game, as fast.run_random; the end of each turn is
+    rules/turn.py's (c_leaving, c_end_of_turn)."""
+    e = Emitter()
+    e.line("static void place(S *s, int p, int k, int v, int h);")
+    e.line("static int pick_hex(S *s, int k);")
+    e.line()
+    e.line("/* uniformly random moves to the end of the game, as fast.run_random */")
+    e.declare("s")
+    with e.block("static void play_out(S *s) {", "}"), e.block("for (;;) {", "}"):
+        e.line("int p = s->turn, nh = s->nhand[p];")
+        e.line("if (!nh) return;")
+        e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
+        e.line("int code = s->hand[p][ti];")
+        e.declare("p", "ti", "code")
+        e.extend(turn.c_leaving(e.locals))
+        e.line("int k = code >> VBITS, h = pick_hex(s, k);")
+        with e.block("if (s->rec_moves && s->nmoves < MAXMOVES) {", "}"):
+            e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
+            e.line("m[0] = p; m[1] = code; m[2] = h;")
+        e.line("s->nmoves++;")
+        e.line("if (h >= 0 && !((PRIMFK[k] >> HEX_FK[h]) & 1)) s->fallbacks[p]++;")
+        e.line("if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;")
+        e.extend(turn.c_end_of_turn(e.locals))
+    return "\n".join(e.lines)
+
 
 # Included only when the face-up cards are read incrementally (cgen.py public_function): it needs the
 # tables public_tables generates.

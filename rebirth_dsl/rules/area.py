@@ -5,7 +5,7 @@ Here is everything about the rule: the kernel (`order`: the ranking with its tie
 payout table an area of a size pays with a number of players; `payouts`: the payout tables as numbers, per
 area), the reference reaction (`react`, `score`: the kernel, the payouts and the events), the Python lines
 of the generated engine (`fixed_pay`, `python_score`), the C text of the native engine (`c_tie_keys`,
-`c_paykey`, `c_area`) and the English (`english`). The generated Python writes the ranking out inline
+`c_paykey`, `c_area`, `c_place`) and the English (`english`). The generated Python writes the ranking out inline
 (`python_score`: `tie_orders` once per player count, then a sort by influence) because a benchmark says so:
 calling `order` there instead costs 11% more per random game (callgrind, 3-player Scotland playouts: 1.47M
 instructions a game against 1.33M). tests/rules/test_area.py holds the inline form to the kernel,
@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from rebirth_dsl.compile.emit import Locals, literal
+from rebirth_dsl.compile.emit import Emitter, Locals, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TIE_STEPS, TieStep
-from rebirth_dsl.rules.kind import Kind, Placement, PyGen
+from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
@@ -264,54 +264,76 @@ def c_paykey(rule: AreaRule, sizes: Sequence[int], max_players: int) -> list[int
 
 
 def c_area(ri: str, rule: AreaRule, fns: Mapping[PayKey, Sequence[str]], keys: Sequence[str], cat: str,
-           won_also: str = "") -> str:
+           tell_won: bool = False) -> str:
     """`score` in C as `area{ri}(s, a, c)` (c: the completer), with `pay{ri}` (the payouts per table index,
     place and alone rule: `fns` names each table's C functions f(s, q, -1, inf), in rule.pay's order) and
-    `before{ri}` (`order`'s comparison; `keys`: the tie steps' keys, c_tie_keys); the table an area pays is
-    read from PAYKEY{ri} (c_paykey). `won_also` runs when someone wins the area (order[0]). `ri` and `cat`
-    are C integer text (cexpr.c_int)."""
-    lines = [f"static i64 pay{ri}(const S *s, int key, int place, int q, i64 inf, int alone) {{", "    switch (key) {"]
-    for ki, pay_key in enumerate(rule.pay):
-        f = fns[pay_key]
-        lines.append(f"    case {ki:d}:")
-        if rule.alone:
-            terms = " + ".join(f"{f[i]}(s, q, -1, inf)" for i in paid_places(0, 1, rule.alone, len(f))) or "0"
-            lines.append(f"        if (alone) return {terms};")
-        lines.append("        switch (place) {")
-        for pi, fn in enumerate(f):
-            lines.append(f"        case {pi:d}: return {fn}(s, q, -1, inf);")
-        lines.append("        }")
-        lines.append("        return 0;")
-    lines.append("    }")
-    lines.append("    (void)s; (void)place; (void)q; (void)inf; (void)alone;")
-    lines.append("    return 0;")
-    lines.append("}")
-    cmp = " ".join(f"{{ int kx, ky; {{ int q = x; kx = {k}; }} {{ int q = y; ky = {k}; }} if (kx != ky) return kx < ky; }}"
-                   for k in keys)
-    lines += [f"static int before{ri}(const S *s, int a, int c, int x, int y) {{",
-              "    int n = s->n; (void)n; (void)c;",
-              "    if (s->area_inf[a][x] != s->area_inf[a][y]) return s->area_inf[a][x] > s->area_inf[a][y];",
-              f"    {cmp}",
-              "    return x < y;",
-              "}",
-              f"static void area{ri}(S *s, int a, int c) {{",
-              "    int order[NP], m = 0;",
-              "    s->area_done[a] = 1;",
-              "    for (int q = 0; q < s->n; q++) if (s->area_inf[a][q] > 0) {",
-              "        int j = m++;",
-              f"        while (j > 0 && before{ri}(s, a, c, q, order[j - 1])) {{ order[j] = order[j - 1]; j--; }}",
-              "        order[j] = q;",
-              "    }",
-              "    if (!m) return;",
-              "    s->area_first[a] = order[0];",
-              *([f"    {won_also}"] if won_also else []),
-              f"    int key = PAYKEY{ri}[a * (NP + 1) + s->n], alone = m == 1 && {int(bool(rule.alone)):d};",
-              "    for (int place = 0; place < m; place++) {",
-              "        int q = order[place];",
-              f"        add(s, q, {cat}, key < 0 ? 0 : pay{ri}(s, key, place, q, s->area_inf[a][q], alone));",
-              "    }",
-              "}"]
-    return "\n".join(lines)
+    `before{ri}` (`order`'s comparison; `keys`: the tie steps' keys, c_tie_keys, over the locals q, c, n);
+    the table an area pays is read from PAYKEY{ri} (c_paykey). `tell_won`: the incremental reader of the
+    face-up cards is told who won the area (pub_won). `ri` and `cat` are C integer text (cexpr.c_int)."""
+    e = Emitter()
+    with e.block(f"static i64 pay{ri}(const S *s, int key, int place, int q, i64 inf, int alone) {{", "}"):
+        e.line("switch (key) {")  # the cases at the switch's own indentation
+        for ki, pay_key in enumerate(rule.pay):
+            f = fns[pay_key]
+            with e.block(f"case {ki:d}:"):
+                if rule.alone:
+                    terms = " + ".join(f"{f[i]}(s, q, -1, inf)" for i in paid_places(0, 1, rule.alone, len(f))) or "0"
+                    e.line(f"if (alone) return {terms};")
+                e.line("switch (place) {")
+                for pi, fn in enumerate(f):
+                    e.line(f"case {pi:d}: return {fn}(s, q, -1, inf);")
+                e.line("}")
+                e.line("return 0;")
+        e.line("}")
+        e.line("(void)s; (void)place; (void)q; (void)inf; (void)alone;")
+        e.line("return 0;")
+    with e.block(f"static int before{ri}(const S *s, int a, int c, int x, int y) {{", "}"):
+        e.line("int n = s->n; (void)n; (void)c;")
+        e.line("if (s->area_inf[a][x] != s->area_inf[a][y]) return s->area_inf[a][x] > s->area_inf[a][y];")
+        e.line(" ".join(f"{{ int kx, ky; {{ int q = x; kx = {k}; }} {{ int q = y; ky = {k}; }} if (kx != ky) return kx < ky; }}"
+                        for k in keys))
+        e.line("return x < y;")
+    with e.block(f"static void area{ri}(S *s, int a, int c) {{", "}"):
+        e.line("int order[NP], m = 0;")
+        e.line("s->area_done[a] = 1;")
+        with e.block("for (int q = 0; q < s->n; q++) if (s->area_inf[a][q] > 0) {", "}"):
+            e.line("int j = m++;")
+            e.line(f"while (j > 0 && before{ri}(s, a, c, q, order[j - 1])) {{ order[j] = order[j - 1]; j--; }}")
+            e.line("order[j] = q;")
+        e.line("if (!m) return;")
+        e.line("s->area_first[a] = order[0];")
+        if tell_won:
+            e.line("pub_won(s, order[0]);")
+        e.line(f"int key = PAYKEY{ri}[a * (NP + 1) + s->n], alone = m == 1 && {int(bool(rule.alone)):d};")
+        with e.block("for (int place = 0; place < m; place++) {", "}"):
+            e.line("int q = order[place];")
+            e.line(f"add(s, q, {cat}, key < 0 ? 0 : pay{ri}(s, key, place, q, s->area_inf[a][q], alone));")
+    return "\n".join(e.lines)
+
+
+def c_place(gen: CContext, e: Emitter, ri: int, rule: AreaRule) -> None:
+    """`react` in place(): p's tile on h filled the last hex of an area of the rule's kind not yet scored
+    (AOK{ri}: the areas of its kind), which `area{ri}` scores (c_area: the tie chain's keys, each payout
+    compiled to C, the table per area, PAYKEY{ri})."""
+    e.locals.require("s", "p", "h")
+    rs, t = gen.rs, gen.t
+    keys: list[str] = []
+    for i, key in enumerate(c_tie_keys(rule.ties)):
+        if key is None:
+            gen.problems.append(f"the area tie-break step {i + 1} (words unknown to the native engine)")
+            key = "0"
+        keys.append(key)
+    exprs = rule.pay_exprs
+    if set(exprs) != set(rule.pay) or any(len(exprs[k]) != len(rule.pay[k]) for k in rule.pay):
+        gen.problems.append("an area's payouts do not line up with its statements")
+        return
+    paykey = c_paykey(rule, [len(hs) for hs in t.area_hexes], max(rs.players[1], 1))
+    e.c_table("i32", f"PAYKEY{ri}", c_int(max(len(paykey), 1)), paykey)
+    fns = {key: [gen.expr(x, f"an area payout for size {key[0]}") for x in exprs[key]] for key in rule.pay}
+    gen.function(c_area(c_int(ri), rule, fns, keys, gen.category(rule.category), gen.incremental))
+    ok = e.c_table("u8", f"AOK{ri}", "NAX", [int(k == rule.kind) for k in t.area_kind])
+    e.line("{ int a = AREA_OF[h];")
+    e.line(f"  if (a >= 0 && s->area_free[a] == 0 && !s->area_done[a] && {ok}[a]) area{ri}(s, a, p); }}")
 
 
 # ----- English (present/describe.py) ----------------------------------------------------------------
@@ -345,4 +367,5 @@ KIND = Kind(
     python_tables=python_tables,
     python_place=python_place,
     python_pure=python_pure,
+    c_place=c_place,
 )

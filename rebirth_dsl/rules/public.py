@@ -9,7 +9,7 @@ private card pays its points at the end when fulfilled, nothing otherwise.
 the rule itself, as the reference engine runs it. The incremental check of the generated engine
 (accel/public.py, a speed device proven equal to `check` by tests/test_public_reads.py) decides when to
 read a card and pays through `pay`; the immediate-points reader (play/points.py) counts with `ahead` and
-`payout`; the native engine's text is `C_PAY` and `C_CHECK` below.
+`payout`; the native engine's text is `C_PAY`, `c_seat`, `c_check`, `c_place` and `c_held_points` below.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.compile.emit import Emitter, Locals, c_int
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import Kind, Placement, PyGen
+from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PublicRule
@@ -99,8 +100,10 @@ def ordinal(n: int) -> str:
     return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
 
 
-# `pay` in the native engine (native/ctext.py): pub_cnt is len(done), the factor the seat's marker's
+# ----- the native engine (native/cgen.py, native/ctext.py) ------------------------------------------
+# `pay` in the native engine: pub_cnt is len(done), the factor the seat's marker's
 C_PAY = """\
+/* seat q fulfils face-up card c: big points if first, else small, times its doubling marker */
 static void pub_pay(S *s, int c, int q, int cat) {
     i64 pts = (s->pub_cnt[c] ? CARD_SMALL[c] : CARD_POINTS[c]) * (s->dbl_on[q][c] ? s->dbl_f[q][c] : 1);
     s->pub_done[c][q] = 1; s->pub_order[c][s->pub_cnt[c]++] = q;
@@ -109,22 +112,35 @@ static void pub_pay(S *s, int c, int q, int cat) {
 }
 """
 
-# `seats` in the native engine: the seat checked at `step` (0 .. n - 1) after p's placement
-C_SEAT = "placer_first ? (p + step) % s->n : step"
 
-# `check` in the native engine (native/cgen.py with full reads): `seats`, then every face-up card not done
-C_CHECK = """\
-static void public_missions(S *s, int p, int placer_first, int cat) {
-    if (!s->npub) return;
-    for (int step = 0; step < s->n; step++) {
-        int q = """ + C_SEAT + """;
-        for (int i = 0; i < s->npub; i++) {
-            int c = s->pub[i];
-            if (s->pub_done[c][q] || !card_cond(s, c, q)) continue;
-            pub_pay(s, c, q, cat);
-        }
-    }
-}"""
+def c_seat(loc: Locals) -> str:
+    """`seats` in C: the seat checked at `step` (0 .. n - 1) after p's placement."""
+    loc.require("s", "p", "step", "placer_first")
+    return "placer_first ? (p + step) % s->n : step"
+
+
+def c_check() -> str:
+    """`check` in C as public_missions(s, p, placer_first, cat), the reference the incremental reader of
+    native/cgen.py is tested against: `seats`, then every face-up card not done, in face-up order."""
+    e = Emitter()
+    e.declare("s", "p", "placer_first", "cat")
+    with e.block("static void public_missions(S *s, int p, int placer_first, int cat) {", "}"):
+        e.line("if (!s->npub) return;")
+        with e.block("for (int step = 0; step < s->n; step++) {", "}"):
+            e.declare("step")
+            e.line(f"int q = {c_seat(e.locals)};")
+            with e.block("for (int i = 0; i < s->npub; i++) {", "}"):
+                e.line("int c = s->pub[i];")
+                e.line("if (s->pub_done[c][q] || !card_cond(s, c, q)) continue;")
+                e.line("pub_pay(s, c, q, cat);")
+    return "\n".join(e.lines)
+
+
+def c_place(gen: CContext, e: Emitter, ri: int, r: PublicRule) -> None:
+    """`react` in place(): the check of every seat against the face-up cards (public_missions)."""
+    e.locals.require("s", "p")
+    e.line(f"public_missions(s, p, {c_int(int(r.placer_first))}, {gen.category(r.category)});")
+
 
 # ----- the generated Python engine (pyengine/fast.py) ----------------------------------------------
 def python_place(gen: PyGen, ri: int, r: PublicRule) -> None:
@@ -144,8 +160,10 @@ def python_held_points(points: str, fulfilled: str) -> str:
     return f"{points} if {fulfilled} else 0"
 
 
-# `held_points` in the native engine's end scoring (native/cgen.py), for seat q's held card c
-C_HELD_POINTS = "card_cond(s, c, q) ? CARD_POINTS[c] : 0"
+def c_held_points(loc: Locals) -> str:
+    """`held_points` in the native engine's end scoring (native/cgen.py), for seat q's held card c."""
+    loc.require("s", "c", "q")
+    return "card_cond(s, c, q) ? CARD_POINTS[c] : 0"
 
 
 # ----- what the engines ask of the rule (rules/table.py) -------------------------------------------
@@ -154,4 +172,6 @@ KIND = Kind(
     react=react,
     python_place=python_place,
     python_loop_locals=python_loop_locals,
+    c_place=c_place,
+    c_reads_public=True,
 )

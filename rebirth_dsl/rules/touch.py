@@ -22,7 +22,7 @@ The filter `by TILES` (tile kinds or classes): `on first touch well by settlemen
   landmark (I-R1), and a filter would let a second kind of tile use it again.
 
 Here: the kernels (`first_touches`, `untouched_by`), the reaction (`react`, `touch`), the generated Python
-engine's block (`python_source`) and the native engine's C (`c_prologue`, `c_source`, `c_mark`), and the
+engine's block (`python_source`) and the native engine's C (`c_prologue`, `c_place`, `c_source`, `c_mark`), and the
 English (`english`). The check of a filter lives in check/checks.py (check sits below this layer).
 """
 
@@ -31,11 +31,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeGuard
 
-from rebirth_dsl.compile.emit import Locals, literal
+from rebirth_dsl.compile.emit import Emitter, Locals, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import TouchRule
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.rules.kind import Kind, Placement, PyGen, landmarks_next_to
+from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, landmarks_next_to
 from rebirth_dsl.rules.view import GameView
 from rebirth_dsl.rules.words import Words
 
@@ -202,6 +202,26 @@ def c_source(r: TouchRule, do: str, kind: str, by_mask: str, loc: Locals) -> lis
             "}"]
 
 
+def c_place(gen: CContext, e: Emitter, ri: int, r: TouchRule) -> None:
+    """`react` in place(): `touch`'s action (an ability, a draw, a score) for each landmark touched first
+    (c_source)."""
+    e.locals.require("s", "p", "h")
+    t = gen.t
+    act = r.action
+    if isinstance(act, A.AbilityAction):
+        do = "use_ability(s, lm, p);"
+    elif isinstance(act, A.DrawAction):
+        do = f"{gen.draw(act.deck)}(s, p);"
+    elif isinstance(act, A.ScoreAction):
+        f = gen.expr(act.expr, f"the first-touch score `{act.category}`")
+        do = f"add(s, p, {gen.category(act.category)}, {f}(s, p, h, 0));"
+    else:
+        gen.problems.append(f"the first-touch action {type(act).__name__}")
+        do = ""
+    kind = c_int(t.landmark_kinds.index(r.kind)) if r.kind in t.landmark_kinds else "-1"
+    e.extend(c_source(r, do, kind, gen.kinds_mask(r.by), e.locals))
+
+
 def c_mark(loc: Locals) -> list[str]:
     """place()'s last line: the first touches are touched now (mark)."""
     loc.require("s", "p", *C_FIRST)
@@ -250,4 +270,5 @@ KIND = Kind(
     python_place=python_place,
     uses_ability=uses_ability,
     draws_without_first_touch=draws_without_first_touch,
+    c_place=c_place,
 )

@@ -4,7 +4,7 @@
 The kernel is `fires`: whether a tile of a kind placed on a hex sets the statement off. The reactions
 score the expression or draw the deck's top card (through the game's `draw_card`, where a deck's empty rule
 is kept). The generated Python engine writes a score trigger out (`python_place`); a draw it leaves to the
-reference reaction."""
+reference reaction. The native engine's C of both is `c_score` and `c_draw`."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.emit import Emitter, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.rules.kind import Kind, Placement, PyGen
+from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PlaceDraw, Ruleset, ScoreTrigger
@@ -105,13 +105,42 @@ def python_place(gen: PyGen, ri: int, r: ScoreTrigger) -> None:
         gen.line("track[p] += pts")
 
 
+# ----- the native engine (native/cgen.py) -----------------------------------------------------------
+def c_fires(gen: CContext, e: Emitter, ri: int, r: ScoreTrigger | PlaceDraw) -> str:
+    """`fires` in C for the tile of kind k placed on h (the hexes `at` marks: the table AT{ri})."""
+    e.locals.require("k", "h")
+    cond = f"({gen.kinds_mask(r.kinds)} >> k) & 1"
+    if r.at is not None:
+        at = e.c_table("u8", f"AT{ri}", c_int(max(gen.t.n, 1)), [int(x) for x in r.at])
+        cond += f" && {at}[h]"
+    return cond
+
+
+def c_score(gen: CContext, e: Emitter, ri: int, r: ScoreTrigger) -> None:
+    """`react_score` in place(): the expression, read with the tile in place, added to its category."""
+    e.locals.require("s", "p", "h")
+    cond = c_fires(gen, e, ri, r)
+    f = gen.expr(r.expr, f"the placement trigger scoring `{r.category}`")
+    e.line(f"if ({cond}) add(s, p, {gen.category(r.category)}, {f}(s, p, h, 0));")
+
+
+def c_draw(gen: CContext, e: Emitter, ri: int, r: PlaceDraw) -> None:
+    """`react_draw` in place(): the placer draws the deck's top card (S-M1)."""
+    e.locals.require("s", "p")
+    cond = c_fires(gen, e, ri, r)
+    e.line(f"if ({cond}) {gen.draw(r.deck)}(s, p);")
+
+
 SCORE = Kind(
     name="placement trigger",
     react=react_score,
     python_tables=python_tables,
     python_place=python_place,
     python_pure=python_pure,
+    c_place=c_score,
 )
+
+
 def draws_on_any_place(r: PlaceDraw) -> bool:
     """A placement draw draws whatever the placement touches."""
     return True
@@ -121,4 +150,5 @@ DRAW = Kind(
     name="placement draw",
     react=react_draw,
     draws_without_first_touch=draws_on_any_place,
+    c_place=c_draw,
 )

@@ -5,7 +5,8 @@ player who still holds a tile; when nobody does, the game is over (S-T2).
 `next_seat` is the decision, `draw` the draw step and `end_turn` the whole step; the reference engine, the
 searches and the generated playouts call them. Two speed devices follow the same rule and sit here beside it:
 `fixed_turns` (the whole order of a playout's moves, known before the first when hands hold one tile) and
-the generated loop's end of a turn (`python_end_of_turn`); the native engine's is `C_END_OF_TURN`.
+the generated loop's end of a turn (`python_end_of_turn`); the native engine's is `c_leaving`, `C_DRAW` and
+`c_end_of_turn`.
 """
 
 from __future__ import annotations
@@ -161,7 +162,8 @@ def python_end_of_turn(fixed: bool, loc: Locals) -> list[str]:
     ]
 
 
-# `draw` in the native engine (native/ctext.py): hand_add keeps the hand in the reference order
+# `draw` in the native engine (native/cgen.py puts it before ctext.py's play_out): hand_add keeps the hand
+# in the reference order
 C_DRAW = """\
 /* the draw step of a turn, or a pending draw N, keep one, as `draw` */
 static void draw_after_turn(S *s, int p) {
@@ -188,18 +190,30 @@ static void draw_after_turn(S *s, int p) {
 }
 """
 
-# `end_turn` in the native engine (native/ctext.py), after the move: the tile at ti leaves the hand, the draw
-# step, the move counted, `next_seat`; the playout returns when nobody holds a tile.
-C_END_OF_TURN = """\
-        for (int i = ti + 1; i < s->nhand[p]; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */
-        s->nhand[p]--;
-        draw_after_turn(s, p);
-        s->move_index++;
-        int q = p;
-        for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile */
-            if (++q == s->n) q = 0;
-            if (s->nhand[q]) break;
-        }
-        if (!s->nhand[q]) return;
-        s->turn = q;
-"""
+def c_leaving(loc: Locals) -> list[str]:
+    """`end_turn`'s first step in the native playout loop (native/ctext.py play_out), which picked the tile
+    `code` at index `ti` of p's hand: the first tile equal to it is the one to leave the hand, as
+    `end_turn` takes it (an equal tile may come before the one picked), so the order left is the reference
+    engine's and the same draws pick the same tiles. Found before the move, while the move can only append
+    to the hand (an ability's tile)."""
+    loc.require("s", "p", "ti", "code")
+    return ["for (int j = 0; j < ti; j++) if (s->hand[p][j] == code) { ti = j; break; }"]
+
+
+def c_end_of_turn(loc: Locals) -> list[str]:
+    """`end_turn` in the native playout loop after the move: the tile at `ti` (c_leaving) leaves the hand,
+    the draw step (C_DRAW), the move counted, `next_seat`; the playout returns when nobody holds a tile."""
+    loc.require("s", "p", "ti")
+    return [
+        "for (int i = ti + 1; i < s->nhand[p]; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */",
+        "s->nhand[p]--;",
+        "draw_after_turn(s, p);",
+        "s->move_index++;",
+        "int q = p;",
+        "for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile */",
+        "    if (++q == s->n) q = 0;",
+        "    if (s->nhand[q]) break;",
+        "}",
+        "if (!s->nhand[q]) return;",
+        "s->turn = q;",
+    ]

@@ -162,6 +162,21 @@ def test_what_cannot_be_expressed_is_named_and_falls_back(tmp_path: Path, capsys
     assert native.random_playouts(g, 2, 5) == native.random_playouts(g, 2, 5, backend="python")
 
 
+def test_a_statement_kind_without_c_is_named_and_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native engine runs a statement only through its rule module's C (`Kind.c_place`): a kind that
+    gives none is named, and the ruleset is left to the Python engine, never generated without it."""
+    import dataclasses
+
+    from rebirth_dsl.compile.ruleset import AreaRule
+    from rebirth_dsl.rules import table
+
+    rs = ruleset("scotland", None)
+    monkeypatch.setitem(table.KINDS, AreaRule, dataclasses.replace(table.KINDS[AreaRule], c_place=None))
+    assert any(p.startswith("the reaction AreaRule") for p in native.unsupported(rs)), native.unsupported(rs)
+    monkeypatch.undo()
+    assert native.unsupported(rs) == []
+
+
 def test_without_cffi_the_python_engine_plays(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The core stays pure Python: with cffi missing the reason is given and everything falls back."""
     monkeypatch.setitem(sys.modules, "cffi", None)  # `import cffi` now raises ImportError
