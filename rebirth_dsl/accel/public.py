@@ -24,6 +24,7 @@ from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import PublicRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.rules.public import pay, seats
+from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.view import EMPTY, NEUTRAL
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def _warm(g: Game) -> list[list[int]] | None:
         seen: list[list[int]] | None = last[1]
         return seen
     seen = None
-    rules = [r for r in g.rs.reactions if isinstance(r, PublicRule)]
+    rules = [r for r in g.rs.reactions if kind_of(r).reads_public]
     if len(rules) == 1:
         s = g.fork()  # scratch: the check runs there, after no placement (h -1)
         if base is not None and base[0].grew_into(g):  # compared with the position before, as after any check

@@ -91,7 +91,7 @@ class _Gen:
         self.problems: list[str] = []
         self.kinds = [self._kind(r) for r in rs.reactions]
         # the face-up cards are read incrementally (public_function) unless asked to read them all every time
-        self.incremental = not full_reads and any(k is not None and k.c_reads_public for k in self.kinds)
+        self.incremental = not full_reads and any(k is not None and k.reads_public for k in self.kinds)
         self.tables: list[str] = []
         self.rules: list[str] = []  # generated rule functions
         t = rs.t

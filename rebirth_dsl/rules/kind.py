@@ -212,6 +212,6 @@ class Kind:
     # ----- the native engine (native/cgen.py): the statement in place() over its locals s, p, k, v, h (and its
     # functions and tables through the context); None: the native engine cannot run it
     c_place: Callable[[CContext, Emitter, int, Any], None] | None = None
-    # the statement reads the face-up cards after a placement (I-M1): the native engine keeps its incremental
-    # reader of them
-    c_reads_public: bool = False
+    # ----- every engine: the statement reads the face-up cards after a placement (I-M1), so the engines keep
+    # their incremental readers of them (accel/public.py, the native engine's)
+    reads_public: bool = False

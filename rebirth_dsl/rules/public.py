@@ -173,5 +173,5 @@ KIND = Kind(
     python_place=python_place,
     python_loop_locals=python_loop_locals,
     c_place=c_place,
-    c_reads_public=True,
+    reads_public=True,
 )
