@@ -59,9 +59,10 @@ def test_syntax_error_shows_file_line_col_line_and_caret() -> None:
 
 
 def test_unexpected_end_of_file() -> None:
-    """An unclosed block is reported at the end of the file."""
+    """A statement cut off by the end of the file is reported there (an unclosed block is reported at its
+    `{`: tests/lang/test_errors.py)."""
     with pytest.raises(RulesSyntaxError) as ei:
-        parse_text('ruleset x\ntiles {\n  food x1\n', "eof.rules")
+        parse_text('ruleset x\ntiles {\n  food\n', "eof.rules")
     d = ei.value.diagnostics[0]
     assert d.line == 3 and "end of file" in d.message
 
