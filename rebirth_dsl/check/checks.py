@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.check.reach import check_reach
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
 from rebirth_dsl.errors import Diagnostic, Fix, Span
@@ -981,6 +982,7 @@ RULES_CHECKS: tuple[Check, ...] = (
     check_decks,
     check_overlaps,
     check_meaning,
+    check_reach,  # can never act, always acts (check/reach.py); against a full board, its board checks too
 )
 BOARD_CHECKS: tuple[Check, ...] = (check_deck_supply, check_board_names, check_board_has_what_rules_use, check_areas, check_geometry,
                                    check_supply, check_neutral_hexes, check_abilities,
