@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.check.symbols import Tables
+from rebirth_dsl.check.types import ExprError, Scope, type_of
 from rebirth_dsl.errors import Diagnostic
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import ME, NOBODY, SIGNATURES, Bound
@@ -104,8 +105,8 @@ def _payout_sizes(rules: A.Rules, t: Tables) -> list[Diagnostic]:
         sizes.setdefault(kind, set()).add(len(hexes))
     board = t.board_file or "the board"
     for s in rules.statements:
-        if not isinstance(s, A.AreaBlock):
-            continue
+        if not isinstance(s, A.AreaBlock) or s.kind not in t.hex_kinds:
+            continue  # an undeclared kind is check_names' to say
         have = sorted(sizes.get(s.kind, ()))
         for p in s.items:
             if isinstance(p, A.Pay) and p.size not in have:
@@ -188,6 +189,8 @@ def _tiles_beyond_hexes(mix: _Mix) -> list[Diagnostic]:
         if n * (sum(mix.tiles(n, k) for k in mix.spec) - mix.aside) <= takeable - (neutral.count if neutral else 0):
             fits.add(n)
     for kind, spec in mix.spec.items():
+        if kind not in mix.on:
+            continue  # no placement rule at all: check_placement refuses that
         over: list[tuple[int, int, int]] = []  # (players, tiles dealt, hexes)
         for n in sorted(fits):
             dealt, hexes = n * mix.tiles(n, kind), len(mix.where(n, kind))
@@ -228,6 +231,8 @@ class _Facts:
         return self._tiles[tuple(ks)]
 
     def _tiles_of(self, ks: list[str]) -> Bound:
+        if any(k not in self.mix.on for k in ks):
+            return Bound(0, None, 0)  # a kind with no placement rule: check_placement refuses that, once
         count = sum(self.mix.tiles(self.n, k) for k in ks)
         where = frozenset().union(*(self.mix.where(self.n, k) for k in ks)) if ks else frozenset()
         b = Bound(0, count, 0, self._why_tiles(ks, count), where)
@@ -278,6 +283,8 @@ class _Facts:
 
     def groups(self, kinds: tuple[A.Expr, ...]) -> Bound:
         ks = [k for k in self._kinds(kinds) if k in self.mix.grouped]
+        if not ks:
+            return Bound(0, None, 0)  # groups of kinds that form none: check_meaning says so, not a card
         count = sum(self.mix.tiles(self.n, k) for k in ks)
         biggest, why = 0, f"{', '.join(ks) or 'those'} tiles form no groups"
         for k in ks:  # a group is of one kind: at most that kind's tiles, on hexes joined to each other
@@ -424,6 +431,16 @@ def _why_never(e: A.Expr, f: _Facts, rules: A.Rules) -> str:
     return f"`{_text(rules, e.span)}` cannot hold on this board"
 
 
+def _ill_typed(e: A.Expr, t: Tables) -> bool:
+    """Whether an expression has a name, type or arity error (or is too deep to type)."""
+    errors: list[ExprError] = []
+    try:
+        type_of(e, t, Scope(), errors)
+    except RecursionError:
+        return True
+    return bool(errors)
+
+
 def _missions(rules: A.Rules, t: Tables, mix: _Mix) -> list[Diagnostic]:
     """Cards no player can meet, or that every player meets, at each player count."""
     out: list[Diagnostic] = []
@@ -436,6 +453,8 @@ def _missions(rules: A.Rules, t: Tables, mix: _Mix) -> list[Diagnostic]:
             cond = card.condition
             if isinstance(cond, A.Name) and cond.id == "always":
                 continue  # a gift card: met by everyone, as written
+            if _ill_typed(cond, t):
+                continue  # an unknown name or a wrong type is the problem to mend: check_expressions says it
             bounds = {n: bound(cond, f) for n, f in facts.items()}
             never = [n for n, b in bounds.items() if _bool(b)[1] == 0]
             always = [n for n, b in bounds.items() if _bool(b)[0] == 1]

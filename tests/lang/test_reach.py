@@ -197,3 +197,26 @@ def test_the_bundled_missions_that_four_players_can_never_meet(run_cli) -> None:
     assert code == 0 and 'card "Town builder" can never be met with 4 players' in err and "1 warning" in err
     code, out, err = run_cli("check", "--strict", RULES / "scotland.rules")
     assert code == 1  # --strict: warnings fail
+
+
+@pytest.mark.parametrize(("edit", "said"), [
+    # an undeclared tile kind in a card: "is not a tile kind", not also "can never be met (0 wheat tiles)"
+    (('card "Two towns" 2: count(areas(tiles(me, settlement))) >= 2',
+      'card "Two towns" 2: count(tiles(me, wheat)) >= 2'), "`wheat` is not a tile kind or class"),
+    # groups of a kind that forms none: check_meaning's error, not also a card never met
+    (('card "Two towns" 2: count(areas(tiles(me, settlement))) >= 2',
+      'card "Two towns" 2: largest(groups(me, settlement)) >= 2'), "`settlement` tiles form no groups"),
+    # a kind without a placement rule: check_placement's error, not also "0 hexes it may go on" (nor the
+    # cards that count its tiles, nor more tiles than its hexes)
+    (("place settlement on settlement\n", ""), "tiles of kind `settlement` have no placement rule"),
+])
+def test_a_cause_another_check_reports_is_not_warned_again(tmp_path: Path, edit: tuple[str, str], said: str) -> None:
+    """One diagnostic per cause: what makes a statement unable to act is said by the check that owns it."""
+    f = tmp_path / "tiny.rules"
+    f.write_text(TINY.replace(*edit))
+    b = tiny_board(tmp_path / "tiny.json")
+    found = check(load_rules(f), load_board(b), str(b))
+    assert [d for d in found if said in d.message]
+    assert [d.message for d in found if '"Two towns"' in d.message] == []
+    if "place settlement" not in TINY.replace(*edit):
+        assert not [d for d in found if d.code == "tiles-beyond-hexes"]
