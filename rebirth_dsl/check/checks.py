@@ -687,7 +687,7 @@ def check_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
     tagged = Counter(tag for h in board.hexes for tag in set(h.tags))  # once, however many player counts
     for n, s in neutral.items():
         have = tagged[s.tag]
-        if have != s.count:
+        if have != s.count and s.tag in t.tags:  # an undeclared tag is check_names' to say, once
             out.append(_at(s, f"with {n} players {s.count} neutral tiles go on `{s.tag}` hexes, but "
                               f"{t.board_file} has {have}"))
     for n in range(lo, hi + 1):

@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import RULES
+from conftest import BOARDS, RULES
 
+from rebirth_dsl.board.model import load_board
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.errors import Diagnostic, Fix, RulesSyntaxError
 from rebirth_dsl.lang.parser import load_rules, parse_text
@@ -157,3 +158,12 @@ def test_fixes_travel_in_the_lsp_shape(tmp_path: Path) -> None:
     assert lsp["data"] == {"fixes": [{"title": "close the block with `}`", "newText": "}\n",
                                       "range": {"start": {"line": 3, "character": 0},
                                                 "end": {"line": 3, "character": 0}}}]}
+
+
+def test_an_undeclared_neutral_tag_is_one_diagnostic(tmp_path: Path) -> None:
+    """`neutral 32 on nutral`: the unknown tag, not also "the board has 0 nutral hexes"."""
+    f = tmp_path / "v.rules"
+    f.write_text(BASE + "setup {\n  players 2: neutral 32 on nutral   # S-U2\n}\n")
+    board = BOARDS / "scotland.json"
+    said = [d.message for d in check(load_rules(f), load_board(board), str(board)) if "nutral" in d.message]
+    assert said == ["unknown tag `nutral`"]
