@@ -35,6 +35,20 @@ def beyond_bundled_findings(problems: list) -> list:
     return [d for d in problems if not known(d)]
 
 
+def applied(text: str, fix) -> str:
+    """A text with an errors.Fix's edit made, as an editor applies the code action (1-based span; an empty
+    span inserts at its start)."""
+    lines = text.split("\n")
+
+    def offset(line: int, col: int) -> int:
+        return sum(len(x) + 1 for x in lines[:line - 1]) + col - 1
+
+    sp = fix.span
+    start = offset(sp.line, sp.col)
+    end = offset(sp.end_line, sp.end_col) if sp.end_line else start
+    return text[:start] + fix.text + text[end:]
+
+
 # CI can ask for more examples: HYPOTHESIS_MAX_EXAMPLES=1000 pytest
 settings.register_profile("env", max_examples=int(os.environ.get("HYPOTHESIS_MAX_EXAMPLES", "60")), deadline=None)
 # tools/mutate.py: the same examples, but a failure is reported as found (no shrinking: only whether a test

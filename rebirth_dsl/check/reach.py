@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
-from rebirth_dsl.errors import Diagnostic
+from rebirth_dsl.errors import Diagnostic, Fix
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import ME, NOBODY, SIGNATURES, Bound
 
@@ -90,10 +90,14 @@ def _payout_places(rules: A.Rules) -> list[Diagnostic]:
                        "and a player without a tile in it is not ranked")
             else:
                 why = f"at most {max(at)} players play {'here' if p.players is None else 'with this payout'}"
-            first = p.amounts[places]
-            out.append(_warn(first.span, f"the {_ordinal(places + 1)} place of `pay size {p.size}` is never paid: "
-                             f"{why}", "pay-place-never-paid", "remove the amounts past the last place that can "
-                             "be ranked", end=p.amounts[-1].span))
+            first, kept, last = p.amounts[places], p.amounts[places - 1].span, p.amounts[-1].span
+            d = _warn(first.span, f"the {_ordinal(places + 1)} place of `pay size {p.size}` is never paid: {why}",
+                      "pay-place-never-paid", "remove the amounts past the last place that can be ranked",
+                      end=last)
+            if kept.end_line and last.end_line:  # the edit: from the end of the last paid amount to the last
+                d.fixes = (Fix("remove the amounts never paid", A.Span(kept.file, kept.end_line, kept.end_col,
+                                                                        last.end_line, last.end_col), ""),)
+            out.append(d)
     return out
 
 

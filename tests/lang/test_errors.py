@@ -7,27 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, RULES
+from conftest import BOARDS, RULES, applied
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.check.checks import check
-from rebirth_dsl.errors import Diagnostic, Fix, RulesSyntaxError
+from rebirth_dsl.errors import Diagnostic, RulesSyntaxError
 from rebirth_dsl.lang.parser import load_rules, parse_text
 
 BASE = f'ruleset v "V" extends "{RULES / "scotland.rules"}"\n'
-
-
-def applied(text: str, fix: Fix) -> str:
-    """The text with a fix's edit made, as an editor applies a code action."""
-    lines = text.split("\n")
-
-    def offset(line: int, col: int) -> int:
-        return sum(len(x) + 1 for x in lines[:line - 1]) + col - 1
-
-    sp = fix.span
-    start = offset(sp.line, sp.col)
-    end = offset(sp.end_line, sp.end_col) if sp.end_line else start
-    return text[:start] + fix.text + text[end:]
 
 
 def syntax_error(text: str) -> Diagnostic:

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import RULES
+from conftest import RULES, applied
 
 from rebirth_dsl.board.model import load_board
 from rebirth_dsl.check.checks import check
@@ -103,6 +103,8 @@ def test_a_payout_place_beyond_the_area_size_is_never_paid(tmp_path: Path) -> No
     row = line_of(TINY, "pay size 3: 9, 4, 1, 1")
     assert (d.line, d.col) == (row, len("  pay size 3: 9, 4, 1, ") + 1)  # at the 4th amount
     assert "a 3-hex area holds the tiles of at most 3 players" in d.message
+    [fix] = d.fixes  # the editor's code action: the amounts no place is paid, gone
+    assert "  pay size 3: 9, 4, 1\n" in applied(TINY, fix)
     d = one(found, "pay-place-never-paid", "3rd place of `pay size 3`")
     assert d.line == line_of(TINY, "pay size 3 players 2") and "at most 2 players" in d.message
     assert len([d for d in found if d.code == "pay-place-never-paid"]) == 2  # size 2: 5, 3 pays both
