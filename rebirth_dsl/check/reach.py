@@ -24,11 +24,15 @@ from rebirth_dsl.check.types import ExprError, Scope, type_of
 from rebirth_dsl.errors import Diagnostic, Fix
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import ME, NOBODY, SIGNATURES, Bound
+from rebirth_dsl.lang.limits import MAX_PLAYERS, MAX_TILES_PER_COLOUR
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Board
 
 UNKNOWN = Bound(None, None, None)
+# the expression nodes judged in one check, over every card and player count: a real deck has a few hundred
+# (Scotland's, 17 cards of up to 15 nodes at 3 counts); a file at the limits could ask for millions
+MAX_JUDGED_NODES = 50_000
 
 
 def check_reach(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
@@ -36,7 +40,8 @@ def check_reach(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnost
     a full board) payout sizes no area has, tiles beyond the hexes they may go on, and mission cards no
     player can meet or every player meets."""
     out = _payout_places(rules)
-    if board is not None and t.require_landmarks:
+    total = sum(c for s in rules.statements if isinstance(s, A.TileSpec) for _, c in s.counts)
+    if board is not None and t.require_landmarks and total <= MAX_TILES_PER_COLOUR:  # beyond: check_limits refuses
         mix = _Mix(rules, t)
         out += _payout_sizes(rules, t) + _tiles_beyond_hexes(mix) + _missions(rules, t, mix)
     return out
@@ -52,7 +57,7 @@ def _players(rules: A.Rules) -> list[int]:
     """The player counts the ruleset allows (2 to 4 when it does not say), as the compiler reads them."""
     ranges = [s for s in rules.statements if isinstance(s, A.PlayersRange)]
     lo, hi = (ranges[-1].low, ranges[-1].high) if ranges else (2, 4)
-    return list(range(max(lo, 1), max(lo, min(hi, 64)) + 1))
+    return list(range(max(lo, 1), max(lo, min(hi, MAX_PLAYERS)) + 1))
 
 
 def _counts(ns: Sequence[int]) -> str:
@@ -152,6 +157,7 @@ class _Mix:
         self.takeable = {h for kinds in on.values() for h in kinds}
         self.grouped = {k for s in st if isinstance(s, A.GroupDecl) for k in s.kinds}
         self._where: dict[tuple[str, int], frozenset[int]] = {}
+        self.sets: dict[tuple[object, ...], frozenset[int]] = {}  # the hexes of a name, next to a target
 
     def left(self, n: int, kind: str) -> dict[int, int]:
         """A colour's tiles of a kind with n players, by value, after the returns."""
@@ -245,11 +251,19 @@ class _Facts:
     def hexes(self, sel: A.Expr) -> frozenset[int]:
         if not isinstance(sel, A.Name):
             return frozenset(range(self.t.n))
-        return frozenset(h for h, m in enumerate(self.t.hex_matches(sel.id)) if m)
+        key = ("hexes", sel.id)
+        if key not in self.mix.sets:  # each name's hexes found once, for every card and player count
+            self.mix.sets[key] = frozenset(h for h, m in enumerate(self.t.hex_matches(sel.id)) if m)
+        return self.mix.sets[key]
 
     def next_to(self, target: A.Expr) -> frozenset[int]:
-        mask = self.t.near_mask(target)
-        return frozenset(range(self.t.n)) if mask is None else frozenset(h for h, m in enumerate(mask) if m)
+        key = ("near", target.id if isinstance(target, A.Name) else
+               (target.kind, target.name, target.tag) if isinstance(target, A.Landmark) else "")
+        if key not in self.mix.sets:
+            mask = self.t.near_mask(target)
+            self.mix.sets[key] = (frozenset(range(self.t.n)) if mask is None
+                                  else frozenset(h for h, m in enumerate(mask) if m))
+        return self.mix.sets[key]
 
     def ring(self, where: frozenset[int]) -> frozenset[int]:
         return frozenset(x for h in where for x in self.t.neighbours[h])
@@ -435,6 +449,22 @@ def _why_never(e: A.Expr, f: _Facts, rules: A.Rules) -> str:
     return f"`{_text(rules, e.span)}` cannot hold on this board"
 
 
+def _nodes(e: A.Expr) -> int:
+    """The nodes of an expression, counted without recursion."""
+    n, todo = 0, [e]
+    while todo:
+        x = todo.pop()
+        n += 1
+        match x:
+            case A.BinOp():
+                todo += [x.left, x.right]
+            case A.Not():
+                todo.append(x.operand)
+            case A.Call():
+                todo += list(x.args)
+    return n
+
+
 def _ill_typed(e: A.Expr, t: Tables) -> bool:
     """Whether an expression has a name, type or arity error (or is too deep to type)."""
     errors: list[ExprError] = []
@@ -449,6 +479,9 @@ def _missions(rules: A.Rules, t: Tables, mix: _Mix) -> list[Diagnostic]:
     """Cards no player can meet, or that every player meets, at each player count."""
     out: list[Diagnostic] = []
     facts = {n: _Facts(mix, n) for n in mix.counts}
+    cards = [c for s in rules.statements if isinstance(s, A.DeckBlock) for c in s.cards]
+    if sum(_nodes(c.condition) for c in cards) * len(facts) > MAX_JUDGED_NODES:
+        return out  # a deck too big to judge: its cards stay unknown
     public = {s.deck for s in rules.statements if isinstance(s, A.PublicDecl)}
     laid = {s.deck for s in rules.statements if isinstance(s, A.PublicSetup)}
     for deck in (s for s in rules.statements if isinstance(s, A.DeckBlock)):
