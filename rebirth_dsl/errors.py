@@ -86,7 +86,17 @@ class Diagnostic:
             out["path"] = self.path
         if self.rule:
             out["rule"] = self.rule
+        if self.fixes:  # kept by the client with the diagnostic, and handed back when it asks for code actions
+            out["data"] = {"fixes": [{"title": f.title, "range": _lsp_range(f.span), "newText": f.text}
+                                     for f in self.fixes]}
         return out
+
+
+def _lsp_range(sp: Span) -> dict[str, dict[str, int]]:
+    """A span as an LSP range (0-based); a span with no end is empty, at its start."""
+    end_line, end_col = (sp.end_line, sp.end_col) if sp.end_line else (sp.line, sp.col)
+    return {"start": {"line": max(sp.line - 1, 0), "character": max(sp.col - 1, 0)},
+            "end": {"line": max(end_line - 1, 0), "character": max(end_col - 1, 0)}}
 
 
 @dataclass

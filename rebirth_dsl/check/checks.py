@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING
 
+from rebirth_dsl.check.reach import check_reach
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
-from rebirth_dsl.errors import Diagnostic
+from rebirth_dsl.errors import Diagnostic, Fix, Span
 from rebirth_dsl.files import shown
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import PER_PLAYER
@@ -53,8 +54,7 @@ def _at(node: object, msg: str, hint: str | None = None) -> Diagnostic:
 
 
 def _unknown(t: Tables, node: object, what: str, name: str, options: Iterable[str]) -> Diagnostic:
-    dym = t.suggest(name, list(options))
-    return _at(node, f"unknown {what} `{name}`", f"did you mean `{dym}`?" if dym else None)
+    return t.unknown(node.span, f"unknown {what} `{name}`", what, name, list(options))  # type: ignore[attr-defined]
 
 
 # ----- limits: nothing `check` accepts can crash, exhaust or hang the engine ----------------------------
@@ -574,6 +574,8 @@ def check_board_has_what_rules_use(rules: A.Rules, t: Tables, board: Board | Non
             case A.Neutral():
                 used.append(("tag", s.tag))
         for what, name in used:
+            if t.selector_kind(name) is None:
+                continue  # declared nowhere: that is the problem to report (check_names does), not the board
             if name not in (kinds if what == "kind" else tags):
                 out.append(_at(s, f"this rule acts on {'hexes tagged ' if what == 'tag' else ''}{name}"
                                   f"{' hexes' if what == 'kind' else ''}, but {t.board_file or 'the board'} has none"))
@@ -685,7 +687,7 @@ def check_supply(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnos
     tagged = Counter(tag for h in board.hexes for tag in set(h.tags))  # once, however many player counts
     for n, s in neutral.items():
         have = tagged[s.tag]
-        if have != s.count:
+        if have != s.count and s.tag in t.tags:  # an undeclared tag is check_names' to say, once
             out.append(_at(s, f"with {n} players {s.count} neutral tiles go on `{s.tag}` hexes, but "
                               f"{t.board_file} has {have}"))
     for n in range(lo, hi + 1):
@@ -980,6 +982,7 @@ RULES_CHECKS: tuple[Check, ...] = (
     check_decks,
     check_overlaps,
     check_meaning,
+    check_reach,  # can never act, always acts (check/reach.py); against a full board, its board checks too
 )
 BOARD_CHECKS: tuple[Check, ...] = (check_deck_supply, check_board_names, check_board_has_what_rules_use, check_areas, check_geometry,
                                    check_supply, check_neutral_hexes, check_abilities,
@@ -1002,10 +1005,41 @@ def check(rules: A.Rules, board: Board | None = None, board_file: str = "", stri
             d.code = d.code or c.__name__.removeprefix("check_").replace("_", "-")  # which check found it
             out.append(d)
     lines: dict[str, list[str]] = {}  # each file split once, not once per diagnostic in it
-    return _grouped([_pointed(d, rules, lines) for d in out])
+    return _by_position(_one_per_cause(_grouped([_pointed(d, rules, lines) for d in out])), rules.file)
+
+
+def _one_per_cause(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic for a name declared nowhere, however many statements use it (a landmark kind in a
+    trigger and in a mission is one missing `landmark` line): the first, naming the other lines."""
+    def key(d: Diagnostic) -> tuple[str, str] | None:  # the sort of declaration missing, the name it declares
+        named = _WORD.search(d.message) if d.code.startswith("undeclared") else None
+        return (d.code, named.group(1)) if named else None
+
+    uses: dict[tuple[str, str], list[Diagnostic]] = {}
+    for d in diags:
+        k = key(d)
+        if k is not None:
+            uses.setdefault(k, []).append(d)
+    keep: set[int] = set()
+    for same in uses.values():
+        first = min(same, key=lambda x: (x.file, x.line, x.col))
+        keep.add(id(first))
+        lines = sorted({x.line for x in same if x.file == first.file} - {first.line})
+        if lines:
+            shown_lines = ", ".join(map(str, lines[:10])) + (", ..." if len(lines) > 10 else "")
+            first.hint = f"{first.hint} (it is used at line{'s' if len(lines) > 1 else ''} {shown_lines} too)"
+    return [d for d in diags if key(d) is None or id(d) in keep]
+
+
+def _by_position(diags: list[Diagnostic], main: str) -> list[Diagnostic]:
+    """Problems in reading order: the checked file's by line and column first, then each other file's
+    (its base ruleset's), then the board's in the order found (a JSON path has no line)."""
+    files = list(dict.fromkeys([main] + [d.file for d in diags if d.line]))
+    return sorted(diags, key=lambda d: (0, files.index(d.file), d.line, d.col) if d.line else (1, 0, 0, 0))
 
 
 _WORD = re.compile(r"`([^`]+)`")
+_DID_YOU_MEAN = re.compile(r"did you mean `([^`\s]+)`\?")
 
 
 def _pointed(d: Diagnostic, rules: A.Rules, split: dict[str, list[str]] | None = None) -> Diagnostic:
@@ -1030,6 +1064,9 @@ def _pointed(d: Diagnostic, rules: A.Rules, split: dict[str, list[str]] | None =
         if hit >= 0:
             d.line, d.col, d.end_line, d.end_col = ln, hit + 1, ln, hit + len(word) + 1
             d.source_line = lines[ln - 1]
+            dym = _DID_YOU_MEAN.fullmatch(d.hint or "")
+            if dym and not d.fixes:  # the hint as an edit of the word, for the editor's code action
+                d.fixes = (Fix(f"change to `{dym.group(1)}`", Span(d.file, ln, d.col, ln, d.end_col), dym.group(1)),)
             return d
     return d
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rebirth_dsl.errors import did_you_mean
+from rebirth_dsl.errors import Diagnostic, Fix, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids
 
@@ -18,6 +18,16 @@ if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as
     # a hex of either board; `enumerate(board.hexes)` would join the two lists' items to `object`
     Hex = HexModel | HexView
 
+
+# What a name of each sort is declared with: an unknown name of these sorts that is no typo is most often a
+# name the author forgot to declare, and the hint (and the editor's code action) writes the declaration.
+DECLARED_BY: dict[str, tuple[str, ...]] = {
+    "landmark kind": ("landmark",),
+    "hex kind": ("hex",),
+    "tag": ("tag",),
+    "hex kind or tag": ("hex", "tag"),
+    "hex kind, tag or landmark": ("landmark", "hex", "tag"),
+}
 
 MAX_SUGGESTIONS = 200  # did-you-mean searches in one check; a real file has a handful of typos
 MAX_SUGGEST_FROM = 256  # names searched for a guess: a ruleset within the limits has at most 5 x 32 kinds
@@ -119,6 +129,43 @@ class Tables:
             return None
         self._suggested[key] = found = did_you_mean(name, options)
         return found
+
+    def _searchable(self, name: str, options: list[str]) -> bool:
+        """Whether suggest searches (or has searched) these options for this name, within its budget."""
+        return len(options) <= MAX_SUGGEST_FROM and ((name, tuple(options)) in self._suggested
+                                                     or len(self._suggested) < MAX_SUGGESTIONS)
+
+    def unknown(self, span: A.Span, msg: str, what: str, name: str, options: list[str] | tuple[str, ...] | set[str],
+                ) -> Diagnostic:
+        """An unknown name at its place: "did you mean" when it is close to a declared one, else (for the sorts
+        a declaration names) "declare it with `landmark well`", with that declaration as a fix. Its code
+        ("undeclared", for a tile kind "undeclared-tile", for a deck "undeclared-deck") lets check report
+        one diagnostic per missing name however often it is used."""
+        opts = list(options)
+        searched = not opts or self._searchable(name, opts)  # past the budget, a typo cannot be told from a gap
+        dym = self.suggest(name, opts) if opts else None
+        d = Diagnostic(msg, file=span.file, line=span.line, col=span.col,
+                       hint=f"did you mean `{dym}`?" if dym else None)
+        if dym or not searched or not name.isidentifier():
+            return d
+        keywords = DECLARED_BY.get(what, ())
+        if keywords:
+            d.hint = "declare it with " + " or ".join(f"`{k} {name}`" for k in keywords)
+            d.code, d.fixes = "undeclared", tuple(self.declaration(k, name) for k in keywords)
+        elif what.startswith("tile kind"):
+            d.hint, d.code = f"a tile kind is declared by its count in the tiles: `tiles {{ {name} x12 }}`", "undeclared-tile"
+        elif what == "deck":
+            d.hint, d.code = f"a deck is declared by its cards: `deck {name} {{ card \"NAME\" 3: CONDITION }}`", "undeclared-deck"
+        return d
+
+    def declaration(self, keyword: str, name: str) -> Fix:
+        """The edit that declares a name (`landmark well`) in the file being checked: on a line after the
+        file's last declaration by that keyword, else its last declaration, else its header."""
+        own = [s for s in self.rules.statements if s.span.file == self.rules.file]
+        decls = [s for s in own if isinstance(s, A.Declare)]
+        after = ([s for s in decls if s.what == keyword] or decls)[-1].span if decls else self.rules.header.span
+        line = (after.end_line or after.line) + 1
+        return Fix(f"declare `{keyword} {name}`", A.Span(self.rules.file, line, 1, line, 1), f"{keyword} {name}\n")
 
     def ids(self, span: A.Span, whole: bool = True) -> tuple[str, ...]:
         """The rule ids cited in the comments on a statement's lines."""

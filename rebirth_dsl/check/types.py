@@ -75,11 +75,10 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
             return "?"
         case A.Landmark(kind=kind, name=lname, tag=tag):
             if not t.is_selector("landmark", kind):
-                dym = t.suggest(kind, t.landmark_kinds)
-                errors.append(_err(f"unknown landmark kind `{kind}`", node, f"did you mean `{dym}`?" if dym else None))
+                errors.append(ExprError([t.unknown(node.span, f"unknown landmark kind `{kind}`", "landmark kind", kind,
+                                                   t.landmark_kinds)]))
             if tag is not None and not t.is_selector("tag", tag):
-                dym = t.suggest(tag, t.tags)
-                errors.append(_err(f"unknown tag `{tag}`", node, f"did you mean `{dym}`?" if dym else None))
+                errors.append(ExprError([t.unknown(node.span, f"unknown tag `{tag}`", "tag", tag, t.tags)]))
             if t.board is not None and t.require_landmarks and t.find_landmark(kind, lname, tag) is None:
                 what = f'"{lname}"' if lname is not None else f"with {tag}"
                 names = t.landmarks_of(kind)
@@ -157,8 +156,10 @@ def _check_selector(node: A.Expr, what: str, t: Tables, errors: list[ExprError])
         errors.append(_err(f"expected the name of a {_SEL_DOC[what]}", node))
         return
     if not t.is_selector(what, node.id):
-        dym = t.suggest(node.id, t.selector_options(what))
-        errors.append(_err(f"`{node.id}` is not a {_SEL_DOC[what]}", node, f"did you mean `{dym}`?" if dym else None))
+        # a name declared as something else is in the wrong place; one declared as nothing, maybe undeclared
+        sort = _SEL_DOC[what] if t.selector_kind(node.id) is None else ""
+        errors.append(ExprError([t.unknown(node.span, f"`{node.id}` is not a {_SEL_DOC[what]}", sort, node.id,
+                                           t.selector_options(what))]))
 
 
 _SEL_DOC = {

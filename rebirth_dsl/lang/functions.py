@@ -12,7 +12,147 @@ accepts either type.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from rebirth_dsl.lang import ast as A
+
+# ----- ranges: what a function's value can be over a whole game (check/reach.py) ------------------------
+ME, NOBODY = -2, -1  # the start values of a player expression: `me`, nobody
+
+
+@dataclass(frozen=True)
+class Bound:
+    """What the checker knows of a value over every position of one game at one player count: it lies in
+    lo..hi (None: no bound known), with `why` the board or tile fact that makes hi what it is, and is `start`
+    before any tile is placed (None: not known). Truth values are 0 and 1; a collection's value is its size,
+    with `where` the hexes its members can be on (a collection of hexes) and `biggest` the most tiles one of
+    its groups can hold (a collection of groups, with `why_biggest`)."""
+
+    lo: int | None = 0
+    hi: int | None = None
+    start: int | None = None
+    why: str = ""
+    where: frozenset[int] | None = None
+    biggest: int | None = None
+    why_biggest: str = ""  # the fact that makes `biggest` what it is
+
+    def capped(self, hi: int | None, why: str) -> Bound:
+        """The bound with hi lowered to another upper bound (and its reason), when that is lower."""
+        if hi is None or (self.hi is not None and self.hi <= hi):
+            return self
+        return replace(self, hi=hi, why=why)
+
+
+class Facts(Protocol):
+    """The board and tile facts a function's range is read from, for one player count (check/reach.py)."""
+
+    def tiles(self, kinds: tuple[A.Expr, ...]) -> Bound: ...  # a player's tiles of these kinds (all: none named)
+    def hexes(self, sel: A.Expr) -> frozenset[int]: ...  # the board hexes of a kind or with a tag
+    def next_to(self, target: A.Expr) -> frozenset[int]: ...  # the hexes next to a kind, a tag or a landmark
+    def ring(self, where: frozenset[int]) -> frozenset[int]: ...  # the hexes next to any of these
+    def landmarks_next_to(self, kind: A.Expr, where: frozenset[int] | None) -> Bound: ...  # a kind's, near these
+    def groups(self, kinds: tuple[A.Expr, ...]) -> Bound: ...  # a player's groups of these kinds
+    def areas_meeting(self, where: frozenset[int] | None) -> Bound: ...  # the areas these hexes lie in
+    def winnable(self) -> Bound: ...  # the areas a player can come first in
+
+
+# A function's range: (facts, its arguments as written, their ranges) -> the range of its value.
+Range = Callable[[Facts, tuple[A.Expr, ...], tuple[Bound, ...]], Bound]
+
+
+def _empty_at_start(b: Bound) -> int | None:
+    """0 when a collection drawn from the players' tiles is empty at the start (it starts empty), else unknown."""
+    return 0 if b.start == 0 else None
+
+
+def _count(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return Bound(b[0].lo, b[0].hi, b[0].start, b[0].why)
+
+
+def _tiles(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return f.tiles(args[1:])  # any player's tiles come from the same mix
+
+
+def _hexes(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    where = f.hexes(args[0])
+    return Bound(len(where), len(where), len(where), f"the board has {len(where)} such hexes", where)
+
+
+def _group(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    g = f.groups(())
+    return Bound(0, g.biggest, None, g.why_biggest)  # only a placed hex has a group: not at the start
+
+
+def _groups(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return f.groups(args[1:])
+
+
+def _largest(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return Bound(0, b[0].biggest, _empty_at_start(b[0]), b[0].why_biggest)
+
+
+def _atleast(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    g, n = b
+    if n.lo is not None and g.biggest is not None and n.lo > g.biggest:
+        return Bound(0, 0, 0, f"no group can hold {n.lo} tiles: {g.why_biggest}", frozenset(), g.biggest,
+                     g.why_biggest)
+    return Bound(0, g.hi, _empty_at_start(g), g.why, None, g.biggest, g.why_biggest)
+
+
+def _within(b: Bound, area: frozenset[int], what: str) -> Bound:
+    """A collection of hexes narrowed to the hexes of an area of the board."""
+    where = area if b.where is None else b.where & area
+    out = Bound(0, b.hi, _empty_at_start(b), b.why, where)
+    if b.where is not None and b.lo == b.hi == b.start == len(b.where):  # a fixed set of board hexes (`hexes`)
+        return Bound(len(where), len(where), len(where), f"the board has {len(where)} {what}", where)
+    return out.capped(len(where), f"the board has {len(where)} {what} where those tiles can go")
+
+
+def _at(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return _within(b[0], f.hexes(args[1]), "such hexes")
+
+
+def _near(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return _within(b[0], f.next_to(args[1]), "hexes next to one")
+
+
+def _neighbours(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    if b[0].where is None:
+        return Bound(0, None, None)
+    ring = f.ring(b[0].where)
+    return Bound(0, len(ring), _empty_at_start(b[0]), f"{len(ring)} hexes lie next to them", ring)
+
+
+def _touched(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return f.landmarks_next_to(args[1], f.tiles(()).where)
+
+
+def _owned(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return f.landmarks_next_to(args[1], f.tiles(()).where)  # held by the majority of the tiles next to it
+
+
+def _owner(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return Bound(None, None, NOBODY)  # nobody holds a landmark before a tile is placed
+
+
+def _areas(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    a = f.areas_meeting(b[0].where)
+    return Bound(0, b[0].hi, _empty_at_start(b[0]), b[0].why, b[0].where).capped(a.hi, a.why)
+
+
+def _won(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return f.winnable()
+
+
+def _per_player(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    # before any tile every player has the same value: each has at least (at most) as much as every other
+    return Bound(0, 1, 1 if b[0].start is not None else None)
+
+
+def _best(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    return Bound(None, None, NOBODY if b[0].start is not None else None)  # all tied: nobody has strictly most
 
 
 @dataclass(frozen=True)
@@ -25,6 +165,9 @@ class Signature:
     doc: str  # one line: what it gives, in the words of the rules
     per_player: bool = False  # the argument is read once for every player, `me` bound to each in turn
     english: str = "{name}({args})"  # how `rebirth rules` says a call; {name}, {args} and {0}, {1}... fill it
+    # the range of its value over a game, from the board and the tile mix (check/reach.py: "can never be met",
+    # "always met"); None: not known, and a card that calls it is neither warned of
+    bound: Range | None = None
 
     def say(self, args: list[str]) -> str:
         """A call in English, its arguments already said."""
@@ -32,33 +175,33 @@ class Signature:
 
 
 _ALL = (
-    Signature("count", ("coll",), "int", "the number of things in a collection (hexes, groups, landmarks, areas)"),
-    Signature("size", ("coll",), "int", "same as count; reads well for a group"),
+    Signature("count", ("coll",), "int", "the number of things in a collection (hexes, groups, landmarks, areas)", bound=_count),
+    Signature("size", ("coll",), "int", "same as count; reads well for a group", bound=_count),
     Signature("tiles", ("player", "sel:tile*"), "hexes",
-              "the hexes holding the player's tiles, of the given kinds or classes"),
-    Signature("hexes", ("sel:hex",), "hexes", "every board hex of a kind or with a tag"),
-    Signature("group", ("hex",), "hexes", "the group (same owner, same kind, adjacent) containing a hex"),
-    Signature("groups", ("player", "sel:tile*"), "groups", "the player's groups of the given kinds"),
-    Signature("largest", ("groups",), "int", "the size of the largest group, 0 if none"),
-    Signature("atleast", ("groups", "int"), "groups", "the groups of at least N tiles"),
-    Signature("at", ("hexes", "sel:hex"), "hexes", "the hexes that are of a kind or carry a tag"),
+              "the hexes holding the player's tiles, of the given kinds or classes", bound=_tiles),
+    Signature("hexes", ("sel:hex",), "hexes", "every board hex of a kind or with a tag", bound=_hexes),
+    Signature("group", ("hex",), "hexes", "the group (same owner, same kind, adjacent) containing a hex", bound=_group),
+    Signature("groups", ("player", "sel:tile*"), "groups", "the player's groups of the given kinds", bound=_groups),
+    Signature("largest", ("groups",), "int", "the size of the largest group, 0 if none", bound=_largest),
+    Signature("atleast", ("groups", "int"), "groups", "the groups of at least N tiles", bound=_atleast),
+    Signature("at", ("hexes", "sel:hex"), "hexes", "the hexes that are of a kind or carry a tag", bound=_at),
     Signature("near", ("hexes", "sel:near"), "hexes",
-              "the hexes adjacent to a hex of a kind or tag, or to a landmark"),
+              "the hexes adjacent to a hex of a kind or tag, or to a landmark", bound=_near),
     Signature("neighbours", ("hexes|hex",), "hexes",
               "the hexes next to a hex or to a set of hexes, not counting those hexes themselves",
-              english="the hexes next to {0}"),
+              english="the hexes next to {0}", bound=_neighbours),
     Signature("touched", ("player", "sel:landmark"), "landmarks",
-              "landmarks of a kind next to one of the player's tiles"),
-    Signature("owned", ("player", "sel:landmark"), "landmarks", "landmarks of a kind the player holds (majorities)"),
-    Signature("owner", ("landmark",), "player", "who holds a landmark, or nobody"),
-    Signature("areas", ("hexes",), "areas", "the distinct settlement areas the hexes lie in"),
-    Signature("won", ("player",), "areas", "completed areas in which the player ranked first"),
+              "landmarks of a kind next to one of the player's tiles", bound=_touched),
+    Signature("owned", ("player", "sel:landmark"), "landmarks", "landmarks of a kind the player holds (majorities)", bound=_owned),
+    Signature("owner", ("landmark",), "player", "who holds a landmark, or nobody", bound=_owner),
+    Signature("areas", ("hexes",), "areas", "the distinct settlement areas the hexes lie in", bound=_areas),
+    Signature("won", ("player",), "areas", "completed areas in which the player ranked first", bound=_won),
     Signature("most", ("int",), "bool", "true if `me` has at least as much as every other player (ties count)",
-              per_player=True),
+              per_player=True, bound=_per_player),
     Signature("fewest", ("int",), "bool", "true if `me` has at most as much as every other player (ties count)",
-              per_player=True),
+              per_player=True, bound=_per_player),
     Signature("best", ("int",), "player", "the one player with strictly the most (above 0), or nobody",
-              per_player=True),
+              per_player=True, bound=_best),
 )
 
 SIGNATURES: dict[str, Signature] = {s.name: s for s in _ALL}
@@ -78,4 +221,5 @@ def function_table() -> str:
     return "\n".join(rows)
 
 
-__all__ = ["PER_PLAYER", "SIGNATURES", "TABLE_BEGIN", "TABLE_END", "Signature", "function_table"]
+__all__ = ["ME", "NOBODY", "PER_PLAYER", "SIGNATURES", "TABLE_BEGIN", "TABLE_END", "Bound", "Facts", "Range", "Signature",
+           "function_table"]

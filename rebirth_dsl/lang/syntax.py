@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rebirth_dsl import cache
-from rebirth_dsl.errors import Diagnostic, RulesSyntaxError
+from rebirth_dsl.errors import Diagnostic, Fix, RulesSyntaxError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_EXPR_DEPTH, MAX_NUMBER
 
@@ -120,6 +120,9 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
         what = f"unexpected character {e.char!r}"
     else:
         what = "syntax error"
+    said = _what_the_author_did(e, text, file, lines, line, col)
+    if said is not None:
+        return RulesSyntaxError([said])
     expected = sorted({_readable(t) for t in (getattr(e, "expected", None) or getattr(e, "allowed", None) or [])})
     msg = what
     if expected:
@@ -131,6 +134,122 @@ def _syntax_error(e: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
     end = max(col, 1) + len(tok_text) if tok_text and "\n" not in tok_text else 0  # underline the whole token
     return RulesSyntaxError([Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint,
                                         end_line=line if end else 0, end_col=end, code="syntax")])
+
+
+# The statements that stand only inside a block, by their first word, and the block. A parser meeting one
+# outside its block would list every keyword it could take instead.
+_BLOCK_WORDS: dict[str, str] = {
+    **dict.fromkeys(("rank", "ties", "pay", "alone"), "area K { ... }"),
+    **dict.fromkeys(("over", "unowned", "compare", "final"), "majority K { ... }"),
+    "card": "deck NAME { ... }",
+    **dict.fromkeys(("set", "hand"), "setup { ... }"),
+    **dict.fromkeys(("incomplete", "each", "held", "winner"), "end { ... }"),
+}
+_PHRASE = {"rank": "rank by", "pay": "pay size", "over": "over adjacent", "final": "final tie", "set": "set aside",
+           "held": "held cards", "winner": "winner ties", "each": "each KIND owned"}
+# where a statement may stand: between statements of the file (a top-level keyword is expected) or of a block
+_BOUNDARY = frozenset({"AREA", "RBRACE"})
+
+
+def _braces(text: str, upto: int | None = None) -> list[tuple[int, int, int]]:
+    """The `{` still open (offset, line, col) after reading the text (up to an offset), outside comments and
+    strings; a `}` that closes none is left to the parser."""
+    open_: list[tuple[int, int, int]] = []
+    line, start, i, n = 1, 0, 0, len(text) if upto is None else min(upto, len(text))
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line, start = line + 1, i + 1
+        elif ch == "#":  # a comment runs to the end of its line
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif ch == '"':  # a string ends at its quote or, unterminated, at the end of its line
+            j = i + 1
+            while j < n and text[j] not in '"\n':
+                j += 1
+            i = j + 1 if j < n and text[j] == '"' else j
+            continue
+        elif ch == "{":
+            open_.append((i, line, i - start + 1))
+        elif ch == "}" and open_:
+            open_.pop()
+        i += 1
+    return open_
+
+
+def _offset(lines: list[str], line: int, col: int) -> int:
+    """The offset in the text of a 1-based line and column."""
+    return sum(len(x) + 1 for x in lines[:line - 1]) + col - 1
+
+
+def _what_the_author_did(e: UnexpectedInput, text: str, file: str, lines: list[str], line: int,
+                         col: int) -> Diagnostic | None:
+    """The slip behind a parse error, in the author's words, when it is one of the common ones: a block
+    never closed (named at its `{`, with the `}` to insert where its statements stop), a `}` closing none,
+    a block's statement outside its block. None: the parser's own words."""
+    from lark import UnexpectedCharacters, UnexpectedToken
+
+    def at(ln: int, c: int, msg: str, width: int, hint: str | None, fixes: tuple[Fix, ...] = ()) -> Diagnostic:
+        src = lines[ln - 1] if 0 < ln <= len(lines) else ""
+        return Diagnostic(msg, file=file, line=ln, col=c, source_line=src, hint=hint, end_line=ln, end_col=c + width,
+                          code="syntax", fixes=fixes)
+
+    if isinstance(e, UnexpectedCharacters):
+        return None  # a character no word is made of: that, not a brace, is what to mend first
+    here = _offset(lines, line, col) if 0 < line <= len(lines) else len(text)
+    expected = set(getattr(e, "expected", None) or ())
+    unclosed = _braces(text)
+    open_here = _braces(text, here)
+    never = {o for o, _, _ in unclosed}
+    still = [b for b in open_here if b[0] in never]
+    if still and "RBRACE" in expected:  # a `}` could have ended the innermost block open here, never closed
+        _, bl, bc = still[-1]
+        tok = getattr(e, "token", None)
+        ended = tok is None or getattr(tok, "type", "") == "$END"
+        opening = lines[bl - 1]
+        fix_at, text_in = _close_at(lines, line, col, ended, opening[:len(opening) - len(opening.lstrip())],
+                                    text.endswith("\n"))
+        hint = ("its statements run to the end of the file: add `}` after the last one" if ended else
+                f"its statements stop before `{tok}` at line {line}: add `}}` there")
+        fix = Fix("close the block with `}`", A.Span(file, fix_at[0], fix_at[1], fix_at[0], fix_at[1]), text_in)
+        return at(bl, bc, f"the `{{` opened at line {bl} is never closed", 1, hint, (fix,))
+    if not isinstance(e, UnexpectedToken):
+        return None
+    tok = e.token
+    if str(tok) == "}" and not open_here:
+        return at(line, col, "this `}` closes no block: every `{` before it is closed already", 1,
+                  "remove it, or open the block it was meant to close")
+    word = str(tok)
+    if word in _BLOCK_WORDS and tok.type != "NAME" and expected & _BOUNDARY:
+        phrase, block = _PHRASE.get(word, word), _BLOCK_WORDS[word]
+        opener = block.split(" {")[0]
+        return at(line, col, f"`{phrase}` belongs inside `{block}`", len(word),
+                  f"move it into the `{opener}` block" + (f", or open one before it: `{opener} {{`" if "AREA" in expected
+                                                          else ""))
+    before = text[:here]
+    if tok.type == "COLON" and expected == {"TO"} and re.search(r"\bplayers\s+[0-9]+\s*$", before):
+        return at(line, col, "`players N: ...` belongs inside `setup { ... }` (here `players` can only start "
+                  "`players LOW to HIGH`)", 1, "move it into the setup block")
+    count = re.match(r"[ \t]+(x[0-9]+)\b", text[here + len(word):])
+    if tok.type == "NAME" and "AREA" in expected and count:
+        return at(line, col, f"`{word} {count.group(1)}` belongs inside `tiles {{ ... }}`", len(word),
+                  "move it into the tiles block")
+    return None
+
+
+def _close_at(lines: list[str], line: int, col: int, ended: bool, indent: str,
+              newline_at_end: bool) -> tuple[tuple[int, int], str]:
+    """Where the `}` of a block goes, and the text to insert: after the last statement before the word the
+    parser stopped at (the end of the file when it ran out), on a line of its own at the block's indent."""
+    if not ended and lines[line - 1][:col - 1].split("#", 1)[0].strip():
+        return (line, col), "} "  # the word that cannot stand in the block shares a line with the block's last
+    last = (len(lines) if ended else line - 1)
+    while last > 0 and not lines[last - 1].split("#", 1)[0].strip():
+        last -= 1  # blank and comment-only lines before the word belong to what follows
+    if last >= len(lines) and not newline_at_end:
+        return (max(last, 1), len(lines[-1]) + 1 if lines else 1), f"\n{indent}}}"
+    return (last + 1, 1), f"{indent}}}\n"
 
 
 def _signature(e: UnexpectedInput) -> tuple[object, ...]:

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("pygls", reason="the editor server is the optional extra rebirth-dsl[lsp]")
 
-from conftest import ROOT
+from conftest import ROOT, beyond_bundled_findings
 from pygls.uris import from_fs_path  # noqa: E402
 
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES  # noqa: E402
@@ -88,9 +88,10 @@ class Raw:
         return uri
 
     async def published(self, uri: str) -> list[dict[str, Any]]:
-        """The diagnostics the server publishes for a document."""
+        """The diagnostics the server publishes for a document, less the bundled games' own findings
+        (tests/conftest.py)."""
         await self.until(lambda: uri in self.diagnostics)
-        return self.diagnostics[uri]
+        return beyond_bundled_findings(self.diagnostics[uri])
 
 
 def exchange(test: Any, cwd: Path) -> None:

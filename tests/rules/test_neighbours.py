@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import beyond_bundled_findings
 
 from rebirth_dsl import native
 from rebirth_dsl.board.model import load_board
@@ -146,7 +147,7 @@ def test_S_F1_neighbours_native_games_replay_on_the_reference_engine(tmp_path: P
 def test_neighbours_of_a_player_is_refused_by_the_checker(tmp_path: Path) -> None:
     """`neighbours` takes a hex or hexes: a player is a type error at the argument."""
     f = _variant(tmp_path, "on place food: score count(neighbours(me)) as wells           # S-F1")
-    found = check(load_rules(f), load_board(ROOT / "boards" / "scotland.json"))
+    found = beyond_bundled_findings(check(load_rules(f), load_board(ROOT / "boards" / "scotland.json")))
     assert [d.message for d in found] == ["expected hexes or hex, got player"], found
     assert found[0].col == len("on place food: score count(neighbours(") + 1
     with pytest.raises(RebirthError, match="expected hexes or hex, got player"):

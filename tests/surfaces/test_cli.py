@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import BOARDS, ROOT, RULES
+from conftest import BOARDS, ROOT, RULES, beyond_bundled_findings
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
 GOLDEN = ROOT / "tests" / "golden"
@@ -174,7 +174,7 @@ def test_check_json_is_lsp_shaped_and_a_cause_on_many_hexes_is_one_line(run_cli,
     typo = tmp_path / "typo.rules"
     typo.write_text('ruleset t extends "' + str(RULES / "scotland.rules") + '"\nplace food on food, enrgy\n')
     code, out, _ = run_cli("check", typo, "--json")
-    (d,) = json.loads(out)
+    (d,) = beyond_bundled_findings(json.loads(out))
     assert d["range"] == {"start": {"line": 1, "character": 20}, "end": {"line": 1, "character": 25}}
     assert d["code"] == "names" and d["hint"] == "did you mean `energy`?"
 

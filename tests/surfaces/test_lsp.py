@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("pygls", reason="the editor server is the optional extra rebirth-dsl[lsp]")
 
-from conftest import ROOT
+from conftest import ROOT, beyond_bundled_findings
 from lsprotocol import types as T  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 from pygls.uris import from_fs_path  # noqa: E402
@@ -96,11 +96,13 @@ class Editor:
     async def diagnostics(self, uri: str, version: int | None = None,
                           until: Callable[[list[T.Diagnostic]], bool] | None = None,
                           after: int = 0) -> list[T.Diagnostic]:
-        """The diagnostics published for a version of a document (or the first that satisfy `until`)."""
+        """The diagnostics published for a version of a document (or the first that satisfy `until`), less the
+        bundled games' own findings (tests/conftest.py: a base's warnings ride along with every variant)."""
         def found() -> list[T.Diagnostic] | None:
             for p in self.published.get(uri, [])[after:]:
-                if (version is None or p.version == version) and (until is None or until(p.diagnostics)):
-                    return p.diagnostics
+                ds = beyond_bundled_findings(p.diagnostics)
+                if (version is None or p.version == version) and (until is None or until(ds)):
+                    return ds
             return None
 
         async def wait() -> list[T.Diagnostic]:
