@@ -16,7 +16,7 @@ from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.present.report import evaluate, explain, render_table
 from rebirth_dsl.records.record import load_record, replay
-from rebirth_dsl.records.resources import bundled, default_board, find
+from rebirth_dsl.records.resources import board_for, bundled, default_board, find
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -316,13 +316,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         problems.extend(e.diagnostics)
         rules_path = None
     try:
-        board_path: Path | None
+        board_path: Path | None = None
         if args.board:
-            board_path = find("boards", args.board)
+            board_path = board_for(None, args.board)
         elif rules_path is not None and not args.no_board:
-            board_path = default_board(rules_path)
-        else:
-            board_path = None
+            # a `board` statement that names no board is reported by the checks, at the statement
+            board_path = board_for(rules_path, rules=rules, strict=False) if rules is not None else default_board(rules_path)
         if board_path is not None:
             board_file = str(board_path)
             board = load_board_view(board_path)
@@ -353,7 +352,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _load_replay(args: argparse.Namespace) -> Any:
     """The record a command names, replayed (with the --rules/--board overrides and --allow-paths)."""
     rules = find("rules", args.rules) if args.rules else None
-    board = find("boards", args.board) if args.board else None
+    board = board_for(None, args.board) if args.board else None
     return replay(load_record(find("examples", args.game), allow_paths=args.allow_paths, rules=rules, board=board))
 
 

@@ -45,6 +45,7 @@ class Diagnostic:
     severity: str = "error"  # or "warning": shown, but fails only `check --strict`
     code: str = ""  # a stable name of the kind of problem (e.g. "unknown-name"), for editors and --json
     fixes: tuple[Fix, ...] = ()  # the edits that would mend it (a did-you-mean, a missing declaration)
+    related: tuple[tuple[str, Span], ...] = ()  # other places the problem is about: (what it is, where)
 
     def render(self) -> str:
         """Render as `file:line:col: message`, with the source line and a caret under the span when known."""
@@ -86,6 +87,12 @@ class Diagnostic:
             out["path"] = self.path
         if self.rule:
             out["rule"] = self.rule
+        if self.related:  # the protocol's relatedInformation, with 0-based positions as above
+            out["related"] = [{"file": sp.file, "message": what,
+                               "range": {"start": {"line": max(sp.line - 1, 0), "character": max(sp.col - 1, 0)},
+                                         "end": {"line": max((sp.end_line or sp.line) - 1, 0),
+                                                 "character": max((sp.end_col or sp.col + 1) - 1, 0)}}}
+                              for what, sp in self.related]
         return out
 
 
