@@ -16,7 +16,7 @@ from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.present.report import evaluate, explain, render_table
 from rebirth_dsl.records.record import load_record, replay
-from rebirth_dsl.records.resources import board_for, bundled, default_board, find
+from rebirth_dsl.records.resources import board_for, bundled, default_board, default_rules, find, name_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -182,6 +182,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     r.add_argument("--diff", metavar="BASE", help="say only what RULES changes against BASE (a file or name)")
 
     sub.add_parser("list", help="the bundled rulesets, variants, boards and examples")
+
+    nw = sub.add_parser("new", help="start a variant in this folder: `rebirth new variant NAME --extends BASE`")
+    nws = nw.add_subparsers(dest="new_command", required=True, parser_class=_Parser)
+    nv = nws.add_parser("variant", help="write NAME.rules: a commented starter that extends a ruleset, names its "
+                        "board and checks clean (an existing file is never overwritten)")
+    nv.add_argument("name", help="the variant's name: NAME.rules is written in the current folder")
+    nv.add_argument("--extends", dest="base", default=None, help="the ruleset it varies: a bundled name "
+                    "(`rebirth list`) or a rules file (default: the default ruleset, as `rebirth play` uses)")
 
     ls = sub.add_parser("lsp", help="serve .rules files to an editor over stdin/stdout (Language Server Protocol; "
                         "needs the extra: pip install 'rebirth-dsl[lsp]')")
@@ -505,6 +513,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    """`rebirth new variant NAME --extends BASE`: a variant's starting files in the current folder."""
+    from pathlib import Path  # only for the current folder
+
+    from rebirth_dsl.records.starter import new_variant  # writing files: this command's own
+
+    written = new_variant(args.name, args.base or name_of("rules", default_rules()) or str(default_rules()), Path("."))
+    for p in written:
+        print(f"wrote {shown(p)}")
+    rules = next((p for p in written if p.suffix == ".rules"), None)
+    if rules is not None:
+        print(f"next: edit it, then `rebirth check {shown(rules)}` and `rebirth play --rules {shown(rules)}`")
+    return EXIT_OK
+
+
 def cmd_board(args: argparse.Namespace) -> int:
     """`rebirth board build MAP -o BOARD.json [--check]`: a board made from a map file."""
     from rebirth_dsl.board.maps import load_map, render_board  # see the start-up note at the top
@@ -544,4 +567,5 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
-            "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "list": cmd_list, "board": cmd_board, "lsp": cmd_lsp}
+            "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "list": cmd_list, "board": cmd_board, "lsp": cmd_lsp,
+            "new": cmd_new}
