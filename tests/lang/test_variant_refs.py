@@ -222,3 +222,12 @@ def test_category_and_board_statements_parse_to_their_nodes() -> None:
     r = parse_text('ruleset x\nboard "w.json"\nboard ireland\ncategory wells, springs\n')
     assert [type(s) for s in r.statements] == [A.BoardDecl, A.BoardDecl, A.CategoryDecl]
     assert (r.statements[0].ref, r.statements[0].named, r.statements[1].named) == ("w.json", False, True)  # type: ignore[union-attr]
+
+
+def test_the_editor_completes_extends_with_the_bundled_names(folder: Path) -> None:
+    from rebirth_dsl.lsp.analysis import Analyser, completions
+
+    text = 'ruleset hills extends "'
+    a = Analyser().analyse(text, folder / "hills.rules")
+    labels = [c.label for c in completions(a, a.symbols, 0, len(text))]
+    assert set(bundled("rules")) <= set(labels), labels
