@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from rebirth_dsl.bundle import bundled
 from rebirth_dsl.errors import Diagnostic, did_you_mean
 from rebirth_dsl.files import shown
-from rebirth_dsl.games import bundled
 from rebirth_dsl.lang import ast as A
 
 

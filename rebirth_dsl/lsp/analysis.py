@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Protocol
 
 from rebirth_dsl.board.model import Board, load_board
+from rebirth_dsl.bundle import bundled
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import VARIABLES
 from rebirth_dsl.errors import Diagnostic, RebirthError, RulesSyntaxError
 from rebirth_dsl.files import shown
-from rebirth_dsl.games import bundled
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids

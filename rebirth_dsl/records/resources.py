@@ -1,6 +1,6 @@
 """The bundled games: rulesets, boards, schemas and example records, found by name.
 
-Where they are is rebirth_dsl.games (the language's loader finds bundled names there too); this module
+Where they are is rebirth_dsl.bundle (the language's loader finds bundled names there too); this module
 adds what the commands need: a name or a path as the user gave it, the defaults, the board of a ruleset.
 
 A *name* is a bundled file's path inside its folder without the suffix: `scotland`, `ireland`,
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rebirth_dsl.bundle import FOLDERS as FOLDERS  # re-exported: where the bundled games are, found by name
+from rebirth_dsl.bundle import bundled as bundled
+from rebirth_dsl.bundle import games_root as games_root
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.files import read_bytes
-from rebirth_dsl.games import FOLDERS as FOLDERS  # re-exported: where the bundled games are, found by name
-from rebirth_dsl.games import bundled as bundled
-from rebirth_dsl.games import games_root as games_root
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules

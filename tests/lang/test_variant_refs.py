@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from rebirth_dsl.bundle import bundled
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.games import bundled
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.records.resources import board_for, rules_and_board

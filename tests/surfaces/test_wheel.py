@@ -82,3 +82,19 @@ def test_installed_commands_work_from_another_folder(installed: tuple[Path, Path
     assert example.returncode == 0, example.stderr
     bench = run(bin_dir, work, str(bin_dir / "python"), "-m", "rebirth_dsl.bench", "--seconds", "0.2")
     assert bench.returncode == 0 and "random games/s" in bench.stdout, bench.stderr
+
+
+def test_a_variant_author_starts_from_an_empty_folder(installed: tuple[Path, Path]) -> None:
+    """Issue 22's acceptance, for what exists: `rebirth new variant`, `check` and `play` of the variant in an
+    empty folder of the installed package's user, with no path into the installation."""
+    bin_dir, work = installed
+    folder = work / "hills-author"
+    folder.mkdir()
+    made = run(bin_dir, folder, "rebirth", "new", "variant", "hills", "--extends", "scotland")
+    assert made.returncode == 0, made.stderr
+    assert "site-packages" not in (folder / "hills.rules").read_text()
+    checked = run(bin_dir, folder, "rebirth", "check", "hills.rules")
+    assert checked.returncode == 0 and "hills.rules: ok" in checked.stdout, checked.stderr
+    played = run(bin_dir, folder, "rebirth", "play", "--rules", "hills.rules", "--players", "2", "--agents",
+                 "random,random", "-o", "g.json", "--quiet")
+    assert played.returncode == 0 and (folder / "g.json").is_file(), played.stderr

@@ -1,5 +1,7 @@
 """Where the bundled games are: rulesets, boards, schemas and example records, by name.
 
+(A module of its own name, not `games`: a wheel carries the games themselves in the folder rebirth_dsl/games/.)
+
 The repository's top-level `rules/`, `boards/`, `schemas/` and `examples/` are the single source. A
 wheel carries a copy of them inside the package (`rebirth_dsl/games/`, written by the build); a source
 checkout (an editable install) reads the top-level folders themselves. Either way they are found
