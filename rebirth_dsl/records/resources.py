@@ -81,9 +81,13 @@ def board_for(rules_path: Path | None, board: str | None = None, *, rules: A.Rul
             assert problem is not None  # no board found: the statement's problem says why
             raise RebirthError([problem])
         return found
-    if base is not None:  # the editor: the buffer's own header, not the one on disk, says what it extends
+    if base is not None or (rules is not None and rules.header.extends is None):
+        # the rules as given (the editor's buffer) say what they extend, not the file on disk
         own = name_of("rules", rules_path) if rules_path is not None else None
-        return bundled("boards").get(own) if own in bundled("boards") else default_board(base)
+        boards = bundled("boards")
+        if own is not None and own in boards:
+            return boards[own]
+        return default_board(base) if base is not None else None
     return default_board(rules_path) if rules_path is not None else None
 
 

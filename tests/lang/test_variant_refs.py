@@ -231,3 +231,13 @@ def test_the_editor_completes_extends_with_the_bundled_names(folder: Path) -> No
     a = Analyser().analyse(text, folder / "hills.rules")
     labels = [c.label for c in completions(a, a.symbols, 0, len(text))]
     assert set(bundled("rules")) <= set(labels), labels
+
+
+def test_the_editor_reads_the_buffer_s_header_not_the_file_on_disk(folder: Path) -> None:
+    """A buffer that no longer extends Ireland is not checked against Ireland's board because the saved
+    file still does."""
+    from rebirth_dsl.lsp.analysis import Analyser
+
+    f = write(folder / "v.rules", 'ruleset v extends "ireland"\n')
+    assert Analyser().analyse(f.read_text(), f).board_path == bundled("boards")["ireland"]
+    assert Analyser().analyse("ruleset v\n", f).board_path is None
