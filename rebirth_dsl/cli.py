@@ -16,7 +16,7 @@ from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.present.report import evaluate, explain, render_table
 from rebirth_dsl.records.record import load_record, replay
-from rebirth_dsl.records.resources import bundled, default_board, find
+from rebirth_dsl.records.resources import board_for, bundled, default_board, default_rules, find, name_of
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -198,6 +198,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     f.add_argument("--check", action="store_true", help="write nothing; list the files that would change and "
                    "exit 1 if any would")
     f.add_argument("--stdout", action="store_true", help="print the formatted text instead of writing the files")
+    nw = sub.add_parser("new", help="start a variant in this folder: `rebirth new variant NAME --extends BASE`")
+    nws = nw.add_subparsers(dest="new_command", required=True, parser_class=_Parser)
+    nv = nws.add_parser("variant", help="write NAME.rules: a commented starter that extends a ruleset, names its "
+                        "board and checks clean (an existing file is never overwritten)")
+    nv.add_argument("name", help="the variant's name: NAME.rules is written in the current folder")
+    nv.add_argument("--extends", dest="base", default=None, help="the ruleset it varies: a bundled name "
+                    "(`rebirth list`) or a rules file (default: the default ruleset, as `rebirth play` uses)")
 
     ls = sub.add_parser("lsp", help="serve .rules files to an editor over stdin/stdout (Language Server Protocol; "
                         "needs the extra: pip install 'rebirth-dsl[lsp]')")
@@ -357,13 +364,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         problems.extend(e.diagnostics)
         rules_path = None
     try:
-        board_path: Path | None
+        board_path: Path | None = None
         if args.board:
-            board_path = find("boards", args.board)
+            board_path = board_for(None, args.board)
         elif rules_path is not None and not args.no_board:
-            board_path = default_board(rules_path)
-        else:
-            board_path = None
+            # a `board` statement that names no board is reported by the checks, at the statement
+            board_path = board_for(rules_path, rules=rules, strict=False) if rules is not None else default_board(rules_path)
         if board_path is not None:
             board_file = str(board_path)
             board = load_board_view(board_path)
@@ -394,7 +400,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _load_replay(args: argparse.Namespace) -> Any:
     """The record a command names, replayed (with the --rules/--board overrides and --allow-paths)."""
     rules = find("rules", args.rules) if args.rules else None
-    board = find("boards", args.board) if args.board else None
+    board = board_for(None, args.board) if args.board else None
     return replay(load_record(find("examples", args.game), allow_paths=args.allow_paths, rules=rules, board=board))
 
 
@@ -630,6 +636,19 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     elif not paths:
         print(f"no .rules files in {', '.join(map(shown, args.files or ['.']))}", file=sys.stderr)
     return EXIT_PROBLEMS if failed or (args.check and changed) else EXIT_OK
+def cmd_new(args: argparse.Namespace) -> int:
+    """`rebirth new variant NAME --extends BASE`: a variant's starting files in the current folder."""
+    from pathlib import Path  # only for the current folder
+
+    from rebirth_dsl.records.starter import new_variant  # writing files: this command's own
+
+    written = new_variant(args.name, args.base or name_of("rules", default_rules()) or str(default_rules()), Path("."))
+    for p in written:
+        print(f"wrote {shown(p)}")
+    rules = next((p for p in written if p.suffix == ".rules"), None)
+    if rules is not None:
+        print(f"next: edit it, then `rebirth check {shown(rules)}` and `rebirth play --rules {shown(rules)}`")
+    return EXIT_OK
 
 
 def cmd_board(args: argparse.Namespace) -> int:
@@ -672,4 +691,4 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
             "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "test": cmd_test, "list": cmd_list,
-            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp}
+            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new}

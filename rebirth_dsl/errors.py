@@ -45,6 +45,7 @@ class Diagnostic:
     severity: str = "error"  # or "warning": shown, but fails only `check --strict`
     code: str = ""  # a stable name of the kind of problem (e.g. "unknown-name"), for editors and --json
     fixes: tuple[Fix, ...] = ()  # the edits that would mend it (a did-you-mean, a missing declaration)
+    related: tuple[tuple[str, Span], ...] = ()  # other places the problem is about: (what it is, where)
 
     def render(self) -> str:
         """Render as `file:line:col: message`, with the source line and a caret under the span when known."""
@@ -89,6 +90,8 @@ class Diagnostic:
         if self.fixes:  # kept by the client with the diagnostic, and handed back when it asks for code actions
             out["data"] = {"fixes": [{"title": f.title, "range": _lsp_range(f.span), "newText": f.text}
                                      for f in self.fixes]}
+        if self.related:  # the protocol's relatedInformation, with 0-based positions as above
+            out["related"] = [{"file": sp.file, "message": what, "range": _lsp_range(sp)} for what, sp in self.related]
         return out
 
 

@@ -122,8 +122,9 @@ def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
     return p
 
 
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write text to a temp file beside the target, then rename it into place."""
+def write_text_atomic(path: str | Path, text: str, exclusive: bool = False) -> None:
+    """Write text to a temp file beside the target, then rename it into place. `exclusive`: never over a
+    file that exists, even one made meanwhile (the temp file is linked into place, which fails if so)."""
     import tempfile  # writing only (it pulls in shutil, bz2, lzma, random): not on a reading command's path
 
     p = Path(path)
@@ -137,7 +138,22 @@ def write_text_atomic(path: str | Path, text: str) -> None:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; give the file the usual mode
-        os.replace(tmp, p)
+        if exclusive:
+            try:
+                os.link(tmp, p)
+            except FileExistsError:
+                raise
+            except OSError:  # a file system without hard links: claim the name first, then move the text onto it
+                os.close(os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+                os.replace(tmp, p)
+            else:
+                _unlink(tmp)
+        else:
+            os.replace(tmp, p)
+    except FileExistsError:
+        _unlink(tmp)
+        raise RebirthError.single("already exists: not overwritten (remove it or choose another name)",
+                                  file=shown(path)) from None
     except OSError as e:
         _unlink(tmp)
         raise RebirthError.single(f"cannot write: {e.strerror or e}", file=shown(path)) from None

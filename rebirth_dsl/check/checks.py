@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rebirth_dsl.check.reach import check_reach
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import ExprError, Scope, type_of
+from rebirth_dsl.check.variant import check_board_statement, check_categories
 from rebirth_dsl.errors import Diagnostic, Fix, Span
 from rebirth_dsl.files import shown
 from rebirth_dsl.lang import ast as A
@@ -504,7 +505,7 @@ def check_citations(rules: A.Rules, t: Tables, board: Board | None) -> list[Diag
     """Every rule statement cites the rule id it encodes in its comment (RULES.md habit)."""
     out: list[Diagnostic] = []
     for s in rules.statements:
-        if isinstance(s, A.Declare):
+        if isinstance(s, A.Declare | A.BoardDecl | A.CategoryDecl):  # declarations, not rules
             continue
         whole = not isinstance(s, A.AreaBlock | A.MajorityBlock | A.DeckBlock)
         items = getattr(s, "items", None) or getattr(s, "cards", None)
@@ -966,6 +967,7 @@ def check_overlaps(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagn
                    f"{more} other earlier statement{'s' if others > 1 else ''}: all count")
         out.append(Diagnostic(
             msg, file=s.span.file, line=s.span.line, col=s.span.col, severity="warning", code="double-scoring",
+            related=((f"the statement that already scores it into `{cat}`", old),),
             hint="a statement replaces an extended ruleset's only when its trigger is the same; to drop the "
                  "other write `without on ...` naming its event, or score into another category"))
     return out
@@ -983,6 +985,8 @@ RULES_CHECKS: tuple[Check, ...] = (
     check_overlaps,
     check_meaning,
     check_reach,  # can never act, always acts (check/reach.py); against a full board, its board checks too
+    check_board_statement,
+    check_categories,
 )
 BOARD_CHECKS: tuple[Check, ...] = (check_deck_supply, check_board_names, check_board_has_what_rules_use, check_areas, check_geometry,
                                    check_supply, check_neutral_hexes, check_abilities,

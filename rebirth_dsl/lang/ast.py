@@ -99,6 +99,31 @@ class PlayersRange(Node):
 
 
 @node
+class BoardDecl(Node):
+    """`board "wells.json"` (a board file, by a path relative to the rules file) or `board scotland` (a
+    bundled board): the board the ruleset plays on unless a command names another. An extending ruleset
+    inherits its base's unless it names its own."""
+
+    ref: str  # as written
+    named: bool  # the bare-name form: a bundled board
+    span: Span = NOSPAN
+    # the folder of the file the statement was read from, set by the loader (lang.parser.load_rules): a
+    # path is relative to the file that wrote it, not to the variant that inherits it
+    folder: str = field(default="", compare=False)
+    key: Key = ("board",)
+
+
+@node
+class CategoryDecl(Node):
+    """`category wells, springs`: scoring categories this ruleset adds. A ruleset that extends another
+    may score only into the categories its base scores into and those it declares (a typo is an error);
+    a ruleset of its own introduces a category by scoring into it."""
+
+    names: tuple[str, ...]
+    span: Span = NOSPAN
+
+
+@node
 class Declare(Node):
     """`hex ...`, `landmark ...`, `tag ...`: names a board may use."""
 
@@ -613,7 +638,7 @@ class Without(Node):
 Statement = (
     PlayersRange | Declare | TileSpec | ClassDecl | SetAside | Hand | Returns | Neutral | PublicSetup
     | PlaceRule | OneTile | Turns | PassRule | GroupDecl | Trigger | AreaBlock | MajorityBlock | DeckBlock | PublicDecl
-    | AbilityDecl | EndIncomplete | EndOwned | EndHeld | WinnerTies | Without
+    | AbilityDecl | EndIncomplete | EndOwned | EndHeld | WinnerTies | Without | BoardDecl | CategoryDecl
 )
 
 
@@ -626,3 +651,6 @@ class Rules(Node):
     file: str = ""
     source: str = ""
     sources: dict[str, str] = field(default_factory=dict, compare=False)
+    # the categories the rulesets this one extends score into (set by lang.parser.merge): what a variant
+    # may score into without declaring it
+    inherited_categories: tuple[str, ...] = field(default=(), compare=False)

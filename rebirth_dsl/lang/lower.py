@@ -76,6 +76,16 @@ class Lower(Transformer[Token, "tuple[A.Header, list[A.Statement]]"]):
         """`extends "file"`."""
         return _str(items[0])
 
+    def board_decl(self, meta: Meta, items: list[Token]) -> A.BoardDecl:
+        """`board "file.json"` or `board NAME`."""
+        tok = items[0]
+        named = tok.type == "NAME"
+        return A.BoardDecl(str(tok) if named else _str(tok), named, self.s(meta))
+
+    def category_decl(self, meta: Meta, items: list[tuple[str, ...]]) -> A.CategoryDecl:
+        """`category NAME, ...`."""
+        return A.CategoryDecl(items[0], self.s(meta))
+
     def players_range(self, meta: Meta, items: list[Token]) -> A.PlayersRange:
         """`players 2 to 4`."""
         return A.PlayersRange(int(items[0]), int(items[1]), self.s(meta))

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -13,6 +12,7 @@ from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import read_text, shown
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
+from rebirth_dsl.lang.refs import base_not_found, find_base, inside, with_folder
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -70,12 +70,13 @@ def _cached_parse(text: str, file: str) -> A.Rules:
 
 
 def load_rules(path: str | Path, _seen: tuple[str, ...] = (), root: Path | None = None) -> A.Rules:
-    """Read a rules file and, if it extends another, merge it over its base. With `root` (a folder: the
-    files a web visitor sent, with the bundled rulesets beside them), `extends` may name only a file inside
-    that folder, and nothing outside it is opened."""
+    """Read a rules file and, if it extends another, merge it over its base (found by lang.refs.find_base:
+    a path relative to the file, or a bundled ruleset by name). With `root` (a folder: the files a web
+    visitor sent, with the bundled rulesets beside them), `extends` may name only a file inside that
+    folder, and nothing outside it is opened."""
     p = Path(path)
     text = read_text(p, "rules", MAX_RULES_BYTES)  # regular files only, size-limited, UTF-8 with the bad byte's place
-    rules = _cached_parse(text, shown(path))
+    rules = with_folder(_cached_parse(text, shown(path)), p.parent)
     ext = rules.header.extends
     if ext is None:
         return rules
@@ -83,48 +84,25 @@ def load_rules(path: str | Path, _seen: tuple[str, ...] = (), root: Path | None 
     if len(_seen) >= MAX_EXTENDS_DEPTH:
         raise RebirthError.single(f"rulesets extend each other more than {MAX_EXTENDS_DEPTH} deep",
                                   file=sp.file, line=sp.line, col=sp.col)
-    if root is not None and not _inside(root, p.parent, ext):
+    if root is not None and not inside(root, p.parent, ext):
         raise RebirthError.single(f"`extends {shown(ext)!r}` names a file outside this ruleset's folder: here a "
                                   "ruleset may extend only a bundled ruleset by name or a rules file sent with it",
                                   file=sp.file, line=sp.line, col=sp.col, hint="name a bundled ruleset (`rebirth list` shows them) or send the file with this one")
     try:
-        base_path = _beside(p.parent, ext).resolve()
+        found = find_base(p.parent, ext, root)
+        base_path = found.resolve() if found is not None else None
         here = p.resolve()
-        found = base_path.exists()
     except (OSError, ValueError, RuntimeError) as e:  # a name too long, a link loop
         raise RebirthError.single(f"cannot read extended ruleset {shown(ext)!r}: {getattr(e, 'strerror', None) or e}",
                                   file=sp.file, line=sp.line, col=sp.col) from None
+    if base_path is None:
+        raise RebirthError.single(base_not_found(p.parent, ext, root), file=sp.file, line=sp.line, col=sp.col,
+                                  code="unknown-base")
     if str(base_path) in _seen or base_path == here:
         raise RebirthError.single(f"ruleset extends itself through {shown(ext)!r}", file=sp.file, line=sp.line,
                                   col=sp.col)
-    if not found:
-        where = "beside it" if root is not None else f"in {shown(base_path.parent)}"
-        raise RebirthError.single(f"extended ruleset {shown(ext)!r} not found (looked {where})",
-                                  file=sp.file, line=sp.line, col=sp.col)
     base = load_rules(base_path, _seen + (str(here),), root)
     return merge(base, rules)
-
-
-def _beside(folder: Path, ext: str) -> Path:
-    """The file `extends EXT` names: a path relative to the extending file; a name without a suffix
-    (`extends "scotland"`) is the rules file of that name."""
-    p = folder / ext
-    if not ext.endswith(".rules") and not p.exists():
-        return folder / f"{ext}.rules"
-    return p
-
-
-def _inside(root: Path, folder: Path, ext: str) -> bool:
-    """Whether `extends EXT` from a file in `folder` stays inside `root`, by its words and after links."""
-    if not ext or "\x00" in ext or Path(ext).is_absolute() or ext.startswith("~"):
-        return False
-    try:
-        top = root.resolve()
-        lexical = Path(os.path.normpath(folder.resolve() / ext))
-        target = _beside(folder, ext).resolve()
-    except (OSError, ValueError, RuntimeError):
-        return False
-    return lexical.is_relative_to(top) and target.is_relative_to(top)
 
 
 class _Keyed(Protocol):
@@ -268,4 +246,25 @@ def merge(base: A.Rules, child: A.Rules) -> A.Rules:
         raise OverrideProblem(problems)
     sources = dict(base.sources)
     sources.update(child.sources)
-    return A.Rules(child.header, tuple(out), child.file, child.source, sources)
+    inherited = tuple(dict.fromkeys((*base.inherited_categories, *(c for c, _ in scored_categories(base)))))
+    return A.Rules(child.header, tuple(out), child.file, child.source, sources, inherited)
+
+
+def scored_categories(rules: A.Rules) -> list[tuple[str, A.Statement]]:
+    """Every category the statements score into or declare, with the statement that names it, in order."""
+    out: list[tuple[str, A.Statement]] = []
+    for s in rules.statements:
+        match s:
+            case A.Trigger(action=A.ScoreAction(category=c)) | A.PublicDecl(category=c) | A.EndHeld(category=c):
+                out.append((c, s))
+            case A.EndIncomplete(category=c) | A.EndOwned(category=c):
+                out.append((c, s))
+            case A.AbilityDecl(effect=A.ScoreEffect(category=c)):
+                out.append((c, s))
+            case A.AreaBlock(category=c) | A.MajorityBlock(category=c) if c is not None:
+                out.append((c, s))
+            case A.DeckBlock(on_empty=A.ScoreAction(category=c)):
+                out.append((c, s))
+            case A.CategoryDecl(names=names):
+                out.extend((n, s) for n in names)
+    return out

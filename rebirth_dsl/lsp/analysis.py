@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rebirth_dsl.board.model import Board, load_board
+from rebirth_dsl.bundle import bundled
 from rebirth_dsl.check.checks import check
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.check.types import VARIABLES
@@ -28,8 +29,9 @@ from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules, merge, parse_text, statement_identity
+from rebirth_dsl.lang.refs import base_not_found, find_base, with_folder
 from rebirth_dsl.present.describe import describe_statement
-from rebirth_dsl.records.resources import bundled, default_board, find
+from rebirth_dsl.records.resources import board_for
 from rebirth_dsl.rules import touch
 from rebirth_dsl.rules.words import Words
 
@@ -198,7 +200,7 @@ class Analyser:
             diags.extend(e.diagnostics)
         board_file = ""
         try:
-            a.board_path = self._board_path(path, a.base_path)
+            a.board_path = self._board_path(path, a.rules, a.base_path)
             if a.board_path is not None:
                 board_file = shown(a.board_path)
                 a.board = self._load_board(a.board_path)
@@ -214,43 +216,43 @@ class Analyser:
     def _with_base(self, own: A.Rules, path: Path | None) -> tuple[A.Rules, Path | None, A.Rules | None]:
         """The document's statements merged over the ruleset it extends, found beside the document (not
         the editor's current folder), as load_rules finds it beside a file."""
+        folder = path.parent if path is not None else (self.root or Path.cwd())
+        own = with_folder(own, folder)  # a `board "file.json"` is beside the document
         ext = own.header.extends
         if ext is None:
             return own, None, None
-        folder = path.parent if path is not None else (self.root or Path.cwd())
         r = _extends_range(own.source.split("\n"))  # the problems of the clause sit on its file name
         where = {"file": own.file, "line": r.start[0] + 1, "col": r.start[1] + 1, "end_line": r.end[0] + 1,
                  "end_col": r.end[1] + 1}
         try:
-            base_path = (folder / ext).resolve()
-            found = base_path.is_file()
+            found = find_base(folder, ext)
+            base_path = found.resolve() if found is not None else None
         except (OSError, ValueError, RuntimeError) as e:
             raise RebirthError.single(f"cannot read extended ruleset {shown(ext)!r}: {e}", **where) from None
+        if base_path is None:  # as load_rules says it: the bundled names it may mean
+            raise RebirthError.single(base_not_found(folder, ext), code="unknown-base", **where)
         if path is not None and base_path == path.resolve():
             raise RebirthError.single(f"ruleset extends itself through {shown(ext)!r}", **where)
-        if not found:
-            raise RebirthError.single(f"extended ruleset {shown(ext)!r} not found (looked in {shown(base_path.parent)})",
-                                      **where)
         # the base from disk: an unsaved base is checked when it is saved (the server then re-checks all)
         base = load_rules(base_path)
         return merge(base, own), base_path, base
 
-    def _board_path(self, path: Path | None, base_path: Path | None) -> Path | None:
-        """The board named by the setting, else the ruleset's bundled board (its own or its base's)."""
+    def _board_path(self, path: Path | None, rules: A.Rules | None, base_path: Path | None) -> Path | None:
+        """The board named by the setting, else the ruleset's own, as every command picks it
+        (records.resources.board_for): its `board` statement, else its bundled board or its base's."""
         setting = self.board_setting
         if setting:
             p = Path(setting).expanduser()
             for folder in ([] if p.is_absolute() else [self.root, path.parent if path else None]):
                 if folder is not None and (folder / p).is_file():
                     return folder / p
-            return find("boards", setting)
-        if path is not None:
-            name = _bundled_rules().get(_resolved(path))
-            if name is not None and name in bundled("boards"):
-                return bundled("boards")[name]
-        if base_path is not None:  # the buffer's own header, not the one on disk, says what it extends
-            return default_board(base_path)
-        return None
+            return board_for(None, setting)
+        if rules is None and path is None:
+            return None
+        # the buffer's statements, not the file on disk: a `board` statement that names no board is a
+        # problem the checks report at the statement
+        return board_for(path, rules=rules, base=base_path, strict=False) if rules is not None else \
+            board_for(path, strict=False)
 
     def _load_board(self, path: Path) -> Board:
         """A board, loaded again only when its file changes."""
@@ -310,7 +312,7 @@ def _replaced(base: A.Rules, own: A.Rules) -> dict[tuple[int, int], A.Span]:
 def is_bundled(path: Path) -> bool:
     """Whether a file is one of the installation's own rulesets or boards (which an edit must not touch)."""
     p = _resolved(path)
-    return p in _bundled_rules() or p in {_resolved(b) for b in bundled("boards").values()}
+    return p in {_resolved(b) for kind in ("rules", "boards") for b in bundled(kind).values()}
 
 
 def _resolved(path: Path) -> Path:
@@ -318,12 +320,6 @@ def _resolved(path: Path) -> Path:
         return path.resolve()
     except (OSError, RuntimeError):
         return path
-
-
-@lru_cache(maxsize=1)
-def _bundled_rules() -> dict[Path, str]:
-    """The bundled rulesets by resolved path: found once, as they do not change while the server runs."""
-    return {_resolved(p): name for name, p in bundled("rules").items()}
 
 
 # ----- problems in the editor's terms -----------------------------------------------------------
@@ -589,10 +585,11 @@ def completions(a: Analysis, symbols: Symbols | None, line: int, ch: int) -> lis
 
 
 def _rules_files(path: Path | None) -> list[Completion]:
-    """The rules files an `extends` may name: those beside the document and in the folder above."""
+    """The rulesets an `extends` may name: the bundled ones by name, and the rules files beside the document
+    and in the folder above."""
+    out = [Completion(name, "file", "bundled ruleset") for name in bundled("rules")]
     if path is None:
-        return []
-    out: list[Completion] = []
+        return out
     for folder, prefix in ((path.parent, ""), (path.parent.parent, "../")):
         try:
             found = sorted(folder.glob("*.rules"))

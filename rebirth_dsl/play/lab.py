@@ -55,7 +55,7 @@ from rebirth_dsl.play.summary import (
 )
 from rebirth_dsl.present.plots import write_charts
 from rebirth_dsl.records.record import load_ruleset
-from rebirth_dsl.records.resources import default_board, find, rules_and_board
+from rebirth_dsl.records.resources import board_for, find, rules_and_board
 from rebirth_dsl.runtime.setup import deal
 
 ALPHA = 0.05
@@ -388,11 +388,11 @@ def compare_command(args: argparse.Namespace) -> int:
     base_rules, base_board = rules_and_board(args.base, args.board)
     var_rules = find("rules", args.variant)
     if args.variant_board:
-        var_board = find("boards", args.variant_board)
+        var_board = board_for(var_rules, args.variant_board) or base_board  # named: always found
     elif args.board:  # a base board named and no variant board: the variant plays on it too
         var_board = base_board
-    else:  # the variant's own board (a variant of Scotland: Scotland's), else the base's
-        var_board = default_board(var_rules) or base_board
+    else:  # the variant's own board (its `board` statement, or a variant of Scotland: Scotland's), else the base's
+        var_board = board_for(var_rules) or base_board
     plot_dir = Path(args.plot) if args.plot else None
     if plot_dir is not None and plot_dir.exists() and not plot_dir.is_dir():
         raise RebirthError.single(f"--plot {args.plot}: not a folder")

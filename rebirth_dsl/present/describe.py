@@ -83,6 +83,11 @@ def describe_words(rules: A.Rules) -> list[Words]:
                 say("On your turn: place the tile in hand, score it, draw a tile; then the next player clockwise.", s)
             case A.Declare(what="tag", names=names, on=on) if on:
                 say(f"Marks {', '.join(names)} may sit only on {', '.join(on)} hexes.", s)
+            case A.BoardDecl(ref=ref, named=named):
+                say(f"Played on the {'bundled ' if named else ''}board {ref}" + ("" if named else " (a file beside "
+                    "the rules)") + ", unless another is chosen.", s)
+            case A.CategoryDecl(names=names):
+                say(f"Adds the scoring categor{'ies' if len(names) > 1 else 'y'} {', '.join(names)}.", s)
             case A.TileSpec() if s is tiles[0]:
                 parts = []
                 for t in tiles:

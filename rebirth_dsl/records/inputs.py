@@ -9,6 +9,7 @@ from typing import Any
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang.parser import MAX_EXTENDS_DEPTH, load_rules
+from rebirth_dsl.lang.refs import find_base
 from rebirth_dsl.records.record import resolve
 
 # what finding a file can raise besides a RebirthError: a name too long, a link loop, a NUL in a path
@@ -25,7 +26,10 @@ def rules_files(path: str | Path) -> list[Path]:
             ext = load_rules(p).header.extends  # the merged ruleset keeps the header of the file named
             if ext is None:
                 break
-            p = (p.parent / ext).resolve()
+            found = find_base(p.parent, ext)
+            if found is None:
+                break
+            p = found.resolve()
             out.append(p)
     except _LOOKUP_ERRORS:
         pass

@@ -1,9 +1,7 @@
 """The bundled games: rulesets, boards, schemas and example records, found by name.
 
-The repository's top-level `rules/`, `boards/`, `schemas/` and `examples/` are the single source. A
-wheel carries a copy of them inside the package (`rebirth_dsl/games/`, written by the build); a source
-checkout (an editable install) reads the top-level folders themselves. Either way they are found
-beside the package's own files (its `__file__`), so nothing depends on the current folder.
+Where they are is rebirth_dsl.bundle (the language's loader finds bundled names there too); this module
+adds what the commands need: a name or a path as the user gave it, the defaults, the board of a ruleset.
 
 A *name* is a bundled file's path inside its folder without the suffix: `scotland`, `ireland`,
 `variants/korean-castles`. Everywhere a name is accepted, a file path works too.
@@ -13,40 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rebirth_dsl.bundle import FOLDERS as FOLDERS  # re-exported: where the bundled games are, found by name
+from rebirth_dsl.bundle import bundled as bundled
+from rebirth_dsl.bundle import games_root as games_root
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.files import read_bytes
+from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
-
-# folder -> the suffix of its files
-FOLDERS = {"rules": ".rules", "boards": ".json", "schemas": ".json", "examples": ".json", "boards/maps": ".txt"}
-
-
-def games_root() -> Path:
-    """The folder that holds rules/, boards/, schemas/ and examples/."""
-    # the package's folder from this file, as importlib.resources.files would find it for a package on disk,
-    # without importing importlib.resources (and zipfile) on every command's start
-    pkg = Path(__file__).resolve().parents[1]
-    installed = pkg / "games"
-    if installed.is_dir():
-        return installed
-    # a source checkout: the package sits beside the top-level folders
-    checkout = pkg.parent
-    if (checkout / "rules").is_dir() and (checkout / "boards").is_dir():
-        return checkout
-    raise RebirthError.single("the bundled games are missing from this installation of rebirth-dsl "
-                              "(reinstall it from a wheel or a source checkout)")
-
-
-def bundled(folder: str) -> dict[str, Path]:
-    """Every bundled file of a folder by name, sorted: {name: path}."""
-    root = games_root() / folder
-    suffix = FOLDERS[folder]
-    if not root.is_dir():
-        return {}
-    # rulesets and boards have variants in subfolders; an example's subfolders hold what it uses (its boards)
-    found = root.glob(f"*{suffix}") if folder == "examples" else root.rglob(f"*{suffix}")
-    out = {p.relative_to(root).with_suffix("").as_posix(): p for p in found if p.is_file()}
-    return dict(sorted(out.items()))
+from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.lang.refs import board_of, board_problem, board_statement, find_base
 
 
 def is_name(text: str) -> bool:
@@ -85,9 +58,42 @@ def name_of(folder: str, path: Path) -> str | None:
     return None
 
 
+def board_for(rules_path: Path | None, board: str | None = None, *, rules: A.Rules | None = None,
+              base: Path | None = None, strict: bool = True) -> Path | None:
+    """The board a ruleset plays on, for every command and the editor: `board` (a command's --board, a file
+    or a bundled name) when given; else the ruleset's `board` statement, its own or the one it inherits;
+    else the bundled board of its name or of the ruleset it extends. `rules`: the ruleset already loaded
+    (the editor's buffer, merged over its base `base`). A `board` statement that names no board is an error
+    at its span when `strict`; else None (`check` reports it with the other problems)."""
+    if board:
+        return find("boards", board)
+    if rules is None and rules_path is not None:
+        try:
+            rules = load_rules(rules_path)
+        except RebirthError:
+            if strict:
+                raise
+    decl = board_statement(rules) if rules is not None else None
+    if decl is not None:
+        found = board_of(decl)
+        if found is None and strict:
+            problem = board_problem(decl)
+            assert problem is not None  # no board found: the statement's problem says why
+            raise RebirthError([problem])
+        return found
+    if base is not None or (rules is not None and rules.header.extends is None):
+        # the rules as given (the editor's buffer) say what they extend, not the file on disk
+        own = name_of("rules", rules_path) if rules_path is not None else None
+        boards = bundled("boards")
+        if own is not None and own in boards:
+            return boards[own]
+        return default_board(base) if base is not None else None
+    return default_board(rules_path) if rules_path is not None else None
+
+
 def default_board(rules: Path) -> Path | None:
-    """The board a ruleset plays on when none is given: the bundled board of the ruleset's own name, else
-    that of the ruleset it extends, and so on (a variant of a game plays on that game's board)."""
+    """The board a ruleset without a `board` statement plays on: the bundled board of the ruleset's own
+    name, else that of the ruleset it extends, and so on (a variant of a game plays on that game's board)."""
     boards = bundled("boards")
     seen: set[Path] = set()
     path: Path | None = rules
@@ -107,7 +113,10 @@ def _extends(rules: Path) -> Path | None:
     except RebirthError:
         return None
     ext = header_extends(head)
-    return None if ext is None else rules.parent / ext
+    try:
+        return None if ext is None else find_base(rules.parent, ext)
+    except (OSError, ValueError):
+        return None
 
 
 def header_extends(text: str) -> str | None:
@@ -137,10 +146,9 @@ def default_rules() -> Path:
 def rules_and_board(rules: str | None, board: str | None) -> tuple[Path, Path]:
     """The rules and board files a command uses: each by name or path, else the defaults."""
     rules_path = find("rules", rules) if rules else default_rules()
-    if board:
-        return rules_path, find("boards", board)
-    board_path = default_board(rules_path)
+    board_path = board_for(rules_path, board)
     if board_path is None:
-        raise RebirthError.single(f"{rules_path}: no bundled board goes with this ruleset; name one with --board "
+        raise RebirthError.single(f"{rules_path}: no board goes with this ruleset; name one with --board, or in the "
+                                  "ruleset with a `board` statement (`board NAME`, `board \"my-board.json\"`) "
                                   f"(bundled boards: {', '.join(bundled('boards')) or 'none'})")
     return rules_path, board_path

@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from rebirth_dsl.errors import IllegalMove, RebirthError
-from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.parser import load_rules, parse_text
+from rebirth_dsl.lang.refs import board_statement
 from rebirth_dsl.play.registry import AGENTS
 from rebirth_dsl.play.table import HUMAN, Table, new_table, table_from_record
 from rebirth_dsl.present.render import position_view, render_svg, seat_colour
@@ -47,6 +49,14 @@ MAX_GAMES = 10_000  # games a server stores: each is a few KB, but a bound keeps
 MAX_LIVE = 256  # games kept in memory; others are loaded from the store when asked for
 MAX_STUDY_MOVES = 2_000  # a real game has under 120 moves: a longer record to study is refused
 MAX_UPLOADS = 8  # rules files sent with one game (a variant of a variant of ...)
+
+
+def _board_statement(text: str) -> A.BoardDecl | None:
+    """A rules text's own `board` statement, or None (none, or the text does not parse: its load says why)."""
+    try:
+        return board_statement(parse_text(text, "upload.rules"))
+    except RebirthError:
+        return None
 
 
 class WebError(Exception):
@@ -323,13 +333,22 @@ class Hub:
         return World(files, rules_path, board_path, rules_name, board_name)
 
     def _default_board(self, files: dict[str, str], rules_path: str, pinned: set[str]) -> str | None:
-        """The bundled board a ruleset plays on when none is chosen: that of its name, else its base's, as
-        resources.default_board picks it, read from the world's own texts (`pinned`: its bundled files)."""
+        """The bundled board a ruleset plays on when none is chosen, as resources.board_for picks it, read
+        from the world's own texts (`pinned`: its bundled files): the nearest `board` statement of the
+        ruleset and the files it extends, else the bundled board of its name or its base's."""
         boards = bundled("boards")
         seen = set()
         path: str | None = rules_path
         while path is not None and path in files and path not in seen:
             seen.add(path)
+            decl = _board_statement(files[path])
+            if decl is not None:
+                if decl.named or not decl.ref.endswith(".json"):
+                    name = decl.ref
+                    if name in boards:
+                        return name
+                raise WebError(400, f"the ruleset plays on the board {decl.ref!r}, which is no bundled board: "
+                                    "upload that board file with it, or choose a board")
             name = path.removeprefix("rules/").removesuffix(".rules")
             if path in pinned and name in boards:
                 return name

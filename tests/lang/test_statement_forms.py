@@ -90,6 +90,11 @@ RECORDS = {
 CASES: dict[str, Case] = {
     "extends": Case(IE, 'ruleset ireland "Rebirth: Ireland" extends "scotland.rules"', 'ruleset ireland "Rebirth: Ireland"'),
     "players_range": Case(SC, "players 2 to 4", "players 3 to 4", players=2),
+    # the board a game is played on is the test's own (--board overrides it): a board that is not there
+    # is refused at the statement; tests/surfaces/test_variant_author.py plays on the board one names
+    "board_decl": Case(SC, "one tile per hex", "one tile per hex\nboard nowhere", refused=True),
+    # without the declaration, `public_missions` reads as a misspelling of Scotland's `missions`: refused
+    "category_decl": Case(IE, "category public_missions", ""),
     "hex_decl": Case(SC, "hex plain, food, energy, settlement, sea", "hex plain, food, energy, settlement"),
     "landmark_decl": Case(SC, "landmark castle, cathedral", "landmark castle"),
     "tag_decl": Case(SC, "tag neutral ", "# no neutral tag "),

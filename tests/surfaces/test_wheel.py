@@ -91,3 +91,19 @@ def test_installed_tests_files_run(installed: tuple[Path, Path]) -> None:
     for name, n in (("scotland", 50), ("ireland", 32)):
         done = run(bin_dir, work, "rebirth", "test", name)
         assert done.returncode == 0 and done.stdout.strip().endswith(f"{name}.tests: {n} positions passed"), done.stderr
+
+
+def test_a_variant_author_starts_from_an_empty_folder(installed: tuple[Path, Path]) -> None:
+    """Issue 22's acceptance, for what exists: `rebirth new variant`, `check` and `play` of the variant in an
+    empty folder of the installed package's user, with no path into the installation."""
+    bin_dir, work = installed
+    folder = work / "hills-author"
+    folder.mkdir()
+    made = run(bin_dir, folder, "rebirth", "new", "variant", "hills", "--extends", "scotland")
+    assert made.returncode == 0, made.stderr
+    assert "site-packages" not in (folder / "hills.rules").read_text()
+    checked = run(bin_dir, folder, "rebirth", "check", "hills.rules")
+    assert checked.returncode == 0 and "hills.rules: ok" in checked.stdout, checked.stderr
+    played = run(bin_dir, folder, "rebirth", "play", "--rules", "hills.rules", "--players", "2", "--agents",
+                 "random,random", "-o", "g.json", "--quiet")
+    assert played.returncode == 0 and (folder / "g.json").is_file(), played.stderr
