@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rebirth_dsl import __version__
 from rebirth_dsl.board.data import load_json
 from rebirth_dsl.board.view import load_board_view
-from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.present.report import evaluate, explain, render_table
@@ -377,13 +377,24 @@ def cmd_check(args: argparse.Namespace) -> int:
         problems.extend(e.diagnostics)
     if rules is not None:
         problems.extend(check(rules, board, board_file=board_file, strict=args.strict))
+    # A variant's own file is the author's to mend; a warning about a statement of a bundled base it extends
+    # (a card the base's tile mix cannot meet) is the base's, as `rebirth check BASE` shows it: named in one
+    # line, not counted against the variant by --strict. Errors are always shown, wherever they are.
+    inherited = _inherited_warnings(problems, rules_path)
+    from pathlib import Path  # the start-up note at the top: only where a command needs it
+    problems = [d for d in problems if d not in inherited]
     errors = [d for d in problems if d.severity != "warning"]
     failed = bool(errors) or (args.strict and bool(problems))  # --strict: warnings fail too
     if args.json:
-        print(json.dumps([d.to_lsp() for d in problems], indent=2, ensure_ascii=False))
+        print(json.dumps([d.to_lsp() for d in [*problems, *inherited]], indent=2, ensure_ascii=False))
         return EXIT_PROBLEMS if failed else EXIT_OK
     for d in problems:
         print(d.render(), file=sys.stderr)
+    for base in sorted({d.file for d in inherited}):
+        n = sum(d.file == base for d in inherited)
+        name = name_of("rules", Path(base)) or shown(base)
+        print(f"note: {n} warning{'s' if n != 1 else ''} about the bundled ruleset {name}, which this extends: "
+              f"`rebirth check {name}` shows {'them' if n != 1 else 'it'}", file=sys.stderr)
     if problems:
         warnings = len(problems) - len(errors)
         counts = [f"{n} {w}{'s' if n != 1 else ''}" for n, w in ((len(errors), "problem"), (warnings, "warning")) if n]
@@ -395,6 +406,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     what = f" against {board_file} ({len(board.hexes)} hexes)" if board else ""
     print(f"{args.rules}: ok: ruleset {rules.header.name!r}, {n} statements{what}")
     return EXIT_OK
+
+
+def _inherited_warnings(problems: list[Diagnostic], rules_path: Path | None) -> list[Diagnostic]:
+    """The warnings that sit in a bundled ruleset other than the file checked (a base it extends)."""
+    from pathlib import Path  # see the start-up note at the top
+
+    if rules_path is None:
+        return []
+    own = rules_path.resolve()
+    ours = {p.resolve() for p in bundled("rules").values()} - {own}
+    return [d for d in problems if d.severity == "warning" and d.file and Path(d.file).resolve() in ours]
 
 
 def _load_replay(args: argparse.Namespace) -> Any:

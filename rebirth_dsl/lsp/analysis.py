@@ -210,6 +210,10 @@ class Analyser:
             diags.extend(check(a.rules, a.board, board_file=board_file))
             a.symbols = Symbols.of(a.rules, a.board)
         lines = text.split("\n")
+        # a warning about a statement of a bundled base is the base's (`rebirth check` names it in a note):
+        # not put on the variant's `extends` line, where the author could do nothing about it
+        diags = [d for d in diags if not (d.severity == "warning" and d.file and d.file != name
+                                          and is_bundled(Path(d.file)))]
         a.problems = [_problem(d, name, lines, _extends_range(lines)) for d in diags]
         return a
 
