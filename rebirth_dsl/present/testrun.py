@@ -50,7 +50,9 @@ def tests_path(text: str) -> Path:
     if text in rules and rules[text].with_suffix(".tests").is_file():
         return rules[text].with_suffix(".tests")
     have = [n for n, f in rules.items() if f.with_suffix(".tests").is_file()]
+    dym = did_you_mean(text, have)
     raise RebirthError.single(f"{text}: no such file, and no bundled ruleset of that name has a tests file"
+                              + (f"; did you mean {dym!r}?" if dym else "")
                               + (f" (those that do: {', '.join(have)})" if have else ""))
 
 
@@ -73,7 +75,22 @@ def run_tests(path: Path, rules: Path | None = None, board: Path | None = None) 
     """Every position of the tests file at `path`, played and judged; `rules` and `board` replace the
     files the tests file names."""
     tf = load_tests(path)
-    return [run_position(tf, path.parent, p, rules, board) for p in tf.positions]
+    out = []
+    for name, span in tf.includes:  # the base's positions, against this file's rules (theirs are replaced)
+        try:
+            beside = path.parent / name  # a file beside this one first, then a bundled ruleset's by its name
+            inc_path = tests_path(name) if is_name(name) and not beside.is_file() else beside
+            inc = load_tests(inc_path)
+        except RebirthError as e:
+            raise RebirthError([_at(span, f"positions from {name!r}: {d.message}", tf.source) for d in e.diagnostics]
+                               ) from None
+        own = rules
+        if own is None and tf.rules is not None:
+            own = _locate(path.parent, tf.rules[0], "rules")
+        # their boards are found beside the file they are written in; the positions it takes from others in
+        # turn are not followed (one level: a base's own positions)
+        out += [run_position(inc, inc_path.parent, p, own or None, board) for p in inc.positions]
+    return out + [run_position(tf, path.parent, p, rules, board) for p in tf.positions]
 
 
 def run_position(tf: TestsFile, base: Path, pos: Position, rules: Path | None = None,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import shown, write_text_atomic
+from rebirth_dsl.lang.fmt import format_rules
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.lang.refs import bundled_name
 from rebirth_dsl.records.resources import board_for, find, name_of
@@ -23,8 +24,8 @@ def ruleset_name(stem: str) -> str:
 
 def variant_files(name: str, base: str, folder: Path) -> list[tuple[Path, str]]:
     """Each file a new variant starts with, and its text: NAME.rules, which extends `base` (a bundled
-    ruleset by name, or a rules file) and names its board. Files added to a variant's start (a tests file
-    once `rebirth test` reads one) join this list, and `new_variant` writes them all or none."""
+    ruleset by name, or a rules file) and names its board, and NAME.tests, which plays the base's reference
+    positions (where it has a tests file) against the variant; `new_variant` writes them all or none."""
     target = folder / (name if name.endswith(".rules") else f"{name}.rules")
     base_path = find("rules", base)
     bundled = bundled_name(base, ".rules") or name_of("rules", base_path)
@@ -42,8 +43,8 @@ def variant_files(name: str, base: str, folder: Path) -> list[tuple[Path, str]]:
             ref = '"' + Path(os.path.relpath(board.resolve(), target.parent.resolve())).as_posix() + '"'
         else:
             ref = board_name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", board_name) else f'"{board_name}"'
-        board_line = (f"board {ref}{' ' * max(1, 24 - len(ref))}# the board it plays on (or a board file beside this "
-                      f"one: board \"{target.stem}.json\")\n")
+        board_line = (f"# the board it plays on (or a board file beside this one: board \"{target.stem}.json\")\n"
+                      f"board {ref}\n")
     stem = target.name
     text = f"""# {target.stem}: a variant of {title}.
 #
@@ -71,7 +72,34 @@ ruleset {ruleset_name(target.stem)} "{target.stem[:1].upper() + target.stem[1:]}
 # category wells
 # on place energy: score 1 as wells
 """
-    return [(target, text)]
+    files = [(target, format_rules(text, shown(target)))]  # laid out as `rebirth fmt --check` wants it
+    base_tests = base_path.with_suffix(".tests")
+    if base_tests.is_file():  # the base's reference positions, replayed against the variant
+        ref = extends if bundled is not None else Path(os.path.relpath(base_tests.resolve(),
+                                                                        target.parent.resolve())).as_posix()
+        files.append((target.with_suffix(".tests"), _tests_text(target, ref)))
+    return files
+
+
+def _tests_text(target: Path, base_ref: str) -> str:
+    """NAME.tests: the base's positions against the variant, and a commented position of the author's own."""
+    stem = target.with_suffix(".tests").name
+    return f"""# {stem}: reference positions of {target.name}, run by `rebirth test {stem}`.
+#
+# A position is a game set up by hand and what it must give (scores, holders, winners, a refused move),
+# worked out from the rules with the arithmetic in its comments (docs/formats.md, "Tests files").
+# The base's own positions are played against your rules first: while the variant changes nothing they all
+# pass, and a change that alters one of them shows there, at the expectation it breaks.
+
+rules "{target.name}"
+positions from "{base_ref}"
+
+# Your own positions, for what your variant changes (remove the `#`s and put in a hex of your board):
+# position "farms score double"   # the rule id your statement cites
+#   players Ann, Bob
+#   move Ann food (X,Y)
+#   expect Ann: 2, farms 2
+"""
 
 
 def new_variant(name: str, base: str, folder: Path) -> list[Path]:

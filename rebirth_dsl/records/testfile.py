@@ -145,6 +145,9 @@ class TestsFile:
     board: tuple[str, Span] | None
     positions: list[Position]
     source: str
+    # `positions from "scotland"`: another tests file (a bundled ruleset's by name, or a path) whose
+    # positions are played against this file's rules too: what a variant changes of its base's positions
+    includes: list[tuple[str, Span]] = field(default_factory=list)
 
 
 class _Line:
@@ -273,6 +276,7 @@ def parse_tests(text: str, file: str) -> TestsFile:
     rules: tuple[str, Span] | None = None
     board: tuple[str, Span] | None = None
     positions: list[Position] = []
+    includes: list[tuple[str, Span]] = []
     problems: list[Diagnostic] = []
     names: dict[str, Span] = {}
     for toks in tokenize(text, file):
@@ -295,6 +299,10 @@ def parse_tests(text: str, file: str) -> TestsFile:
                     rules = value
                 else:
                     board = value
+            elif head == "positions" and pos is None:
+                st.expect("from")
+                includes.append((st.name("a tests file or a bundled ruleset's name"), st.span(toks[2])))
+                st.done()
             elif pos is None:
                 raise st.error(f"{head!r} belongs to a position: start one with `position \"NAME\"` first",
                                toks[0])
@@ -302,12 +310,12 @@ def parse_tests(text: str, file: str) -> TestsFile:
                 _statement(st, head, pos)
         except RebirthError as e:
             problems.extend(e.diagnostics)
-    if not positions and not problems:
+    if not positions and not includes and not problems:
         problems.append(Diagnostic("no position in this file: add one with `position \"NAME\"`", file=file,
                                    line=1, col=1, code="tests-syntax"))
     if problems:
         raise RebirthError(problems)
-    return TestsFile(file, rules, board, positions, text)
+    return TestsFile(file, rules, board, positions, text, includes)
 
 
 def _tile(st: _Line) -> str:

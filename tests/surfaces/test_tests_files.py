@@ -83,6 +83,22 @@ def test_a_bundled_ruleset_s_tests_by_name(run_cli) -> None:
     assert code == 0 and out.strip().endswith("scotland.tests: 50 positions passed")
 
 
+def test_positions_from_a_base_are_played_against_this_file_s_rules(tmp_path: Path, run_cli) -> None:
+    """`positions from "scotland"` plays Scotland's 50 positions against the file's own rules (a variant that
+    scores every farm twice: those scoring a farm fail, at Scotland's line); an unknown base is named."""
+    (tmp_path / "v.rules").write_text('ruleset v extends "scotland"\n'
+                                      "on place food, energy: score 2 * size(group(placed)) as farms   # S-F1\n")
+    (tmp_path / "v.tests").write_text('rules "v.rules"\npositions from "scotland"\n')
+    code, out, err = run_cli("test", tmp_path / "v.tests")
+    assert code == 1 and "rules/scotland.tests:" in err and "expected farms 1, got 2" in err
+    last = (out + err).strip().splitlines()[-1]  # the summary: "v.tests: N of 50 positions failed"
+    failed = int(last.split(": ")[-1].split(" of ")[0])
+    assert 0 < failed < 50 and last.endswith("of 50 positions failed"), last
+    (tmp_path / "w.tests").write_text('rules "v.rules"\npositions from "scotlnd"\n')
+    code, _, err = run_cli("test", tmp_path / "w.tests")
+    assert code == 1 and "w.tests:2:16: positions from 'scotlnd'" in err and "did you mean 'scotland'?" in err, err
+
+
 def test_a_wrong_expectation_fails_with_expected_and_got(tmp_path: Path, run_cli) -> None:
     """A wrong total and a wrong category: exit 1, the expectation's file:line:col, expected vs got."""
     bad = GOOD.replace("expect Ann: 6, farms 1, castles 5", "expect Ann: 7, farms 1, castles 6")

@@ -1,6 +1,6 @@
 """A variant author's first steps from an empty folder of their own (issue 22, item 7 and the acceptance):
-`rebirth new variant hills --extends scotland`, `rebirth check hills.rules`, `rebirth play --rules
-hills.rules`, as separate processes whose current folder is not the checkout, with no path into the
+`rebirth new variant hills --extends scotland`, `rebirth check hills.rules`, `rebirth fmt --check`,
+`rebirth test hills.tests`, `rebirth play --rules hills.rules`, as separate processes whose current folder is not the checkout, with no path into the
 installation on any command line."""
 
 from __future__ import annotations
@@ -34,13 +34,17 @@ def rebirth(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_new_variant_checks_clean_and_plays_from_an_empty_folder(empty: Path) -> None:
     made = rebirth(empty, "new", "variant", "hills", "--extends", "scotland")
     assert made.returncode == 0, made.stderr
-    assert sorted(p.name for p in empty.iterdir()) == ["hills.rules"]
+    assert sorted(p.name for p in empty.iterdir()) == ["hills.rules", "hills.tests"]
     text = (empty / "hills.rules").read_text()
     assert 'extends "scotland"' in text and "\nboard scotland" in text
     assert str(ROOT) not in text  # no path into the installation
     checked = rebirth(empty, "check", "hills.rules")
     assert checked.returncode == 0 and "hills.rules: ok" in checked.stdout, checked.stderr
     assert "warning:" not in checked.stderr  # none of its own; its base's are named in a note
+    assert rebirth(empty, "fmt", "--check").returncode == 0  # written as the formatter lays it out
+    tested = rebirth(empty, "test", "hills.tests")
+    # Scotland's 50 reference positions (rules/scotland.tests), against a variant that changes nothing yet
+    assert tested.returncode == 0 and tested.stdout.strip() == "hills.tests: 50 positions passed", tested.stderr
     played = rebirth(empty, "play", "--rules", "hills.rules", "--players", "2", "--agents", "random,random",
                      "--seed", "1", "-o", "game.json", "--quiet")
     assert played.returncode == 0, played.stderr
@@ -58,6 +62,12 @@ def test_an_edited_starter_changes_the_game(empty: Path) -> None:
     (empty / "doubled.rules").write_text(text.replace("# on place food, energy: score 2 *",
                                                       "on place food, energy: score 2 *"))
     assert rebirth(empty, "check", "doubled.rules").returncode == 0
+    # the base's positions against it: those that score a farm fail, at their expectation, saying by how much
+    (empty / "doubled.tests").write_text((empty / "hills.tests").read_text().replace('"hills.rules"',
+                                                                                   '"doubled.rules"'))
+    tested = rebirth(empty, "test", "doubled.tests")
+    assert tested.returncode == 1 and "positions failed" in tested.stdout + tested.stderr
+    assert "expected farms 1, got 2" in tested.stderr, tested.stderr
     runs = [rebirth(empty, "play", "--rules", f, "--players", "2", "--agents", "random,random", "--seed", "2",
                     "-o", out, "--quiet") for f, out in (("hills.rules", "a.json"), ("doubled.rules", "b.json"))]
     assert [r.returncode for r in runs] == [0, 0], [r.stderr for r in runs]
@@ -76,6 +86,9 @@ def test_new_variant_never_overwrites_and_names_the_bundled_bases(empty: Path) -
     assert unknown.returncode == 1 and "did you mean 'scotland'?" in unknown.stderr
     assert not (empty / "dales.rules").exists()
     assert sorted(p.name for p in empty.iterdir()) == ["hills.rules"]  # no temp file left behind
+    (empty / "dales.tests").write_text("# mine\n")  # one of its files there: none is written
+    assert rebirth(empty, "new", "variant", "dales").returncode == 1
+    assert not (empty / "dales.rules").exists() and (empty / "dales.tests").read_text() == "# mine\n"
 
 
 def test_new_variant_of_ireland_names_its_board(empty: Path) -> None:

@@ -94,8 +94,8 @@ def test_installed_tests_files_run(installed: tuple[Path, Path]) -> None:
 
 
 def test_a_variant_author_starts_from_an_empty_folder(installed: tuple[Path, Path]) -> None:
-    """Issue 22's acceptance, for what exists: `rebirth new variant`, `check` and `play` of the variant in an
-    empty folder of the installed package's user, with no path into the installation."""
+    """Issue 22's acceptance: `rebirth new variant`, `check`, `fmt --check`, `test` and `play` of the variant
+    in an empty folder of the installed package's user, with no path into the installation."""
     bin_dir, work = installed
     folder = work / "hills-author"
     folder.mkdir()
@@ -104,6 +104,10 @@ def test_a_variant_author_starts_from_an_empty_folder(installed: tuple[Path, Pat
     assert "site-packages" not in (folder / "hills.rules").read_text()
     checked = run(bin_dir, folder, "rebirth", "check", "hills.rules")
     assert checked.returncode == 0 and "hills.rules: ok" in checked.stdout, checked.stderr
+    formatted = run(bin_dir, folder, "rebirth", "fmt", "--check")
+    assert formatted.returncode == 0, formatted.stderr
+    tested = run(bin_dir, folder, "rebirth", "test", "hills.tests")
+    assert tested.returncode == 0 and tested.stdout.strip() == "hills.tests: 50 positions passed", tested.stderr
     played = run(bin_dir, folder, "rebirth", "play", "--rules", "hills.rules", "--players", "2", "--agents",
                  "random,random", "-o", "g.json", "--quiet")
     assert played.returncode == 0 and (folder / "g.json").is_file(), played.stderr
