@@ -125,6 +125,15 @@ def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
 def write_text_atomic(path: str | Path, text: str, exclusive: bool = False) -> None:
     """Write text to a temp file beside the target, then rename it into place. `exclusive`: never over a
     file that exists, even one made meanwhile (the temp file is linked into place, which fails if so)."""
+    _write_atomic(path, text, exclusive)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes, exclusive: bool = False) -> None:
+    """write_text_atomic for bytes (a Parquet file)."""
+    _write_atomic(path, data, exclusive)
+
+
+def _write_atomic(path: str | Path, data: str | bytes, exclusive: bool) -> None:
     import tempfile  # writing only (it pulls in shutil, bz2, lzma, random): not on a reading command's path
 
     p = Path(path)
@@ -133,8 +142,12 @@ def write_text_atomic(path: str | Path, text: str, exclusive: bool = False) -> N
     except OSError as e:
         raise RebirthError.single(f"cannot write: {e.strerror or e}", file=shown(path)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        if isinstance(data, bytes):
+            with os.fdopen(fd, "wb") as fb:
+                fb.write(data)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(data)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; give the file the usual mode
