@@ -166,3 +166,19 @@ def test_place_ranks_winners_first_and_shares_ties_below() -> None:
     assert [export.place([10, 10, 5], [0, 1], q) for q in range(3)] == [1, 1, 3]
     assert [export.place([12, 7, 7, 3], [0], q) for q in range(4)] == [1, 2, 2, 4]
     assert export.columns(["total", "farms"], False)[6].name == "total_points"
+
+
+def test_a_rows_seed_replays_its_game(run_cli, tmp_path: Path) -> None:
+    """`rebirth play --seed SEED` with a row's seed and agents plays that very game: the same points."""
+    code, _, err = run_cli("simulate", "--games", "3", "--players", "3", "--seed", "7", "--out", tmp_path,
+                           "--no-progress")
+    assert code == 0, err
+    row = _games(tmp_path).iloc[-1]  # the last game's last seat
+    record = tmp_path / "g.json"
+    code, _, err = run_cli("play", "--players", "3", "--seed", str(row["seed"]), "--agents", "random",
+                           "-o", record, "--quiet")
+    assert code == 0, err
+    code, out, err = run_cli("eval", record, "--json")
+    assert code == 0, err
+    cat = json.loads(out)["players"][int(row["seat"]) - 1]
+    assert cat["score"] == row["total"] and cat["breakdown"] == {c: row[c] for c in CATEGORIES}
