@@ -20,19 +20,19 @@ import argparse
 import csv
 import datetime as dt
 import hashlib
-import io
 import json
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rebirth_dsl import __version__
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.files import check_output, read_bytes, shown, write_text_atomic
+from rebirth_dsl.files import atomic_file, check_output, read_bytes, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.records.resources import name_of
@@ -211,9 +211,9 @@ def place(totals: Sequence[int], winners: Sequence[int], q: int) -> int:
 
 
 def seat_rows(results: Sequence[GameResult], rs: Ruleset, agents: Sequence[str], seeds: Sequence[int],
-              files: dict[str, str], side: str | None = None) -> list[dict[str, Any]]:
-    """One row per game and seat, in game then seat order (`seeds`: each game's seed)."""
-    rows = []
+              files: dict[str, str], side: str | None = None) -> Iterator[dict[str, Any]]:
+    """One row per game and seat, in game then seat order (`seeds`: each game's seed), made as they are
+    written: a run's table is never held whole in memory."""
     cats = [category_column(c) for c in rs.categories]
     for i, (totals, breakdown, winners, extra) in enumerate(results):
         n = len(totals)
@@ -226,54 +226,62 @@ def seat_rows(results: Sequence[GameResult], rs: Ruleset, agents: Sequence[str],
             row.update({"total": totals[q], "place": place(totals, winners, q), "winner": q in winners,
                         "winners": len(winners), "moves": extra.length, "passes": extra.passes[q],
                         "fallbacks": extra.fallbacks[q], **files})
-            rows.append(row)
-    return rows
+            yield row
+
+
+Rows = Callable[[], Iterable[dict[str, Any]]]  # the table's rows, afresh at each call (one pass a file)
 
 
 # ----- files -----------------------------------------------------------------------------------------
-def csv_text(cols: Sequence[Column], rows: Sequence[dict[str, Any]]) -> str:
-    """The rows as CSV: a header of column names; booleans `true`/`false`, a missing value an empty cell."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+def write_csv(f: IO[str], cols: Sequence[Column], rows: Iterable[dict[str, Any]]) -> int:
+    """The rows as CSV: a header of column names; booleans `true`/`false`, a missing value an empty cell.
+    Returns the number of rows."""
+    w = csv.writer(f, lineterminator="\n")
     w.writerow([c.name for c in cols])
+    bools = {c.name for c in cols if c.type == "bool"}
+    n = 0
     for r in rows:
-        w.writerow(["" if (v := r.get(c.name)) is None else ("true" if v else "false") if c.type == "bool" else v
+        w.writerow(["" if (v := r.get(c.name)) is None else ("true" if v else "false") if c.name in bools else v
                     for c in cols])
-    return buf.getvalue()
+        n += 1
+    return n
 
 
-def parquet_bytes(cols: Sequence[Column], rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> bytes:
-    """The rows as a Parquet file (int64, string and bool columns; games.json in the file's metadata)."""
+BATCH = 65_536  # rows per Parquet row group
+
+
+def write_parquet(f: IO[bytes], cols: Sequence[Column], rows: Iterable[dict[str, Any]], meta: dict[str, Any]) -> None:
+    """The rows as Parquet, a row group per BATCH rows (int64, string and bool columns; games.json in the
+    file's metadata under `rebirth_dsl.games`)."""
     import pyarrow as pa  # the parquet extra: imported only when asked for
     import pyarrow.parquet as pq
 
     types = {"int": pa.int64(), "str": pa.string(), "bool": pa.bool_()}
     schema = pa.schema([pa.field(c.name, types[c.type], nullable=c.nullable or c.name == "side") for c in cols],
                        metadata={"rebirth_dsl.games": json.dumps(meta)})
-    table = pa.table({c.name: pa.array([r.get(c.name) for r in rows], type=types[c.type]) for c in cols},
-                     schema=schema)
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink)
-    data: bytes = sink.getvalue().to_pybytes()
-    return data
+    with pq.ParquetWriter(pa.PythonFile(f, mode="w"), schema) as writer:
+        it = iter(rows)
+        while batch := list(islice(it, BATCH)):
+            writer.write_table(pa.table({c.name: pa.array([r.get(c.name) for r in batch], type=types[c.type])
+                                         for c in cols}, schema=schema))
 
 
-def write(target: Target, cols: Sequence[Column], rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> list[Path]:
+def write(target: Target, cols: Sequence[Column], rows: Rows, meta: dict[str, Any]) -> list[Path]:
     """Write the tables and the metadata (last) into the folder; return the files written."""
-    from rebirth_dsl.files import write_bytes_atomic
-
     folder = target.folder
     try:
         folder.mkdir(exist_ok=True)
     except OSError as e:
         raise RebirthError.single(f"--out: cannot create the folder: {e.strerror or e}", file=shown(folder)) from None
-    meta = {**meta, "rows": len(rows), "files": [CSV, *([PARQUET] if target.parquet else [])],
+    meta = {**meta, "files": [CSV, *([PARQUET] if target.parquet else [])],
             "columns": [{"name": c.name, "type": c.type, "nullable": c.nullable, "about": c.about} for c in cols]}
     exclusive = not target.force  # never over a file made since the check, unless told to replace ours
+    with atomic_file(folder / CSV, exclusive) as f:
+        meta["rows"] = write_csv(f, cols, rows())
     written = [folder / CSV]
-    write_text_atomic(folder / CSV, csv_text(cols, rows), exclusive=exclusive)
     if target.parquet:
-        write_bytes_atomic(folder / PARQUET, parquet_bytes(cols, rows, meta), exclusive=exclusive)
+        with atomic_file(folder / PARQUET, exclusive, binary=True) as fb:
+            write_parquet(fb, cols, rows(), meta)
         written.append(folder / PARQUET)
     elif (folder / PARQUET).exists():  # --force: an earlier run's Parquet would not match this run's CSV
         (folder / PARQUET).unlink()
@@ -298,8 +306,7 @@ def export_simulate(target: Target, args: argparse.Namespace, rs: Ruleset, agent
     files = target.files[0]
     meta = _run(args, "simulate", agents)
     meta["rulesets"] = [{**files, "title": rs.title, "categories": list(rs.categories), "content": content}]
-    rows = seat_rows(results, rs, agents, seeds, files)
-    return write(target, columns(rs.categories, False), rows, meta)
+    return write(target, columns(rs.categories, False), lambda: seat_rows(results, rs, agents, seeds, files), meta)
 
 
 def export_compare(target: Target, args: argparse.Namespace, agents: Sequence[str], sides: Sequence[Any],
@@ -314,6 +321,8 @@ def export_compare(target: Target, args: argparse.Namespace, agents: Sequence[st
     meta = _run(args, "compare", agents)
     meta["rulesets"] = [{"side": n, **f, "title": s.rs.title, "categories": list(s.rs.categories)}
                         for n, f, s in zip(names, target.files, sides, strict=True)]
-    rows = [r for n, f, s in zip(names, target.files, sides, strict=True)
-            for r in seat_rows(s.results, s.rs, agents, seeds, f, n)]
+    def rows() -> Iterator[dict[str, Any]]:
+        for n, f, s in zip(names, target.files, sides, strict=True):
+            yield from seat_rows(s.results, s.rs, agents, seeds, f, n)
+
     return write(target, columns(cats, True, lacking), rows, meta)
