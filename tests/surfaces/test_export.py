@@ -12,7 +12,9 @@ import pandas as pd
 import pytest
 from conftest import BOARDS, RULES
 
+from rebirth_dsl.files import atomic_file
 from rebirth_dsl.play import export, simulate
+from rebirth_dsl.records.record import load_ruleset
 
 SCOTLAND = RULES / "scotland.rules"
 CATEGORIES = ["farms", "harbours", "areas", "incomplete_areas", "castles", "missions"]
@@ -182,3 +184,27 @@ def test_a_rows_seed_replays_its_game(run_cli, tmp_path: Path) -> None:
     assert code == 0, err
     cat = json.loads(out)["players"][int(row["seat"]) - 1]
     assert cat["score"] == row["total"] and cat["breakdown"] == {c: row[c] for c in CATEGORIES}
+
+
+def test_a_write_that_fails_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table is written to a temp file and renamed into place: a failure halfway leaves neither the table
+    nor the temp file; a run whose Parquet fails keeps its CSV but has no games.json (the metadata comes
+    last, so a folder without it holds no finished run)."""
+    with pytest.raises(RuntimeError), atomic_file(tmp_path / "t.csv") as f:
+        f.write("half a row")
+        raise RuntimeError("disk gone")
+    assert not list(tmp_path.iterdir())
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("pyarrow failed")
+
+    pytest.importorskip("pyarrow")
+    monkeypatch.setattr(export, "write_parquet", broken)
+    args = type("Args", (), {"out": str(tmp_path / "run"), "format": "parquet", "force": False, "games": 1,
+                             "players": 2, "seed": 0, "backend": "local", "workers": 1})()
+    target = export.prepare(args, [(SCOTLAND, BOARDS / "scotland.json")])
+    assert target is not None
+    with pytest.raises(RuntimeError):
+        export.export_simulate(target, args, load_ruleset(SCOTLAND, BOARDS / "scotland.json")[0], ["random"] * 2,
+                               [], [])
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["games.csv"]  # no Parquet, no temp, no json
