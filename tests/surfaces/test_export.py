@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import BOARDS, RULES
+from conftest import BOARDS, ROOT, RULES
 
 from rebirth_dsl.files import atomic_file
 from rebirth_dsl.play import export, simulate
@@ -208,3 +209,23 @@ def test_a_write_that_fails_leaves_no_file(tmp_path: Path, monkeypatch: pytest.M
         export.export_simulate(target, args, load_ruleset(SCOTLAND, BOARDS / "scotland.json")[0], ["random"] * 2,
                                [], [])
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["games.csv"]  # no Parquet, no temp, no json
+
+
+def test_the_readme_pandas_example_runs(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's three lines of pandas, run as written on the compare it names (with fewer games)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**The games as a table.**"):]
+    command = re.search(r"`(rebirth compare [^`]*--out lab)`", section)
+    code_block = re.search(r"```python\n(.*?)```", section, re.S)
+    assert command and code_block
+    monkeypatch.chdir(tmp_path)
+    args = command.group(1).split()[1:]
+    args[args.index("--games") + 1] = "3"
+    code, _, err = run_cli(*args, "--no-progress")
+    assert code == 0, err
+    code_lines = code_block.group(1)
+    assert len(code_lines.strip().splitlines()) == 3
+    printed: list[object] = []
+    exec(code_lines, {"print": printed.append})
+    (means,) = printed
+    assert list(means.index) == [(side, seat) for side in ("base", "variant") for seat in (1, 2, 3)]
