@@ -162,6 +162,8 @@ def prepare(args: argparse.Namespace, sides: Sequence[tuple[Path, Path]]) -> Tar
     except OSError as e:
         raise RebirthError.single(f"--out: cannot use the folder: {e.strerror or e}", file=name) from None
     if st is None:
+        if os.path.lexists(folder):  # a link to nothing: making the folder would fail after the games
+            raise RebirthError.single("--out: a symbolic link to nothing (name a folder)", file=name)
         parent = folder.parent
         if not parent.is_dir():
             raise RebirthError.single(f"--out: the folder {shown(parent)} does not exist", file=name)

@@ -133,13 +133,17 @@ def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_an_output_that_cannot_be_written_is_refused_before_any_game(run_cli, tmp_path: Path, no_games) -> None:
-    """A file where the folder should be, a missing parent, an earlier run (without --force): refused at once."""
+    """A file where the folder should be, a missing parent, a link to nothing, an earlier run (without
+    --force): refused at once."""
     a_file = tmp_path / "f.txt"
     a_file.write_text("mine", encoding="utf-8")
     code, _, err = run_cli("simulate", "--games", "3", "--out", a_file)
     assert code == 1 and "not a folder" in err and a_file.read_text(encoding="utf-8") == "mine"
     code, _, err = run_cli("simulate", "--games", "3", "--out", tmp_path / "no" / "such")
     assert code == 1 and "does not exist" in err
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")
+    code, _, err = run_cli("simulate", "--games", "3", "--out", tmp_path / "dangling")
+    assert code == 1 and "a symbolic link to nothing" in err
     (tmp_path / "games.csv").write_text("earlier", encoding="utf-8")
     code, _, err = run_cli("simulate", "--games", "3", "--out", tmp_path)
     assert code == 1 and "games.csv of an earlier run" in err and "--force" in err
