@@ -145,6 +145,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="native: the compiled C engine (random agents; pip install 'rebirth-dsl[native]')")
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
+    _export_options(s)
 
     cp = sub.add_parser("compare", help="the balance lab: play two rulesets on the same seeds and report every "
                         "difference with its 95%% interval and test")
@@ -166,6 +167,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cp.add_argument("--json", action="store_true")
     cp.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR (needs the extra [lab]: matplotlib)")
     cp.add_argument("--no-progress", action="store_true")
+    _export_options(cp)
 
     sv = sub.add_parser("serve", help="the web app: play, watch and study games in a browser (extra [web])")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -255,6 +257,25 @@ def _record_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", help="use this board (a file or bundled name) instead of the record's")
 
 
+def _export_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that write their games as a table (simulate, compare; play/export.py)."""
+    p.add_argument("--out", metavar="DIR", help="write one row per game and seat into DIR: games.csv and games.json "
+                   "(the run and the columns; docs/formats.md)")
+    p.add_argument("--format", choices=["csv", "parquet"], default="csv", help="--out: parquet also writes "
+                   "games.parquet (needs the extra [parquet]: pyarrow)")
+    p.add_argument("--force", action="store_true", help="--out: replace the games.* files of an earlier run in DIR "
+                   "(nothing else there is touched)")
+
+
+def _check_export(args: argparse.Namespace) -> None:
+    """Usage errors of the export options (exit 2), before any game is played."""
+    from rebirth_dsl.play.export import usage_problem
+
+    problem = usage_problem(args)
+    if problem is not None:
+        build_parser(args.command).error(problem)
+
+
 def _playout_options(p: argparse.ArgumentParser, playouts: int) -> None:
     """Options of the commands that play the game out (eval --forecast, hint)."""
     p.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random)")
@@ -304,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             args = build_parser().parse_args(argv)
         if getattr(args, "output", None) == "":  # else taken as no -o: `play --resume` wrote back to the record
             build_parser(args.command).error("argument -o/--output: an empty file name")
+        args.argv = argv  # the command line as given, for the files that record their run (play/export.py)
         return int(COMMANDS[args.command](args) or 0)
     except RebirthError as e:
         print(e.render(), file=sys.stderr)
@@ -524,6 +546,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`rebirth simulate`: many games."""
     from rebirth_dsl.play.simulate import simulate_command  # see the start-up note at the top
+    _check_export(args)
     return simulate_command(args)
 
 
@@ -531,6 +554,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """`rebirth compare BASE VARIANT`: the balance lab."""
     from rebirth_dsl.play.lab import compare_command  # statistics and plots: imported by this command only
 
+    _check_export(args)
     return compare_command(args)
 
 

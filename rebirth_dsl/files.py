@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO, Any
 
 from rebirth_dsl.errors import RebirthError
 
@@ -125,6 +127,14 @@ def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
 def write_text_atomic(path: str | Path, text: str, exclusive: bool = False) -> None:
     """Write text to a temp file beside the target, then rename it into place. `exclusive`: never over a
     file that exists, even one made meanwhile (the temp file is linked into place, which fails if so)."""
+    with atomic_file(path, exclusive) as f:
+        f.write(text)
+
+
+@contextmanager
+def atomic_file(path: str | Path, exclusive: bool = False, binary: bool = False) -> Iterator[IO[Any]]:
+    """write_text_atomic for a file written piece by piece (a table of many rows, streamed; `binary`: bytes):
+    the open temp file, renamed into place when the block ends, removed if it raises."""
     import tempfile  # writing only (it pulls in shutil, bz2, lzma, random): not on a reading command's path
 
     p = Path(path)
@@ -133,8 +143,8 @@ def write_text_atomic(path: str | Path, text: str, exclusive: bool = False) -> N
     except OSError as e:
         raise RebirthError.single(f"cannot write: {e.strerror or e}", file=shown(path)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as f:
+            yield f
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes files private; give the file the usual mode

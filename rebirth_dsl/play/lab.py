@@ -28,7 +28,7 @@ from typing import Any
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import shown
-from rebirth_dsl.play import stats
+from rebirth_dsl.play import export, stats
 from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.simulate import (
@@ -397,9 +397,13 @@ def compare_command(args: argparse.Namespace) -> int:
     if plot_dir is not None and plot_dir.exists() and not plot_dir.is_dir():
         raise RebirthError.single(f"--plot {args.plot}: not a folder")
     agents = agent_list(args.agents, args.players)
+    target = export.prepare(args, [(base_rules, base_board), (var_rules, var_board)])  # refused before any game
     progress = Progress(2 * args.games, sys.stderr.isatty() and not args.no_progress)
     report, rows, base, var = compare(base_rules, base_board, var_rules, var_board, args.games, args.players, agents,
                                       args.seed, args.workers, args.backend, args.test, progress)
+    if target is not None:
+        seeds = [game_seed(args.seed, i) for i in range(args.games)]
+        report["out"] = [shown(p) for p in export.export_compare(target, args, agents, (base, var), seeds)]
     if plot_dir is not None:
         report["plots"] = [shown(p) for p in write_charts(plot_data(report, rows, base, var), plot_dir)]
     if args.json:
@@ -408,4 +412,6 @@ def compare_command(args: argparse.Namespace) -> int:
         print(render(report, rows, args.all))
         if plot_dir is not None:
             print(f"\ncharts: {', '.join(report['plots'])}")
+        if target is not None:
+            print(f"\nwrote {', '.join(report['out'])}")
     return 0

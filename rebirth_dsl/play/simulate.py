@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.files import shown
 from rebirth_dsl.native import random_results
+from rebirth_dsl.play import export
 from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.summary import describe_runs, extras_table, seat_intervals
@@ -254,6 +256,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         if getattr(make_agent(a), "needs_terminal", False):  # fail early on a misspelt or interactive agent
             raise RebirthError.single(f"agent {a!r} asks a person at a terminal; simulate plays without one "
                                       "(use it in `rebirth play`)")
+    target = export.prepare(args, [(rules, board)])  # a folder it cannot write: refused before any game
     job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed, content)
     progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)
     t0 = time.perf_counter()
@@ -268,6 +271,11 @@ def simulate_command(args: argparse.Namespace) -> int:
     summary.update(describe_runs(results, rs, args.players))
     summary.update({"rules": str(rules), "board": str(board), "seed": args.seed, "backend": args.backend,
                     "workers": args.workers})
+    written = []
+    if target is not None:
+        seeds = [game_seed(args.seed, i) for i in range(args.games)]
+        written = export.export_simulate(target, args, rs, agents, results, seeds, content)
+        summary["out"] = [shown(p) for p in written]
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -275,4 +283,6 @@ def simulate_command(args: argparse.Namespace) -> int:
               f"{args.backend} x{args.workers}: {elapsed:.1f} s ({args.games / elapsed:,.0f} games/s)\n")
         print(table(summary, rs.categories))
         print(extras_table(summary))
+        if written:
+            print(f"\nwrote {', '.join(map(shown, written))}")
     return 0
