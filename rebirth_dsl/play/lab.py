@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -43,13 +44,14 @@ from rebirth_dsl.play.simulate import (
     run_ray,
     summarise,
 )
+from rebirth_dsl.play.stats import clip
 from rebirth_dsl.play.summary import (
     category_shares,
     change_label,
     describe_runs,
     game_series,
-    interval,
     mission_records,
+    no_negative_zero,
     public_records,
     win_shares,
 )
@@ -77,18 +79,30 @@ class Side:
 
 
 # ----- rows ------------------------------------------------------------------------------------------
+Bounds = tuple[float, float] | None  # the range a row's values lie in (a rate: 0..1; a count: 0 and up)
+RATE: Bounds = (0.0, 1.0)
+COUNT: Bounds = (0.0, math.inf)
+
+
 def _row(group: str, metric: str, b: tuple[float, Sequence[float]] | None, v: tuple[float, Sequence[float]] | None,
          diff: float | None, diff_ci: Sequence[float] | None, test: str | None, p: float | None,
-         unit: str = "") -> dict[str, Any]:
-    def side(x: tuple[float, Sequence[float]] | None) -> dict[str, Any] | None:
-        return None if x is None else {"value": x[0], "ci": [x[1][0], x[1][1]]}
+         unit: str = "", bounds: Bounds = None) -> dict[str, Any]:
+    """A row; every interval clipped to the range of what it measures (a rate's to [0, 1], its difference's
+    to [-1, 1]; a count's to 0 and up), and no negative zero anywhere."""
+    lo, hi = bounds if bounds is not None else (-math.inf, math.inf)
+    dlo, dhi = (lo - hi, hi - lo) if bounds is not None else (-math.inf, math.inf)
 
-    return {"group": group, "metric": metric, "unit": unit, "base": side(b), "variant": side(v), "diff": diff,
-            "diff_ci": None if diff_ci is None else [diff_ci[0], diff_ci[1]], "test": test, "p": p}
+    def side(x: tuple[float, Sequence[float]] | None) -> dict[str, Any] | None:
+        return None if x is None else {"value": clip(x[0], lo, hi), "ci": [clip(x[1][0], lo, hi), clip(x[1][1], lo, hi)]}
+
+    return {"group": group, "metric": metric, "unit": unit, "base": side(b), "variant": side(v),
+            "diff": None if diff is None else clip(diff, dlo, dhi),
+            "diff_ci": None if diff_ci is None else [clip(diff_ci[0], dlo, dhi), clip(diff_ci[1], dlo, dhi)],
+            "test": test, "p": p}
 
 
 def _paired_mean(group: str, metric: str, xb: Sequence[float], xv: Sequence[float], test: str,
-                 unit: str = "") -> dict[str, Any]:
+                 unit: str = "", bounds: Bounds = None) -> dict[str, Any]:
     """Means of two paired series, their difference and its test (t or Wilcoxon on per-game differences)."""
     mb, lb, hb = stats.mean_ci(xb)
     mv, lv, hv = stats.mean_ci(xv)
@@ -97,7 +111,7 @@ def _paired_mean(group: str, metric: str, xb: Sequence[float], xv: Sequence[floa
     name = "paired t-test"
     if test == "wilcoxon":
         p, name = stats.wilcoxon(d), "Wilcoxon signed-rank"
-    return _row(group, metric, (mb, (lb, hb)), (mv, (lv, hv)), mv - mb, dci, name, p, unit)
+    return _row(group, metric, (mb, (lb, hb)), (mv, (lv, hv)), mv - mb, dci, name, p, unit, bounds)
 
 
 def category_pairs(base: Sequence[str], variant: Sequence[str]) -> list[tuple[str | None, str | None]]:
@@ -135,20 +149,20 @@ def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list
         nb, nv = sum(wb), sum(wv)
         rows.append(_row("seats", f"win rate {who}", (nb / games, stats.wilson(nb, games)),
                          (nv / games, stats.wilson(nv, games)), (nv - nb) / games, dci, "McNemar",
-                         stats.mcnemar(bb, cc), "%"))
+                         stats.mcnemar(bb, cc), "%", RATE))
     for q in range(n_players):
         who = f"{q + 1} {DEFAULT_NAMES[q]}"
         sb, sv = [float(r[0][q]) for r in rb], [float(r[0][q]) for r in rv]
         rows.append(_paired_mean("seats", f"mean score {who}", sb, sv, test))
         db, dv = stats.sd_ci(sb), stats.sd_ci(sv)
         rows.append(_row("seats", f"score spread (sd) {who}", (db[0], db[1:]), (dv[0], dv[1:]),
-                         dv[0] - db[0], None, "Pitman-Morgan", stats.pitman_morgan(sb, sv)))
+                         dv[0] - db[0], None, "Pitman-Morgan", stats.pitman_morgan(sb, sv), "", COUNT))
     pairs = category_pairs(base.rs.categories, var.rs.categories)
     shb, shv = category_shares(rb, base.rs.categories), category_shares(rv, var.rs.categories)
     zero = [0.0] * games
     for cb, cv in pairs:
         rows.append(_paired_mean("shares", f"share of points: {_pair_name(cb, cv)}", shb[cb] if cb else zero,
-                                 shv[cv] if cv else zero, test, "%"))
+                                 shv[cv] if cv else zero, test, "%", RATE))
     gb, gv = game_series(rb, base.rs), game_series(rv, var.rs)
     renamed = {change_label(cb, c): change_label(cv, c) for cb, cv in pairs if cb and cv for c in (False, True)}
     keys_v = set(gv)
@@ -156,11 +170,11 @@ def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list
         kv = renamed.get(kb, kb)
         if kv in keys_v:
             keys_v.discard(kv)
-            rows.append(_paired_mean("per game", _pair_name(kb, kv), gb[kb], gv[kv], test))
+            rows.append(_paired_mean("per game", _pair_name(kb, kv), gb[kb], gv[kv], test, "", COUNT))
         else:
-            rows.append(_paired_mean("per game", _pair_name(kb, None), gb[kb], zero, test))
+            rows.append(_paired_mean("per game", _pair_name(kb, None), gb[kb], zero, test, "", COUNT))
     for kv in [k for k in gv if k in keys_v]:
-        rows.append(_paired_mean("per game", _pair_name(None, kv), zero, gv[kv], test))
+        rows.append(_paired_mean("per game", _pair_name(None, kv), zero, gv[kv], test, "", COUNT))
     rows += _mission_rows(mission_records(rb), mission_records(rv))
     rows += _public_rows(public_records(rb, n_players), public_records(rv, n_players))
     ps = [r["p"] for r in rows if r["p"] is not None]
@@ -196,7 +210,7 @@ def _unpaired(group: str, metric: str, okb: list[bool], okv: list[bool], paidb: 
     p, dci = stats.two_proportions(sum(okb), len(okb), sum(okv), len(okv)) if both else (None, None)
     rb, rv = _rate(okb), _rate(okv)
     out.append(_row(group, f"{metric}: fulfilled", rb, rv, (rv[0] - rb[0]) if rb and rv else None, dci,
-                    "two-proportion z" if both else None, p, "%"))
+                    "two-proportion z" if both else None, p, "%", RATE))
     p, dci = stats.welch(paidb, paidv) if both else (None, None)
     mb, mv = _mean(paidb), _mean(paidv)
     out.append(_row(group, f"{metric}: pays {what}", mb, mv, (mv[0] - mb[0]) if mb and mv else None, dci,
@@ -224,12 +238,27 @@ def _public_rows(pb: dict[str, dict[str, Any]], pv: dict[str, dict[str, Any]]) -
 
 
 # ----- text ------------------------------------------------------------------------------------------
+def _num(fmt: str, x: float) -> str:
+    """x formatted, a value that rounds to zero without a minus sign ("+0.00" in a signed format)."""
+    out = fmt.format(x + 0.0)
+    if out.startswith("-") and not out.strip("+-0."):
+        out = ("+" if "+" in fmt else "") + out[1:]
+    return out
+
+
+def _interval(m: float, ci: Sequence[float], fmt: str, scale: float) -> str:
+    return f"{_num(fmt, m * scale)} [{_num(fmt, ci[0] * scale)}, {_num(fmt, ci[1] * scale)}]"
+
+
 def _fmt(x: tuple[float, Sequence[float]] | dict[str, Any] | None, unit: str) -> str:
     if x is None:
         return "-"
     value, ci = (x["value"], x["ci"]) if isinstance(x, dict) else x
     scale = 100.0 if unit == "%" else 1.0
-    return interval(value, ci, "{:.1f}" if unit == "%" or abs(value) >= 10 else "{:.2f}", scale)
+    fmt = "{:.1f}" if unit == "%" or abs(value) >= 10 else "{:.2f}"
+    if "p" in (x if isinstance(x, dict) else {}):  # a statistic (seat advantage): its value alone
+        return _num(fmt, value)
+    return _interval(value, ci, fmt, scale)
 
 
 def _fmt_diff(r: dict[str, Any]) -> str:
@@ -238,8 +267,8 @@ def _fmt_diff(r: dict[str, Any]) -> str:
     scale = 100.0 if r["unit"] == "%" else 1.0
     fmt = "{:+.1f}" if abs(r["diff"] * scale) >= 10 else "{:+.2f}"
     if r["diff_ci"] is None:
-        return fmt.format(r["diff"] * scale)
-    return interval(r["diff"], r["diff_ci"], fmt, scale)
+        return _num(fmt, r["diff"] * scale)
+    return _interval(r["diff"], r["diff_ci"], fmt, scale)
 
 
 def _p(p: float | None) -> str:
@@ -364,7 +393,7 @@ def compare(base_rules: Path, base_board: Path, var_rules: Path, var_board: Path
         summary.update(describe_runs(side.results, side.rs, players))
         report[key] = {"label": side.label, "title": side.rs.title, "rules": str(side.rules), "board": shown(side.board),
                        "summary": summary}
-    return report, rows, base, var
+    return no_negative_zero(report), no_negative_zero(rows), base, var
 
 
 def plot_data(report: dict[str, Any], rows: list[dict[str, Any]], base: Side, var: Side) -> dict[str, Any]:

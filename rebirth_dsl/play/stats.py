@@ -98,6 +98,11 @@ def chi2_1_sf(x: float) -> float:
     return math.erfc(math.sqrt(max(x, 0.0) / 2.0))
 
 
+def clip(x: float, lo: float, hi: float) -> float:
+    """x within [lo, hi], never a negative zero (an interval's end cannot leave the range of what it measures)."""
+    return min(hi, max(lo, x)) + 0.0
+
+
 # ----- descriptions ----------------------------------------------------------------------------------
 def mean(xs: Sequence[float]) -> float:
     """The mean (0 for no data)."""

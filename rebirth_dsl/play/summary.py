@@ -8,18 +8,21 @@ rulesets game by game.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from rebirth_dsl.compile.ruleset import Ruleset
-from rebirth_dsl.play.stats import mean_ci, sd_ci, wilson
+from rebirth_dsl.play.stats import clip, mean_ci, sd_ci, wilson
 
 Result = Sequence[Any]  # a simulate.GameResult: (scores, breakdown, winners, GameExtra)
 
 
-def _ci(xs: Sequence[float], nd: int = 4) -> dict[str, Any]:
+def _ci(xs: Sequence[float], nd: int = 4, lo_hi: tuple[float, float] | None = None) -> dict[str, Any]:
     m, lo, hi = mean_ci(xs)
-    return {"mean": round(m, nd), "ci": [round(lo, nd), round(hi, nd)]}
+    if lo_hi is not None:
+        lo, hi = clip(lo, *lo_hi), clip(hi, *lo_hi)
+    return no_negative_zero({"mean": round(m, nd), "ci": [round(lo, nd), round(hi, nd)]})
 
 
 def seat_intervals(scores: Sequence[float], wins: float, games: int) -> dict[str, Any]:
@@ -44,6 +47,19 @@ def category_shares(results: Sequence[Result], categories: Sequence[str]) -> dic
         for i, c in enumerate(categories):
             out[c].append(sum(b[i] for b in r[1]) / total if total else 0.0)
     return out
+
+
+def no_negative_zero(x: Any) -> Any:
+    """The value with every -0.0 inside it made 0.0 (JSON and text never show a negative zero)."""
+    if isinstance(x, float):
+        return x + 0.0  # -0.0 + 0.0 is 0.0; every other float is unchanged
+    if isinstance(x, dict):
+        return {k: no_negative_zero(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [no_negative_zero(v) for v in x]
+    if isinstance(x, tuple):
+        return tuple(no_negative_zero(v) for v in x)
+    return x
 
 
 def change_label(category: str, claims: bool = False) -> str:
@@ -115,8 +131,8 @@ def describe_runs(results: Sequence[Result], rs: Ruleset, n_players: int) -> dic
     """Everything beyond the seats' scores, with 95 % intervals (for the JSON and the tables)."""
     shares = category_shares(results, rs.categories)
     return {
-        "shares": {c: _ci(v) for c, v in shares.items()},
-        "per_game": {k: _ci(v, 3) for k, v in game_series(results, rs).items()},
+        "shares": {c: _ci(v, 4, (0.0, 1.0)) for c, v in shares.items()},
+        "per_game": {k: _ci(v, 3, (0.0, math.inf)) for k, v in game_series(results, rs).items()},
         "missions": {c: mission_summary(v) for c, v in mission_records(results).items()},
         "public_missions": {c: public_summary(v) for c, v in public_records(results, n_players).items()},
     }
