@@ -9,9 +9,12 @@ means and shares, McNemar's test on who won, the Pitman-Morgan test on spreads. 
 by different players in different games, so their rates are compared unpaired (two-proportion z-test,
 Welch's t on what they pay). The p-values of all rows are corrected together (Holm-Bonferroni).
 
-Categories that exist in one ruleset only are paired in file order when both sides have the same number
-of them (a variant that renames `areas` to `towns` compares towns with areas); otherwise each is
-compared with nothing.
+Effects come in points first: each scoring category's points a game per player (the mean of the seats)
+and per seat, base against variant, then the rest; shares of the points follow as a second view (a
+change to one category moves every share). Categories that exist in one ruleset only are paired in file
+order when both sides have the same number of them (a variant that renames `areas` to `towns` compares
+towns with areas); otherwise each is a row of its own, 0 on the side that lacks it (`wells (variant
+only)`). The text, `--json` and changes.png show the same rows in the same order.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from rebirth_dsl.play.simulate import (
 )
 from rebirth_dsl.play.stats import clip
 from rebirth_dsl.play.summary import (
+    category_points,
     category_shares,
     change_label,
     describe_runs,
@@ -55,7 +59,7 @@ from rebirth_dsl.play.summary import (
     public_records,
     win_shares,
 )
-from rebirth_dsl.present.plots import write_charts
+from rebirth_dsl.present.plots import PERCENT, write_charts
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import board_for, find, rules_and_board
 from rebirth_dsl.runtime.setup import deal
@@ -131,14 +135,40 @@ def category_pairs(base: Sequence[str], variant: Sequence[str]) -> list[tuple[st
 
 
 def _pair_name(b: str | None, v: str | None) -> str:
-    return b if b is not None and b == v else f"{b or '-'} -> {v or '-'}"
+    if b is not None and b == v:
+        return b
+    if v is None:
+        return f"{b} (base only)"
+    if b is None:
+        return f"{v} (variant only)"
+    return f"{b} -> {v}"
+
+
+def _point_rows(base: Side, var: Side, pairs: list[tuple[str | None, str | None]], n_players: int,
+                test: str) -> list[dict[str, Any]]:
+    """Each category's points a game: per player (the mean of the seats), then per seat; a category of
+    one ruleset only scores 0 on the other side."""
+    games = len(base.results)
+    pb, pv = category_points(base.results, base.rs.categories), category_points(var.results, var.rs.categories)
+    zero = [[0.0] * games for _ in range(n_players)]
+    rows = []
+    for cb, cv in pairs:
+        xb, xv = pb[cb] if cb else zero, pv[cv] if cv else zero
+        name = _pair_name(cb, cv)
+        per = [[sum(g) / n_players for g in zip(*x, strict=True)] for x in (xb, xv)]
+        rows.append(_paired_mean("points", name, per[0], per[1], test))
+        for q in range(n_players):
+            rows.append({**_paired_mean("points", f"{name}: {q + 1} {DEFAULT_NAMES[q]}", xb[q], xv[q], test),
+                         "category": name, "seat": q + 1})
+    return rows
 
 
 def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list[dict[str, Any]]:
     """Every compared quantity as a row: both values with intervals, the difference, the test and its p."""
     rb, rv = base.results, var.results
     games = len(rb)
-    rows: list[dict[str, Any]] = []
+    pairs = category_pairs(base.rs.categories, var.rs.categories)
+    rows: list[dict[str, Any]] = _point_rows(base, var, pairs, n_players, test)
     for q in range(n_players):
         who = f"{q + 1} {DEFAULT_NAMES[q]}"
         wb, wv = win_shares(rb, q), win_shares(rv, q)
@@ -157,7 +187,6 @@ def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list
         db, dv = stats.sd_ci(sb), stats.sd_ci(sv)
         rows.append(_row("seats", f"score spread (sd) {who}", (db[0], db[1:]), (dv[0], dv[1:]),
                          dv[0] - db[0], None, "Pitman-Morgan", stats.pitman_morgan(sb, sv), "", COUNT))
-    pairs = category_pairs(base.rs.categories, var.rs.categories)
     shb, shv = category_shares(rb, base.rs.categories), category_shares(rv, var.rs.categories)
     zero = [0.0] * games
     for cb, cv in pairs:
@@ -277,6 +306,9 @@ def _p(p: float | None) -> str:
     return "<1e-4" if p < 1e-4 else f"{p:.4f}"
 
 
+TITLES = {"points": "points a game (per player; then by seat)"}
+
+
 def render(report: dict[str, Any], rows: list[dict[str, Any]], all_rows: bool = False) -> str:
     """The comparison as text: a header, then one table per group of rows."""
     tests = sum(1 for r in rows if r["p"] is not None)
@@ -302,7 +334,15 @@ def render(report: dict[str, Any], rows: list[dict[str, Any]], all_rows: bool = 
             if not rs:
                 out.append(f"\n{group}: no card differs (--all shows them)")
                 continue
-        table = [[group, "base", "variant", "difference", "test", "p", "Holm p", ""]]
+        note = ""
+        if group == "points" and not all_rows:
+            # a category's rows by seat are shown when some seat's points differ: else its row says it all
+            moved = {r["category"] for r in rs if "seat" in r and (r["significant"] or r["base"] != r["variant"])}
+            kept = [r for r in rs if "seat" not in r or r["category"] in moved]
+            if len(kept) < len(rs):
+                note = "\n(by seat only where some seat's points differ; --all shows every seat)"
+            rs = kept
+        table = [[TITLES.get(group, group), "base", "variant", "difference", "test", "p", "Holm p", ""]]
         for r in rs:
             table.append([r["metric"] + (" %" if r["unit"] == "%" else ""), _fmt(r["base"], r["unit"]),
                           _fmt(r["variant"], r["unit"]), _fmt_diff(r), r["test"] or "-", _p(r["p"]),
@@ -311,7 +351,7 @@ def render(report: dict[str, Any], rows: list[dict[str, Any]], all_rows: bool = 
         lines = ["  ".join(c.ljust(w) if i in (0, 4) else c.rjust(w) for i, (c, w) in
                            enumerate(zip(x, widths, strict=True))).rstrip() for x in table]
         lines.insert(1, "  ".join("-" * w for w in widths))
-        out.append("\n" + "\n".join(lines))
+        out.append("\n" + "\n".join(lines) + note)
     return "\n".join(out)
 
 
@@ -408,8 +448,23 @@ def plot_data(report: dict[str, Any], rows: list[dict[str, Any]], base: Side, va
         "wins": pick("seats")[: report["players"]],
         "shares": pick("shares"),
         "missions": pick("missions", ": fulfilled") + pick("public missions", ": fulfilled"),
-        "changes": pick("seats") + pick("shares") + pick("per game"),
+        "changes": [{**r, "panel": _panel(r)} for r in changed_rows(rows)],
     }
+
+
+def changed_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows changes.png draws, in the text's order: every paired difference with an interval (a
+    category's rows by seat only where the text shows them)."""
+    shown = {r["category"] for r in rows if "seat" in r and (r["significant"] or r["base"] != r["variant"])}
+    return [r for r in rows if r["group"] in ("points", "seats", "shares", "per game")
+            and r["diff"] is not None and r["diff_ci"] is not None and ("seat" not in r or r["category"] in shown)]
+
+
+def _panel(r: dict[str, Any]) -> str:
+    """The unit a row's difference is drawn in on changes.png."""
+    if r["unit"] == "%":
+        return PERCENT
+    return "a game" if r["group"] == "per game" else "points a game"
 
 
 def compare_command(args: argparse.Namespace) -> int:

@@ -49,6 +49,12 @@ def category_shares(results: Sequence[Result], categories: Sequence[str]) -> dic
     return out
 
 
+def category_points(results: Sequence[Result], categories: Sequence[str]) -> dict[str, list[list[float]]]:
+    """Per category, per seat, per game: the points the seat scored in it (track and end of game)."""
+    return {c: [[float(r[1][q][i]) for r in results] for q in range(len(results[0][0]) if results else 0)]
+            for i, c in enumerate(categories)}
+
+
 def no_negative_zero(x: Any) -> Any:
     """The value with every -0.0 inside it made 0.0 (JSON and text never show a negative zero)."""
     if isinstance(x, float):
@@ -130,7 +136,10 @@ def public_summary(rec: dict[str, Any]) -> dict[str, Any]:
 def describe_runs(results: Sequence[Result], rs: Ruleset, n_players: int) -> dict[str, Any]:
     """Everything beyond the seats' scores, with 95 % intervals (for the JSON and the tables)."""
     shares = category_shares(results, rs.categories)
+    points = category_points(results, rs.categories)
     return {
+        "points": {c: {"per_player": _ci([sum(g) / len(v) for g in zip(*v, strict=True)], 3),
+                       "seats": [_ci(s, 3) for s in v]} for c, v in points.items()},
         "shares": {c: _ci(v, 4, (0.0, 1.0)) for c, v in shares.items()},
         "per_game": {k: _ci(v, 3, (0.0, math.inf)) for k, v in game_series(results, rs).items()},
         "missions": {c: mission_summary(v) for c, v in mission_records(results).items()},
