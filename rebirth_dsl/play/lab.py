@@ -15,6 +15,13 @@ change to one category moves every share). Categories that exist in one ruleset 
 order when both sides have the same number of them (a variant that renames `areas` to `towns` compares
 towns with areas); otherwise each is a row of its own, 0 on the side that lacks it (`wells (variant
 only)`). The text, `--json` and changes.png show the same rows in the same order.
+
+How the games went follows (the measures Ludii reports for its games): the winning margin, the score of
+each finishing place, how often a tie-break or a shared win decided, lead changes on the score track,
+the move after which the final winner led alone for good, how often the track's leader at the end won
+(paired t-tests, McNemar for the rates), and each side's seat advantage: the chi-square of the seats'
+wins against 1/N, with its p (the seats' paired comparison is their win-rate rows). The native engine
+follows no score track: its rows say "not measured" instead of a 0.
 """
 
 from __future__ import annotations
@@ -49,6 +56,8 @@ from rebirth_dsl.play.simulate import (
 )
 from rebirth_dsl.play.stats import clip
 from rebirth_dsl.play.summary import (
+    COUNTS,
+    RATES,
     category_points,
     category_shares,
     change_label,
@@ -56,7 +65,11 @@ from rebirth_dsl.play.summary import (
     game_series,
     mission_records,
     no_negative_zero,
+    ordinal,
+    place_points,
     public_records,
+    quality_series,
+    seat_advantage,
     win_shares,
 )
 from rebirth_dsl.present.plots import PERCENT, write_charts
@@ -118,6 +131,21 @@ def _paired_mean(group: str, metric: str, xb: Sequence[float], xv: Sequence[floa
     return _row(group, metric, (mb, (lb, hb)), (mv, (lv, hv)), mv - mb, dci, name, p, unit, bounds)
 
 
+def _paired_rate(group: str, metric: str, xb: Sequence[float], xv: Sequence[float]) -> dict[str, Any]:
+    """How often something happened (a 0/1 series per game) on both sides: Wilson intervals, the paired
+    difference with its t interval, McNemar's test on the games where it happened on one side only."""
+    games = len(xb)
+    kb, kv = sum(xb), sum(xv)
+    b = sum(1 for x, y in zip(xb, xv, strict=True) if x and not y)
+    c = sum(1 for x, y in zip(xb, xv, strict=True) if y and not x)
+    _, dci = stats.paired_t([y - x for x, y in zip(xb, xv, strict=True)])
+    return _row(group, metric, (kb / games, stats.wilson(kb, games)), (kv / games, stats.wilson(kv, games)),
+                (kv - kb) / games, dci, "McNemar", stats.mcnemar(b, c), "%", RATE)
+
+
+NATIVE_NOTE = "not measured (native engine)"
+
+
 def category_pairs(base: Sequence[str], variant: Sequence[str]) -> list[tuple[str | None, str | None]]:
     """Which category of the base compares with which of the variant: the same name, else (same count
     left on both sides) the unmatched ones in file order, else each with nothing."""
@@ -163,12 +191,37 @@ def _point_rows(base: Side, var: Side, pairs: list[tuple[str | None, str | None]
     return rows
 
 
+def _game_rows(base: Side, var: Side, n_players: int, test: str) -> list[dict[str, Any]]:
+    """How the games went: winning margin, score by finishing place, how often a tie-break or a shared win
+    decided, lead changes and the move after which the winner led for good, seat advantage."""
+    rows = []
+    qb, qv = quality_series(base.results), quality_series(var.results)
+    for key in qb:
+        xb, xv = qb[key], qv[key]
+        if xb is None or xv is None:  # the native engine follows no score track: said, not a fake 0
+            rows.append(_row("game", key, None, None, None, None, NATIVE_NOTE, None, "%" if key in RATES else ""))
+        elif key in RATES:
+            rows.append(_paired_rate("game", key, xb, xv))
+        else:
+            rows.append(_paired_mean("game", key, xb, xv, test, "", COUNT if key in COUNTS else None))
+        if key == "winning margin":
+            for k, (xb, xv) in enumerate(zip(place_points(base.results), place_points(var.results), strict=True)):
+                rows.append(_paired_mean("game", f"score of the {ordinal(k + 1)}", xb, xv, test))
+    (xb2, pb, _), (xv2, pv, _) = seat_advantage(base.results, n_players), seat_advantage(var.results, n_players)
+    row = _row("game", f"seat advantage (chi-square, {n_players - 1} df)", (xb2, (xb2, xb2)), (xv2, (xv2, xv2)),
+               xv2 - xb2, None, f"against 1/N: p {_p(pb)} base, {_p(pv)} variant", None, "", COUNT)
+    row["base"]["p"], row["variant"]["p"] = pb, pv
+    rows.append(row)
+    return rows
+
+
 def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list[dict[str, Any]]:
     """Every compared quantity as a row: both values with intervals, the difference, the test and its p."""
     rb, rv = base.results, var.results
     games = len(rb)
     pairs = category_pairs(base.rs.categories, var.rs.categories)
     rows: list[dict[str, Any]] = _point_rows(base, var, pairs, n_players, test)
+    rows += _game_rows(base, var, n_players, test)
     for q in range(n_players):
         who = f"{q + 1} {DEFAULT_NAMES[q]}"
         wb, wv = win_shares(rb, q), win_shares(rv, q)
@@ -306,7 +359,7 @@ def _p(p: float | None) -> str:
     return "<1e-4" if p < 1e-4 else f"{p:.4f}"
 
 
-TITLES = {"points": "points a game (per player; then by seat)"}
+TITLES = {"points": "points a game (per player; then by seat)", "game": "the games"}
 
 
 def render(report: dict[str, Any], rows: list[dict[str, Any]], all_rows: bool = False) -> str:
@@ -456,7 +509,7 @@ def changed_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows changes.png draws, in the text's order: every paired difference with an interval (a
     category's rows by seat only where the text shows them)."""
     shown = {r["category"] for r in rows if "seat" in r and (r["significant"] or r["base"] != r["variant"])}
-    return [r for r in rows if r["group"] in ("points", "seats", "shares", "per game")
+    return [r for r in rows if r["group"] in ("points", "game", "seats", "shares", "per game")
             and r["diff"] is not None and r["diff_ci"] is not None and ("seat" not in r or r["category"] in shown)]
 
 
@@ -464,7 +517,7 @@ def _panel(r: dict[str, Any]) -> str:
     """The unit a row's difference is drawn in on changes.png."""
     if r["unit"] == "%":
         return PERCENT
-    return "a game" if r["group"] == "per game" else "points a game"
+    return "a game" if r["group"] == "per game" or r["metric"] in COUNTS else "points a game"
 
 
 def compare_command(args: argparse.Namespace) -> int:

@@ -98,6 +98,26 @@ def chi2_1_sf(x: float) -> float:
     return math.erfc(math.sqrt(max(x, 0.0) / 2.0))
 
 
+def chi2_sf(x: float, df: int) -> float:
+    """Upper tail of the chi-square with df >= 1 degrees of freedom (closed forms for whole df: the
+    Poisson sum for even df, erfc plus a series for odd df)."""
+    if x <= 0.0:
+        return 1.0
+    h = x / 2.0
+    if df % 2 == 0:
+        term = total = math.exp(-h)
+        for i in range(1, df // 2):
+            term *= h / i
+            total += term
+        return min(1.0, total)
+    total = math.erfc(math.sqrt(h))
+    term = math.exp(-h) / math.sqrt(math.pi * h)  # times h / (1/2) below: the series' first term
+    for i in range(1, (df + 1) // 2):
+        term *= h / (i - 0.5)
+        total += term
+    return min(1.0, total)
+
+
 def clip(x: float, lo: float, hi: float) -> float:
     """x within [lo, hi], never a negative zero (an interval's end cannot leave the range of what it measures)."""
     return min(hi, max(lo, x)) + 0.0
