@@ -19,9 +19,10 @@ only)`). The text, `--json` and changes.png show the same rows in the same order
 How the games went follows (the measures Ludii reports for its games): the winning margin, the score of
 each finishing place, how often a tie-break or a shared win decided, lead changes on the score track,
 the move after which the final winner led alone for good, how often the track's leader at the end won
-(paired t-tests, McNemar for the rates), and each side's seat advantage: the chi-square of the seats'
-wins against 1/N, with its p (the seats' paired comparison is their win-rate rows). The native engine
-follows no score track: its rows say "not measured" instead of a 0.
+(paired t-tests, McNemar for the rates), and seat advantage: each side's chi-square of the seats' wins
+against 1/N with its p, their difference with a paired bootstrap (the same resampled games on both
+sides: an interval and a p). The native engine follows no score track: its rows say "not measured"
+instead of a 0.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from rebirth_dsl.play.summary import (
     category_points,
     category_shares,
     change_label,
+    chi2_equal,
     describe_runs,
     game_series,
     mission_records,
@@ -70,6 +72,7 @@ from rebirth_dsl.play.summary import (
     public_records,
     quality_series,
     seat_advantage,
+    seat_wins,
     win_shares,
 )
 from rebirth_dsl.present.plots import PERCENT, write_charts
@@ -208,9 +211,17 @@ def _game_rows(base: Side, var: Side, n_players: int, test: str) -> list[dict[st
             for k, (xb, xv) in enumerate(zip(place_points(base.results), place_points(var.results), strict=True)):
                 rows.append(_paired_mean("game", f"score of the {ordinal(k + 1)}", xb, xv, test))
     (xb2, pb, _), (xv2, pv, _) = seat_advantage(base.results, n_players), seat_advantage(var.results, n_players)
+    wb, wv = seat_wins(base.results, n_players), seat_wins(var.results, n_players)
+
+    def both(games: Sequence[int]) -> tuple[float, float]:  # the two chi-squares on a resample of the games
+        return (chi2_equal([sum(map(w.__getitem__, games)) for w in wb], len(games)),
+                chi2_equal([sum(map(w.__getitem__, games)) for w in wv], len(games)))
+
+    p, dci = stats.paired_bootstrap(both, len(base.results))
     row = _row("game", f"seat advantage (chi-square, {n_players - 1} df)", (xb2, (xb2, xb2)), (xv2, (xv2, xv2)),
-               xv2 - xb2, None, f"against 1/N: p {_p(pb)} base, {_p(pv)} variant", None, "", COUNT)
-    row["base"]["p"], row["variant"]["p"] = pb, pv
+               xv2 - xb2, dci, "paired bootstrap", p, "", COUNT)
+    row["base"]["p"], row["variant"]["p"] = pb, pv  # each side against 1/N
+    row["panel"] = "chi-square"
     rows.append(row)
     return rows
 
@@ -338,8 +349,8 @@ def _fmt(x: tuple[float, Sequence[float]] | dict[str, Any] | None, unit: str) ->
     value, ci = (x["value"], x["ci"]) if isinstance(x, dict) else x
     scale = 100.0 if unit == "%" else 1.0
     fmt = "{:.1f}" if unit == "%" or abs(value) >= 10 else "{:.2f}"
-    if "p" in (x if isinstance(x, dict) else {}):  # a statistic (seat advantage): its value alone
-        return _num(fmt, value)
+    if isinstance(x, dict) and "p" in x:  # a statistic with its own test (seat advantage): its value and p
+        return f"{_num(fmt, value)} (p {_p(x['p'])})"
     return _interval(value, ci, fmt, scale)
 
 
@@ -515,6 +526,8 @@ def changed_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _panel(r: dict[str, Any]) -> str:
     """The unit a row's difference is drawn in on changes.png."""
+    if "panel" in r:
+        return str(r["panel"])
     if r["unit"] == "%":
         return PERCENT
     return "a game" if r["group"] == "per game" or r["metric"] in COUNTS else "points a game"

@@ -9,7 +9,8 @@ installed. Every test returns a two-sided p-value; every interval is (low, high)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from statistics import NormalDist
 
@@ -116,6 +117,22 @@ def chi2_sf(x: float, df: int) -> float:
         term *= h / (i - 0.5)
         total += term
     return min(1.0, total)
+
+
+def paired_bootstrap(stat: Callable[[Sequence[int]], tuple[float, float]], n: int, resamples: int = 400,
+                     seed: int = 0, level: float = LEVEL) -> tuple[float, tuple[float, float]]:
+    """A paired bootstrap of a difference of two statistics of the same n games: `stat(indices)` gives
+    (base, variant) on those games; each resample draws n games with replacement for both sides at once.
+    Returns the two-sided p of "no difference" (twice the smaller share of resampled differences on either
+    side of 0) and the percentile interval of the difference. Seeded: the same games give the same answer."""
+    rng = random.Random(seed)
+    games = range(n)
+    diffs = sorted(v - b for b, v in (stat(rng.choices(games, k=n)) for _ in range(resamples)))
+    below = sum(1 for d in diffs if d <= 0) / resamples
+    above = sum(1 for d in diffs if d >= 0) / resamples
+    lo = diffs[int((1 - level) / 2 * (resamples - 1))]
+    hi = diffs[int(math.ceil((1 + level) / 2 * (resamples - 1)))]
+    return min(1.0, 2 * min(below, above)), (lo, hi)
 
 
 def clip(x: float, lo: float, hi: float) -> float:

@@ -98,15 +98,22 @@ RATES = ("won on a tie-break", "shared win", "track leader at the end wins")  # 
 COUNTS = ("lead changes", "winner leads for good after move")  # and its counts (never below 0)
 
 
+def seat_wins(results: Sequence[Result], n_players: int) -> list[list[float]]:
+    """Per seat, per game: its share of the win (1, a part of a shared win, or 0)."""
+    return [win_shares(results, q) for q in range(n_players)]
+
+
+def chi2_equal(wins: Sequence[float], games: int) -> float:
+    """The chi-square of the seats' win counts against games / N each."""
+    exp = games / len(wins)
+    return sum((w - exp) ** 2 / exp for w in wins) if games else 0.0
+
+
 def seat_advantage(results: Sequence[Result], n_players: int) -> tuple[float, float, list[float]]:
     """Chi-square of the seats' wins against 1/N each (a shared win split): (statistic, p, seat rates)."""
     games = len(results)
-    wins = [0.0] * n_players
-    for r in results:
-        for q in r[2]:
-            wins[q] += 1 / len(r[2])
-    exp = games / n_players
-    x2 = sum((w - exp) ** 2 / exp for w in wins) if games else 0.0
+    wins = [sum(w) for w in seat_wins(results, n_players)]
+    x2 = chi2_equal(wins, games)
     return x2, chi2_sf(x2, n_players - 1), [w / games if games else 0.0 for w in wins]
 
 

@@ -8,7 +8,7 @@ rule or a payout that no random choice reads gives per-game differences without 
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -24,7 +24,6 @@ from rebirth_dsl.records.record import load_ruleset
 SCOTLAND = RULES / "scotland.rules"
 SCOTLAND_BOARD = BOARDS / "scotland.json"
 VARIANTS = TESTS / "lab" / "variants"
-NEGATIVE_ZERO = re.compile(r"-0(\.0+)?(?![0-9.])")  # "-0", "-0.0", "-0.00" as a whole number
 
 
 def run(variant: str, games: int, seed: int = 3, players: int = 3) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
@@ -75,3 +74,18 @@ def test_measures_the_native_engine_does_not_take_are_said_so() -> None:
     side = lab.Side(SCOTLAND, SCOTLAND_BOARD, load_ruleset(SCOTLAND, SCOTLAND_BOARD)[0], games)
     rows = {r["metric"]: r for r in lab._game_rows(side, side, 2, "t")}
     assert rows["lead changes"]["test"] == lab.NATIVE_NOTE and rows["lead changes"]["base"] is None
+
+
+def test_the_seat_advantage_difference_is_a_paired_bootstrap() -> None:
+    """The same games on both sides: a difference of exactly 0 with p 1; a clear difference: an interval
+    that excludes 0 and a small p; the same seed gives the same answer."""
+    same = stats.paired_bootstrap(lambda idx: (float(len(idx)), float(len(idx))), 50)
+    assert same == (1.0, (0.0, 0.0))
+    xs = [float(i % 7) for i in range(200)]
+
+    def shifted(idx: Sequence[int]) -> tuple[float, float]:
+        return sum(xs[i] for i in idx) / len(idx), sum(xs[i] + 1 for i in idx) / len(idx)
+
+    p, (lo, hi) = stats.paired_bootstrap(shifted, len(xs))
+    assert p == 0.0 and lo == pytest.approx(1.0) and hi == pytest.approx(1.0)
+    assert stats.paired_bootstrap(shifted, len(xs), seed=4) == stats.paired_bootstrap(shifted, len(xs), seed=4)
