@@ -88,3 +88,19 @@ def test_a_new_category_is_a_row_of_its_own() -> None:
     assert wells["diff"] == wells["variant"]["value"]
     assert by["share of points: wells (variant only)"]["significant"]
     assert "wells (variant only)" in [r["metric"] for r in plot["changes"]]
+
+
+def test_the_command_line_puts_castle_points_first(run_cli, tmp_path: Path) -> None:
+    """`rebirth compare scotland castles-4 --json --plot DIR`: the first significant row of the JSON is the
+    castle points a player, and changes.png is written; the text's first significant row is the same."""
+    variant = str(VARIANTS / "castles-4.rules")
+    code, out, err = run_cli("compare", "scotland", variant, "--games", "30", "--players", "3", "--json", "--plot",
+                             tmp_path, "--no-progress")
+    assert code == 0, err
+    data = json.loads(out)
+    first = next(r for r in data["rows"] if r["significant"])
+    assert first["metric"] == "castles" and first["diff"] == pytest.approx(-first["base"]["value"] / 5)
+    assert (tmp_path / "changes.png").read_bytes()[:4] == b"\x89PNG"
+    code, out, err = run_cli("compare", "scotland", variant, "--games", "30", "--players", "3", "--no-progress")
+    assert code == 0, err
+    assert first_significant_line(out).startswith("castles ")
