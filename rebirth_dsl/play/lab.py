@@ -9,15 +9,27 @@ means and shares, McNemar's test on who won, the Pitman-Morgan test on spreads. 
 by different players in different games, so their rates are compared unpaired (two-proportion z-test,
 Welch's t on what they pay). The p-values of all rows are corrected together (Holm-Bonferroni).
 
-Categories that exist in one ruleset only are paired in file order when both sides have the same number
-of them (a variant that renames `areas` to `towns` compares towns with areas); otherwise each is
-compared with nothing.
+Effects come in points first: each scoring category's points a game per player (the mean of the seats)
+and per seat, base against variant, then the rest; shares of the points follow as a second view (a
+change to one category moves every share). Categories that exist in one ruleset only are paired in file
+order when both sides have the same number of them (a variant that renames `areas` to `towns` compares
+towns with areas); otherwise each is a row of its own, 0 on the side that lacks it (`wells (variant
+only)`). The text, `--json` and changes.png show the same rows in the same order.
+
+How the games went follows (the measures Ludii reports for its games): the winning margin, the score of
+each finishing place, how often a tie-break or a shared win decided, lead changes on the score track,
+the move after which the final winner led alone for good, how often the track's leader at the end won
+(paired t-tests, McNemar for the rates), and seat advantage: each side's chi-square of the seats' wins
+against 1/N with its p, their difference with a paired bootstrap (the same resampled games on both
+sides: an interval and a p). The native engine follows no score track: its rows say "not measured"
+instead of a 0.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -43,17 +55,27 @@ from rebirth_dsl.play.simulate import (
     run_ray,
     summarise,
 )
+from rebirth_dsl.play.stats import clip
 from rebirth_dsl.play.summary import (
+    COUNTS,
+    RATES,
+    category_points,
     category_shares,
     change_label,
+    chi2_equal,
     describe_runs,
     game_series,
-    interval,
     mission_records,
+    no_negative_zero,
+    ordinal,
+    place_points,
     public_records,
+    quality_series,
+    seat_advantage,
+    seat_wins,
     win_shares,
 )
-from rebirth_dsl.present.plots import write_charts
+from rebirth_dsl.present.plots import PERCENT, write_charts
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import board_for, find, rules_and_board
 from rebirth_dsl.runtime.setup import deal
@@ -77,18 +99,30 @@ class Side:
 
 
 # ----- rows ------------------------------------------------------------------------------------------
+Bounds = tuple[float, float] | None  # the range a row's values lie in (a rate: 0..1; a count: 0 and up)
+RATE: Bounds = (0.0, 1.0)
+COUNT: Bounds = (0.0, math.inf)
+
+
 def _row(group: str, metric: str, b: tuple[float, Sequence[float]] | None, v: tuple[float, Sequence[float]] | None,
          diff: float | None, diff_ci: Sequence[float] | None, test: str | None, p: float | None,
-         unit: str = "") -> dict[str, Any]:
-    def side(x: tuple[float, Sequence[float]] | None) -> dict[str, Any] | None:
-        return None if x is None else {"value": x[0], "ci": [x[1][0], x[1][1]]}
+         unit: str = "", bounds: Bounds = None) -> dict[str, Any]:
+    """A row; every interval clipped to the range of what it measures (a rate's to [0, 1], its difference's
+    to [-1, 1]; a count's to 0 and up), and no negative zero anywhere."""
+    lo, hi = bounds if bounds is not None else (-math.inf, math.inf)
+    dlo, dhi = (lo - hi, hi - lo) if bounds is not None else (-math.inf, math.inf)
 
-    return {"group": group, "metric": metric, "unit": unit, "base": side(b), "variant": side(v), "diff": diff,
-            "diff_ci": None if diff_ci is None else [diff_ci[0], diff_ci[1]], "test": test, "p": p}
+    def side(x: tuple[float, Sequence[float]] | None) -> dict[str, Any] | None:
+        return None if x is None else {"value": clip(x[0], lo, hi), "ci": [clip(x[1][0], lo, hi), clip(x[1][1], lo, hi)]}
+
+    return {"group": group, "metric": metric, "unit": unit, "base": side(b), "variant": side(v),
+            "diff": None if diff is None else clip(diff, dlo, dhi),
+            "diff_ci": None if diff_ci is None else [clip(diff_ci[0], dlo, dhi), clip(diff_ci[1], dlo, dhi)],
+            "test": test, "p": p}
 
 
 def _paired_mean(group: str, metric: str, xb: Sequence[float], xv: Sequence[float], test: str,
-                 unit: str = "") -> dict[str, Any]:
+                 unit: str = "", bounds: Bounds = None) -> dict[str, Any]:
     """Means of two paired series, their difference and its test (t or Wilcoxon on per-game differences)."""
     mb, lb, hb = stats.mean_ci(xb)
     mv, lv, hv = stats.mean_ci(xv)
@@ -97,7 +131,22 @@ def _paired_mean(group: str, metric: str, xb: Sequence[float], xv: Sequence[floa
     name = "paired t-test"
     if test == "wilcoxon":
         p, name = stats.wilcoxon(d), "Wilcoxon signed-rank"
-    return _row(group, metric, (mb, (lb, hb)), (mv, (lv, hv)), mv - mb, dci, name, p, unit)
+    return _row(group, metric, (mb, (lb, hb)), (mv, (lv, hv)), mv - mb, dci, name, p, unit, bounds)
+
+
+def _paired_rate(group: str, metric: str, xb: Sequence[float], xv: Sequence[float]) -> dict[str, Any]:
+    """How often something happened (a 0/1 series per game) on both sides: Wilson intervals, the paired
+    difference with its t interval, McNemar's test on the games where it happened on one side only."""
+    games = len(xb)
+    kb, kv = sum(xb), sum(xv)
+    b = sum(1 for x, y in zip(xb, xv, strict=True) if x and not y)
+    c = sum(1 for x, y in zip(xb, xv, strict=True) if y and not x)
+    _, dci = stats.paired_t([y - x for x, y in zip(xb, xv, strict=True)])
+    return _row(group, metric, (kb / games, stats.wilson(kb, games)), (kv / games, stats.wilson(kv, games)),
+                (kv - kb) / games, dci, "McNemar", stats.mcnemar(b, c), "%", RATE)
+
+
+NATIVE_NOTE = "not measured (native engine)"
 
 
 def category_pairs(base: Sequence[str], variant: Sequence[str]) -> list[tuple[str | None, str | None]]:
@@ -117,14 +166,73 @@ def category_pairs(base: Sequence[str], variant: Sequence[str]) -> list[tuple[st
 
 
 def _pair_name(b: str | None, v: str | None) -> str:
-    return b if b is not None and b == v else f"{b or '-'} -> {v or '-'}"
+    if b is not None and b == v:
+        return b
+    if v is None:
+        return f"{b} (base only)"
+    if b is None:
+        return f"{v} (variant only)"
+    return f"{b} -> {v}"
+
+
+def _point_rows(base: Side, var: Side, pairs: list[tuple[str | None, str | None]], n_players: int,
+                test: str) -> list[dict[str, Any]]:
+    """Each category's points a game: per player (the mean of the seats), then per seat; a category of
+    one ruleset only scores 0 on the other side."""
+    games = len(base.results)
+    pb, pv = category_points(base.results, base.rs.categories), category_points(var.results, var.rs.categories)
+    zero = [[0.0] * games for _ in range(n_players)]
+    rows = []
+    for cb, cv in pairs:
+        xb, xv = pb[cb] if cb else zero, pv[cv] if cv else zero
+        name = _pair_name(cb, cv)
+        per = [[sum(g) / n_players for g in zip(*x, strict=True)] for x in (xb, xv)]
+        rows.append(_paired_mean("points", name, per[0], per[1], test))
+        for q in range(n_players):
+            rows.append({**_paired_mean("points", f"{name}: {q + 1} {DEFAULT_NAMES[q]}", xb[q], xv[q], test),
+                         "category": name, "seat": q + 1})
+    return rows
+
+
+def _game_rows(base: Side, var: Side, n_players: int, test: str) -> list[dict[str, Any]]:
+    """How the games went: winning margin, score by finishing place, how often a tie-break or a shared win
+    decided, lead changes and the move after which the winner led for good, seat advantage."""
+    rows = []
+    qb, qv = quality_series(base.results), quality_series(var.results)
+    for key in qb:
+        xb, xv = qb[key], qv[key]
+        if xb is None or xv is None:  # the native engine follows no score track: said, not a fake 0
+            rows.append(_row("game", key, None, None, None, None, NATIVE_NOTE, None, "%" if key in RATES else ""))
+        elif key in RATES:
+            rows.append(_paired_rate("game", key, xb, xv))
+        else:
+            rows.append(_paired_mean("game", key, xb, xv, test, "", COUNT if key in COUNTS else None))
+        if key == "winning margin":
+            for k, (xb, xv) in enumerate(zip(place_points(base.results), place_points(var.results), strict=True)):
+                rows.append(_paired_mean("game", f"score of the {ordinal(k + 1)}", xb, xv, test))
+    (xb2, pb, _), (xv2, pv, _) = seat_advantage(base.results, n_players), seat_advantage(var.results, n_players)
+    wb, wv = seat_wins(base.results, n_players), seat_wins(var.results, n_players)
+
+    def both(games: Sequence[int]) -> tuple[float, float]:  # the two chi-squares on a resample of the games
+        return (chi2_equal([sum(map(w.__getitem__, games)) for w in wb], len(games)),
+                chi2_equal([sum(map(w.__getitem__, games)) for w in wv], len(games)))
+
+    p, dci = stats.paired_bootstrap(both, len(base.results))
+    row = _row("game", f"seat advantage (chi-square, {n_players - 1} df)", (xb2, (xb2, xb2)), (xv2, (xv2, xv2)),
+               xv2 - xb2, dci, "paired bootstrap", p, "", COUNT)
+    row["base"]["p"], row["variant"]["p"] = pb, pv  # each side against 1/N
+    row["panel"] = "chi-square"
+    rows.append(row)
+    return rows
 
 
 def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list[dict[str, Any]]:
     """Every compared quantity as a row: both values with intervals, the difference, the test and its p."""
     rb, rv = base.results, var.results
     games = len(rb)
-    rows: list[dict[str, Any]] = []
+    pairs = category_pairs(base.rs.categories, var.rs.categories)
+    rows: list[dict[str, Any]] = _point_rows(base, var, pairs, n_players, test)
+    rows += _game_rows(base, var, n_players, test)
     for q in range(n_players):
         who = f"{q + 1} {DEFAULT_NAMES[q]}"
         wb, wv = win_shares(rb, q), win_shares(rv, q)
@@ -135,20 +243,19 @@ def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list
         nb, nv = sum(wb), sum(wv)
         rows.append(_row("seats", f"win rate {who}", (nb / games, stats.wilson(nb, games)),
                          (nv / games, stats.wilson(nv, games)), (nv - nb) / games, dci, "McNemar",
-                         stats.mcnemar(bb, cc), "%"))
+                         stats.mcnemar(bb, cc), "%", RATE))
     for q in range(n_players):
         who = f"{q + 1} {DEFAULT_NAMES[q]}"
         sb, sv = [float(r[0][q]) for r in rb], [float(r[0][q]) for r in rv]
         rows.append(_paired_mean("seats", f"mean score {who}", sb, sv, test))
         db, dv = stats.sd_ci(sb), stats.sd_ci(sv)
         rows.append(_row("seats", f"score spread (sd) {who}", (db[0], db[1:]), (dv[0], dv[1:]),
-                         dv[0] - db[0], None, "Pitman-Morgan", stats.pitman_morgan(sb, sv)))
-    pairs = category_pairs(base.rs.categories, var.rs.categories)
+                         dv[0] - db[0], None, "Pitman-Morgan", stats.pitman_morgan(sb, sv), "", COUNT))
     shb, shv = category_shares(rb, base.rs.categories), category_shares(rv, var.rs.categories)
     zero = [0.0] * games
     for cb, cv in pairs:
         rows.append(_paired_mean("shares", f"share of points: {_pair_name(cb, cv)}", shb[cb] if cb else zero,
-                                 shv[cv] if cv else zero, test, "%"))
+                                 shv[cv] if cv else zero, test, "%", RATE))
     gb, gv = game_series(rb, base.rs), game_series(rv, var.rs)
     renamed = {change_label(cb, c): change_label(cv, c) for cb, cv in pairs if cb and cv for c in (False, True)}
     keys_v = set(gv)
@@ -156,11 +263,11 @@ def compare_rows(base: Side, var: Side, n_players: int, test: str = "t") -> list
         kv = renamed.get(kb, kb)
         if kv in keys_v:
             keys_v.discard(kv)
-            rows.append(_paired_mean("per game", _pair_name(kb, kv), gb[kb], gv[kv], test))
+            rows.append(_paired_mean("per game", _pair_name(kb, kv), gb[kb], gv[kv], test, "", COUNT))
         else:
-            rows.append(_paired_mean("per game", _pair_name(kb, None), gb[kb], zero, test))
+            rows.append(_paired_mean("per game", _pair_name(kb, None), gb[kb], zero, test, "", COUNT))
     for kv in [k for k in gv if k in keys_v]:
-        rows.append(_paired_mean("per game", _pair_name(None, kv), zero, gv[kv], test))
+        rows.append(_paired_mean("per game", _pair_name(None, kv), zero, gv[kv], test, "", COUNT))
     rows += _mission_rows(mission_records(rb), mission_records(rv))
     rows += _public_rows(public_records(rb, n_players), public_records(rv, n_players))
     ps = [r["p"] for r in rows if r["p"] is not None]
@@ -196,7 +303,7 @@ def _unpaired(group: str, metric: str, okb: list[bool], okv: list[bool], paidb: 
     p, dci = stats.two_proportions(sum(okb), len(okb), sum(okv), len(okv)) if both else (None, None)
     rb, rv = _rate(okb), _rate(okv)
     out.append(_row(group, f"{metric}: fulfilled", rb, rv, (rv[0] - rb[0]) if rb and rv else None, dci,
-                    "two-proportion z" if both else None, p, "%"))
+                    "two-proportion z" if both else None, p, "%", RATE))
     p, dci = stats.welch(paidb, paidv) if both else (None, None)
     mb, mv = _mean(paidb), _mean(paidv)
     out.append(_row(group, f"{metric}: pays {what}", mb, mv, (mv[0] - mb[0]) if mb and mv else None, dci,
@@ -224,12 +331,27 @@ def _public_rows(pb: dict[str, dict[str, Any]], pv: dict[str, dict[str, Any]]) -
 
 
 # ----- text ------------------------------------------------------------------------------------------
+def _num(fmt: str, x: float) -> str:
+    """x formatted, a value that rounds to zero without a minus sign ("+0.00" in a signed format)."""
+    out = fmt.format(x + 0.0)
+    if out.startswith("-") and not out.strip("+-0."):
+        out = ("+" if "+" in fmt else "") + out[1:]
+    return out
+
+
+def _interval(m: float, ci: Sequence[float], fmt: str, scale: float) -> str:
+    return f"{_num(fmt, m * scale)} [{_num(fmt, ci[0] * scale)}, {_num(fmt, ci[1] * scale)}]"
+
+
 def _fmt(x: tuple[float, Sequence[float]] | dict[str, Any] | None, unit: str) -> str:
     if x is None:
         return "-"
     value, ci = (x["value"], x["ci"]) if isinstance(x, dict) else x
     scale = 100.0 if unit == "%" else 1.0
-    return interval(value, ci, "{:.1f}" if unit == "%" or abs(value) >= 10 else "{:.2f}", scale)
+    fmt = "{:.1f}" if unit == "%" or abs(value) >= 10 else "{:.2f}"
+    if isinstance(x, dict) and "p" in x:  # a statistic with its own test (seat advantage): its value and p
+        return f"{_num(fmt, value)} (p {_p(x['p'])})"
+    return _interval(value, ci, fmt, scale)
 
 
 def _fmt_diff(r: dict[str, Any]) -> str:
@@ -238,14 +360,17 @@ def _fmt_diff(r: dict[str, Any]) -> str:
     scale = 100.0 if r["unit"] == "%" else 1.0
     fmt = "{:+.1f}" if abs(r["diff"] * scale) >= 10 else "{:+.2f}"
     if r["diff_ci"] is None:
-        return fmt.format(r["diff"] * scale)
-    return interval(r["diff"], r["diff_ci"], fmt, scale)
+        return _num(fmt, r["diff"] * scale)
+    return _interval(r["diff"], r["diff_ci"], fmt, scale)
 
 
 def _p(p: float | None) -> str:
     if p is None:
         return "-"
     return "<1e-4" if p < 1e-4 else f"{p:.4f}"
+
+
+TITLES = {"points": "points a game (per player; then by seat)", "game": "the games"}
 
 
 def render(report: dict[str, Any], rows: list[dict[str, Any]], all_rows: bool = False) -> str:
@@ -273,7 +398,15 @@ def render(report: dict[str, Any], rows: list[dict[str, Any]], all_rows: bool = 
             if not rs:
                 out.append(f"\n{group}: no card differs (--all shows them)")
                 continue
-        table = [[group, "base", "variant", "difference", "test", "p", "Holm p", ""]]
+        note = ""
+        if group == "points" and not all_rows:
+            # a category's rows by seat are shown when some seat's points differ: else its row says it all
+            moved = {r["category"] for r in rs if "seat" in r and (r["significant"] or r["base"] != r["variant"])}
+            kept = [r for r in rs if "seat" not in r or r["category"] in moved]
+            if len(kept) < len(rs):
+                note = "\n(by seat only where some seat's points differ; --all shows every seat)"
+            rs = kept
+        table = [[TITLES.get(group, group), "base", "variant", "difference", "test", "p", "Holm p", ""]]
         for r in rs:
             table.append([r["metric"] + (" %" if r["unit"] == "%" else ""), _fmt(r["base"], r["unit"]),
                           _fmt(r["variant"], r["unit"]), _fmt_diff(r), r["test"] or "-", _p(r["p"]),
@@ -282,7 +415,7 @@ def render(report: dict[str, Any], rows: list[dict[str, Any]], all_rows: bool = 
         lines = ["  ".join(c.ljust(w) if i in (0, 4) else c.rjust(w) for i, (c, w) in
                            enumerate(zip(x, widths, strict=True))).rstrip() for x in table]
         lines.insert(1, "  ".join("-" * w for w in widths))
-        out.append("\n" + "\n".join(lines))
+        out.append("\n" + "\n".join(lines) + note)
     return "\n".join(out)
 
 
@@ -364,7 +497,7 @@ def compare(base_rules: Path, base_board: Path, var_rules: Path, var_board: Path
         summary.update(describe_runs(side.results, side.rs, players))
         report[key] = {"label": side.label, "title": side.rs.title, "rules": str(side.rules), "board": shown(side.board),
                        "summary": summary}
-    return report, rows, base, var
+    return no_negative_zero(report), no_negative_zero(rows), base, var
 
 
 def plot_data(report: dict[str, Any], rows: list[dict[str, Any]], base: Side, var: Side) -> dict[str, Any]:
@@ -379,8 +512,25 @@ def plot_data(report: dict[str, Any], rows: list[dict[str, Any]], base: Side, va
         "wins": pick("seats")[: report["players"]],
         "shares": pick("shares"),
         "missions": pick("missions", ": fulfilled") + pick("public missions", ": fulfilled"),
-        "changes": pick("seats") + pick("shares") + pick("per game"),
+        "changes": [{**r, "panel": _panel(r)} for r in changed_rows(rows)],
     }
+
+
+def changed_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows changes.png draws, in the text's order: every paired difference with an interval (a
+    category's rows by seat only where the text shows them)."""
+    shown = {r["category"] for r in rows if "seat" in r and (r["significant"] or r["base"] != r["variant"])}
+    return [r for r in rows if r["group"] in ("points", "game", "seats", "shares", "per game")
+            and r["diff"] is not None and r["diff_ci"] is not None and ("seat" not in r or r["category"] in shown)]
+
+
+def _panel(r: dict[str, Any]) -> str:
+    """The unit a row's difference is drawn in on changes.png."""
+    if "panel" in r:
+        return str(r["panel"])
+    if r["unit"] == "%":
+        return PERCENT
+    return "a game" if r["group"] == "per game" or r["metric"] in COUNTS else "points a game"
 
 
 def compare_command(args: argparse.Namespace) -> int:

@@ -9,7 +9,8 @@ installed. Every test returns a two-sided p-value; every interval is (low, high)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from statistics import NormalDist
 
@@ -96,6 +97,47 @@ def z_sf2(z: float) -> float:
 def chi2_1_sf(x: float) -> float:
     """Upper tail of the chi-square with one degree of freedom."""
     return math.erfc(math.sqrt(max(x, 0.0) / 2.0))
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """Upper tail of the chi-square with df >= 1 degrees of freedom (closed forms for whole df: the
+    Poisson sum for even df, erfc plus a series for odd df)."""
+    if x <= 0.0:
+        return 1.0
+    h = x / 2.0
+    if df % 2 == 0:
+        term = total = math.exp(-h)
+        for i in range(1, df // 2):
+            term *= h / i
+            total += term
+        return min(1.0, total)
+    total = math.erfc(math.sqrt(h))
+    term = math.exp(-h) / math.sqrt(math.pi * h)  # times h / (1/2) below: the series' first term
+    for i in range(1, (df + 1) // 2):
+        term *= h / (i - 0.5)
+        total += term
+    return min(1.0, total)
+
+
+def paired_bootstrap(stat: Callable[[Sequence[int]], tuple[float, float]], n: int, resamples: int = 400,
+                     seed: int = 0, level: float = LEVEL) -> tuple[float, tuple[float, float]]:
+    """A paired bootstrap of a difference of two statistics of the same n games: `stat(indices)` gives
+    (base, variant) on those games; each resample draws n games with replacement for both sides at once.
+    Returns the two-sided p of "no difference" (twice the smaller share of resampled differences on either
+    side of 0) and the percentile interval of the difference. Seeded: the same games give the same answer."""
+    rng = random.Random(seed)
+    games = range(n)
+    diffs = sorted(v - b for b, v in (stat(rng.choices(games, k=n)) for _ in range(resamples)))
+    below = sum(1 for d in diffs if d <= 0) / resamples
+    above = sum(1 for d in diffs if d >= 0) / resamples
+    lo = diffs[int((1 - level) / 2 * (resamples - 1))]
+    hi = diffs[int(math.ceil((1 + level) / 2 * (resamples - 1)))]
+    return min(1.0, 2 * min(below, above)), (lo, hi)
+
+
+def clip(x: float, lo: float, hi: float) -> float:
+    """x within [lo, hi], never a negative zero (an interval's end cannot leave the range of what it measures)."""
+    return min(hi, max(lo, x)) + 0.0
 
 
 # ----- descriptions ----------------------------------------------------------------------------------

@@ -6,6 +6,14 @@ landmark changing hands leaves no trace there, so a `Tally` watches the moves: t
 loop hands every move to `moves.append` right after the placement and its reactions, and the reference
 loop below does the same, so one object counts both. It looks only at the majority landmarks next to the
 hex just filled (the only ones a placement can move), which keeps it to a few list reads a move.
+
+The same hook follows the lead on the score track: after each placement, who alone has the most points.
+Most moves score for the mover alone: two list compares in C (the track against a copy of it before the
+move) tell so, and the mover's score against the top decides; only a move that scores for other seats
+too (an area completed) reads the whole track. A lead
+change is a seat leading alone where another led alone before (a tie on top in between changes nothing);
+the lead run is the move from which the seat now alone in the lead has stayed there. The native engine
+does not count these: its games carry None, and the lab says so instead of a 0.
 """
 
 from __future__ import annotations
@@ -35,6 +43,10 @@ class GameExtra:
     claims: tuple[tuple[int, ...], ...]  # per majority statement, per seat: landmarks taken with no owner
     missions: tuple[tuple[int, str, bool, int], ...]  # private cards held at the end: seat, card, fulfilled, paid
     public: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]  # face-up card: (seat, paid) per fulfiller, in order
+    # the score track during play (None: not measured, as on the native engine)
+    lead_changes: int | None = None  # times a seat took the lead alone from another seat that led alone
+    leader: int | None = None  # the seat alone in the lead on the track after the last move (-1: a tie on top)
+    lead_from: int | None = None  # the number of moves after which `leader` has led alone to the end
 
 
 @dataclass(frozen=True)
@@ -63,7 +75,8 @@ class Tally:
     """Counts, move by move, fallback placements and landmarks changing hands; `append` is the hook the
     generated playout loop calls with (seat, kind, value, hex) after each move (hex -1: a pass)."""
 
-    __slots__ = ("g", "near", "primary", "hex_kind", "prev", "fallbacks", "changes", "claims")
+    __slots__ = ("g", "near", "primary", "hex_kind", "prev", "fallbacks", "changes", "claims", "track", "snap",
+                 "top", "moves", "lead", "alone", "lead_changes", "lead_from")
 
     def __init__(self, g: Game) -> None:
         tb = _tables(g.rs)
@@ -74,12 +87,21 @@ class Tally:
         self.fallbacks = [0] * n
         self.changes = [[0] * n for _ in g.rs.majorities]
         self.claims = [[0] * n for _ in g.rs.majorities]
+        self.track = g.track  # mutated in place by both engines, never replaced
+        self.snap = list(g.track)  # the track after the last move
+        self.top = max(g.track)  # its most points
+        self.moves = 0
+        self.lead = -1  # the last seat to lead alone (kept through a tie on top)
+        self.alone = False  # whether it leads alone now
+        self.lead_changes = 0
+        self.lead_from = 0
 
     def append(self, move: tuple[int, int, int, int]) -> None:
         """One move has been applied."""
         p, k, _, h = move
+        self.moves += 1
         if h < 0:
-            return
+            return  # a pass scores nothing: the lead stands
         if self.hex_kind[h] not in self.primary[k]:
             self.fallbacks[p] += 1
         owner, prev = self.g.lm_owner, self.prev
@@ -88,11 +110,43 @@ class Tally:
             if o != prev[lm]:
                 (self.changes if prev[lm] >= 0 else self.claims)[i][o] += 1
                 prev[lm] = o
+        t = self.track
+        snap = self.snap
+        if t == snap:
+            return  # nothing scored (a list compare in C): the lead stands
+        s = t[p]
+        before = snap[p]
+        snap[p] = s
+        if s > before and t == snap:  # the usual move: the mover alone scored, and up
+            if s < self.top:
+                return
+            if s == self.top:  # the mover draws level with the top
+                self.alone = False
+                return
+            self.top = s
+            if self.alone and p == self.lead:
+                return
+        else:  # other seats scored too (an area completed...) or a score went down: read the whole track
+            snap[:] = t
+            self.top = top = max(t)
+            if t.count(top) > 1:
+                self.alone = False
+                return
+            p = t.index(top)
+            if self.alone and p == self.lead:
+                return
+        if p != self.lead:  # p now leads alone, after a tie on top or another seat's lead
+            if self.lead >= 0:
+                self.lead_changes += 1
+            self.lead = p
+        self.alone = True
+        self.lead_from = self.moves
 
     def extra(self, g: Game, end: list[Event]) -> GameExtra:
         """The game's extra data, from the counts and the final state (`end`: its end-of-game events)."""
         return GameExtra(g.move_index, tuple(g.passed), tuple(self.fallbacks), tuple(map(tuple, self.changes)),
-                         tuple(map(tuple, self.claims)), held_missions(g, end), public_missions(g))
+                         tuple(map(tuple, self.claims)), held_missions(g, end), public_missions(g), self.lead_changes,
+                         self.lead if self.alone else -1, self.lead_from if self.alone else self.moves)
 
 
 def held_missions(g: Game, end: list[Event]) -> tuple[tuple[int, str, bool, int], ...]:

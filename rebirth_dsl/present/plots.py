@@ -14,6 +14,7 @@ from typing import Any
 from rebirth_dsl.errors import RebirthError
 
 COLOURS = ("#4c72b0", "#dd8452")  # base, variant
+PERCENT = "percentage points"  # the panel of rates and shares (their values are fractions: drawn x 100)
 
 
 def _pyplot() -> Any:
@@ -102,25 +103,30 @@ def write_charts(data: dict[str, Any], folder: Path) -> list[Path]:
     ax.legend()
     save(fig, "wins.png")
 
-    # every paired difference at once, relative to the base value: what the variant changes, and how surely
-    rows = [r for r in data["changes"] if r["base"] and r["base"]["value"] and r["diff_ci"] is not None]
+    # every paired difference at once, in the order of the text table, in its own unit: one panel per unit
+    # (points, percentage points, counts), so that a row with nothing on the base side (a new category) is
+    # drawn too, and the first row of the first panel is the text's first row
+    rows = [r for r in data["changes"] if r["diff"] is not None and r["diff_ci"] is not None]
     if rows:
-        fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.3 * len(rows)))
-        for i, r in enumerate(rows):
-            scale = 100.0 / abs(r["base"]["value"])
-            lo, hi = r["diff_ci"][0] * scale, r["diff_ci"][1] * scale
-            colour = COLOURS[1] if r["significant"] else "grey"
-            ax.plot([lo, hi], [i, i], color=colour, linewidth=2)
-            ax.plot([r["diff"] * scale], [i], "o", color=colour)
-        ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_xscale("symlog", linthresh=1.0)  # +100 % and -0.4 % on one axis, zero in the middle
-        reach = max(max(abs(r["diff_ci"][0]), abs(r["diff_ci"][1])) * 100.0 / abs(r["base"]["value"]) for r in rows)
-        ax.set_xlim(-max(2.0, 2 * reach), max(2.0, 2 * reach))
-        ax.xaxis.set_major_formatter(lambda x, _: f"{x:+g}%" if x else "0")
-        ax.set_yticks(range(len(rows)), [r["metric"] + (" *" if r["significant"] else "") for r in rows])
-        ax.invert_yaxis()
-        ax.set_xlabel("variant - base, % of the base value (95% interval; symlog scale)")
-        ax.set_title(f"{labels[1]} against {labels[0]}\n(* and colour: significant after Holm)", fontsize=10)
+        panels: dict[str, list[dict[str, Any]]] = {}
+        for r in rows:
+            panels.setdefault(r["panel"], []).append(r)
+        heights = [0.6 + 0.28 * len(rs) for rs in panels.values()]
+        fig, axes = plt.subplots(len(panels), 1, figsize=(8, 0.9 + sum(heights)), squeeze=False,
+                                 gridspec_kw={"height_ratios": heights})
+        for ax, (unit, rs) in zip(axes[:, 0], panels.items(), strict=True):
+            scale = 100.0 if unit == PERCENT else 1.0
+            for i, r in enumerate(rs):
+                colour = COLOURS[1] if r["significant"] else "grey"
+                ax.plot([r["diff_ci"][0] * scale, r["diff_ci"][1] * scale], [i, i], color=colour, linewidth=2)
+                ax.plot([r["diff"] * scale], [i], "o", color=colour)
+            ax.axvline(0, color="black", linewidth=0.8)
+            reach = max(max(abs(r["diff_ci"][0]), abs(r["diff_ci"][1]), abs(r["diff"])) * scale for r in rs)
+            ax.set_xlim(-max(0.5, 1.15 * reach), max(0.5, 1.15 * reach))
+            ax.set_yticks(range(len(rs)), [r["metric"] + (" *" if r["significant"] else "") for r in rs], fontsize=8)
+            ax.set_ylim(len(rs) - 0.5, -0.5)
+            ax.set_xlabel(f"variant - base, {unit} (95% interval)", fontsize=9)
+        axes[0, 0].set_title(f"{labels[1]} against {labels[0]}\n(* and colour: significant after Holm)", fontsize=10)
         save(fig, "changes.png")
 
     # missions: how often each card is fulfilled by whoever holds it (or, face up, by anyone)

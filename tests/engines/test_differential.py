@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -251,7 +252,9 @@ def native_games(rs: Any, agent: str, seeds: range, ns: list[int]) -> int:
             apply(rs, ref, g.moves, tally)
             got = {"totals": g.totals, "breakdown": g.breakdown, "lm_owner": g.lm_owner, "winners": g.winners,
                    "extra": GameExtra(*extra)}
-            same(got, outcome(ref, tally), (n, seed))
+            want = outcome(ref, tally)  # the native engine keeps no score track: its lead fields are None
+            want["extra"] = replace(want["extra"], lead_changes=None, leader=None, lead_from=None)
+            same(got, want, (n, seed))
             played += 1
     return played
 
