@@ -26,7 +26,7 @@ from rebirth_dsl.native import random_results
 from rebirth_dsl.play import export
 from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
 from rebirth_dsl.play.registry import make_agent
-from rebirth_dsl.play.summary import describe_runs, extras_table, seat_intervals
+from rebirth_dsl.play.summary import describe_runs, extras_table, no_negative_zero, seat_intervals
 from rebirth_dsl.play.tally import GameExtra, play_tallied
 from rebirth_dsl.records.record import load_ruleset_keyed
 from rebirth_dsl.records.resources import rules_and_board
@@ -271,6 +271,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     summary.update(describe_runs(results, rs, args.players))
     summary.update({"rules": str(rules), "board": str(board), "seed": args.seed, "backend": args.backend,
                     "workers": args.workers})
+    summary = no_negative_zero(summary)  # the text and the JSON alike never show -0.0
     written = []
     if target is not None:
         seeds = [game_seed(args.seed, i) for i in range(args.games)]
