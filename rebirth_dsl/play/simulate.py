@@ -34,6 +34,8 @@ GameResult = tuple[list[int], list[list[int]], list[int], GameExtra]
 
 
 MAX_GAMES = 10_000_000  # a run a day long on one core: more is a typo
+NATIVE_MAP_STATS = ("--map-stats needs the Python engine: the native one keeps no per-hex data "
+                    "(leave out --backend native)")
 
 @dataclass(frozen=True)
 class Job:
@@ -47,6 +49,7 @@ class Job:
     # load_ruleset_keyed's digest of the files the run began with ("": none pinned): a worker that reads
     # other rules or another board refuses, so that one run never mixes two versions of the game
     content: str = ""
+    map_stats: bool = False  # keep per hex, area and landmark data (GameExtra.map; play/mapstats.py)
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -72,7 +75,7 @@ def _play(rs: Any, job: Job, i: int) -> GameResult:
     """Game i of the job on its compiled ruleset."""
     names = DEFAULT_NAMES[: job.players]
     seed = game_seed(job.seed, i)
-    game, tally = play_tallied(rs, names, job.agents, seed)  # quiet from the first move
+    game, tally = play_tallied(rs, names, job.agents, seed, job.map_stats)  # quiet from the first move
     end = game.end_events()
     totals = game.final_scores(end)
     winners, _ = game.winners(totals)
@@ -254,7 +257,11 @@ def simulate_command(args: argparse.Namespace) -> int:
         if getattr(make_agent(a), "needs_terminal", False):  # fail early on a misspelt or interactive agent
             raise RebirthError.single(f"agent {a!r} asks a person at a terminal; simulate plays without one "
                                       "(use it in `rebirth play`)")
-    job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed, content)
+    map_dir = "" if getattr(args, "map_stats", False) else None  # None: off; "": tables and JSON
+    if map_dir is not None and args.backend == "native":  # the CLI refuses it first, as a usage error
+        raise RebirthError.single(NATIVE_MAP_STATS)
+    job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed, content,
+              map_stats=map_dir is not None)
     progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)
     t0 = time.perf_counter()
     if args.backend == "native":
@@ -268,6 +275,9 @@ def simulate_command(args: argparse.Namespace) -> int:
     summary.update(describe_runs(results, rs, args.players))
     summary.update({"rules": str(rules), "board": str(board), "seed": args.seed, "backend": args.backend,
                     "workers": args.workers})
+    if map_dir is not None:
+        from rebirth_dsl.play.mapstats import map_summary, map_table
+        summary["map"] = map_summary(results, rs, DEFAULT_NAMES[: args.players])
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -275,4 +285,6 @@ def simulate_command(args: argparse.Namespace) -> int:
               f"{args.backend} x{args.workers}: {elapsed:.1f} s ({args.games / elapsed:,.0f} games/s)\n")
         print(table(summary, rs.categories))
         print(extras_table(summary))
+        if map_dir is not None:
+            print(map_table(summary["map"], DEFAULT_NAMES[: args.players]))
     return 0

@@ -98,6 +98,35 @@ def chi2_1_sf(x: float) -> float:
     return math.erfc(math.sqrt(max(x, 0.0) / 2.0))
 
 
+def chi2_sf(x: float, df: int) -> float:
+    """Upper tail of the chi-square with `df` (a positive integer) degrees of freedom: the regularised upper
+    gamma Q(df/2, x/2) in closed form, a finite series from erfc (odd df) or from 1 (even df)."""
+    if df < 1:
+        raise ValueError(f"chi-square with {df} degrees of freedom")
+    h = max(x, 0.0) / 2.0
+    if df % 2:  # Q(m + 1/2, h) = erfc(sqrt h) + e^-h (h^(1/2) / G(3/2) + h^(3/2) / G(5/2) + ...), m terms
+        total = math.erfc(math.sqrt(h))
+        term = math.exp(-h + 0.5 * math.log(h) - math.lgamma(1.5)) if h > 0 else 0.0
+        for i in range(df // 2):
+            total += term
+            term *= h / (i + 1.5)
+        return min(1.0, total)
+    total = term = math.exp(-h)
+    for i in range(1, df // 2):
+        term *= h / i
+        total += term
+    return min(1.0, total)
+
+
+def seat_fairness(wins: Sequence[float], games: int) -> dict[str, float | int]:
+    """Pearson's chi-square of the seats' wins (shared wins split) against an equal share, games / seats
+    each, with its p-value (seats - 1 degrees of freedom): a small p says the seats are not equally placed."""
+    n = len(wins)
+    expected = games / n
+    chi2 = sum((w - expected) ** 2 / expected for w in wins) if expected else 0.0
+    return {"chi2": chi2, "df": n - 1, "p": chi2_sf(chi2, n - 1) if n > 1 else 1.0, "expected": expected}
+
+
 # ----- descriptions ----------------------------------------------------------------------------------
 def mean(xs: Sequence[float]) -> float:
     """The mean (0 for no data)."""

@@ -6,12 +6,17 @@ landmark changing hands leaves no trace there, so a `Tally` watches the moves: t
 loop hands every move to `moves.append` right after the placement and its reactions, and the reference
 loop below does the same, so one object counts both. It looks only at the majority landmarks next to the
 hex just filled (the only ones a placement can move), which keeps it to a few list reads a move.
+
+`rebirth simulate --map-stats` plays with a `MapTally` instead, which also keeps, per hex, the points the
+move that filled it scored for its placer and, per landmark, how often it changed hands; it reads the rest
+(which tile kind ended on each hex, each area's state) off the final position into `GameExtra.map`. A run
+without the flag never makes one, so it costs nothing there.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rebirth_dsl.accel.public import public_missions as incremental_check
 from rebirth_dsl.compile.prims import Ctx
@@ -22,6 +27,7 @@ from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.rules.public import payout
 from rebirth_dsl.runtime.game import Event, Game
 from rebirth_dsl.runtime.setup import deal, seat_rng
+from rebirth_dsl.runtime.state import EMPTY, NEUTRAL
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,18 @@ class GameExtra:
     claims: tuple[tuple[int, ...], ...]  # per majority statement, per seat: landmarks taken with no owner
     missions: tuple[tuple[int, str, bool, int], ...]  # private cards held at the end: seat, card, fulfilled, paid
     public: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]  # face-up card: (seat, paid) per fulfiller, in order
+    map: MapExtra | None = None  # per hex, area and landmark (simulate --map-stats only)
+
+
+@dataclass(frozen=True)
+class MapExtra:
+    """Where a game's tiles went (simulate --map-stats): hexes, areas and landmarks are board indices."""
+
+    tiles: tuple[int, ...]  # per hex: the kind of the player's tile on it at the end, NEUTRAL, or EMPTY
+    points: tuple[int, ...]  # per hex: what the move that filled it scored for its placer (0 if none)
+    areas: tuple[int, ...]  # per area: -1 incomplete at the end, else how many players had influence in it
+    changes: tuple[int, ...]  # per landmark: times taken from an owner
+    owners: tuple[int, ...]  # per landmark: its owner at the end (-1: nobody)
 
 
 @dataclass(frozen=True)
@@ -95,6 +113,50 @@ class Tally:
                          tuple(map(tuple, self.claims)), held_missions(g, end), public_missions(g))
 
 
+class MapTally(Tally):
+    """A Tally that also keeps, per hex, the points its placer scored with the move that filled it, and,
+    per landmark, the times it was taken from an owner (simulate --map-stats)."""
+
+    __slots__ = ("track", "points", "lm_changes")
+
+    def __init__(self, g: Game) -> None:
+        super().__init__(g)
+        self.track = list(g.track)  # every seat's points before the move
+        self.points = [0] * g.t.n
+        self.lm_changes = [0] * len(g.lm_owner)
+
+    def append(self, move: tuple[int, int, int, int]) -> None:
+        """One move has been applied: its placer's gain goes to the hex (other seats' gains on this move,
+        an area's lower places, belong to no hex of theirs and are only absorbed). Tally.append's counts,
+        inline (one call a move, not two)."""
+        p, k, _, h = move
+        track, before = self.g.track, self.track
+        if h >= 0:
+            self.points[h] = track[p] - before[p]
+            if self.hex_kind[h] not in self.primary[k]:
+                self.fallbacks[p] += 1
+            owner, prev = self.g.lm_owner, self.prev
+            for lm, i in self.near[h]:
+                o = owner[lm]
+                if o != prev[lm]:
+                    if prev[lm] >= 0:
+                        self.changes[i][o] += 1
+                        self.lm_changes[lm] += 1
+                    else:
+                        self.claims[i][o] += 1
+                    prev[lm] = o
+        before[:] = track
+
+    def extra(self, g: Game, end: list[Event]) -> GameExtra:
+        """The Tally's data, with the map's (MapExtra) from the counts and the final position."""
+        n = g.n_players
+        tiles = tuple(k if o >= 0 else o if o == NEUTRAL else EMPTY for o, k in zip(g.owner, g.tkind, strict=True))
+        areas = tuple(-1 if g.area_free[a] else sum(1 for q in range(n) if g.area_inf[a][q] > 0)
+                      for a in range(len(g.area_free)))
+        return replace(super().extra(g, end), map=MapExtra(tiles, tuple(self.points), areas,
+                                                           tuple(self.lm_changes), tuple(g.lm_owner)))
+
+
 def held_missions(g: Game, end: list[Event]) -> tuple[tuple[int, str, bool, int], ...]:
     """Each private card held at the end: seat, card, fulfilled, points paid. The points are those of the
     end-of-game events, whose held-card part comes last, one event per card in seat and hand order
@@ -143,13 +205,13 @@ def finish(g: Game, agents: list[Agent], rngs: list[random.Random], tally: Tally
             tally.append((p, tile[0], tile[1], -1 if h is None else h))
 
 
-def play_tallied(rs: Ruleset, names: list[str], agents: tuple[str, ...] | list[str], seed: int
-                 ) -> tuple[Game, Tally]:
-    """A whole quiet game from the seed's deal, as `rebirth play` and `simulate` play it, with its tally:
-    random seats on the generated engine, any other agent on the reference one."""
+def play_tallied(rs: Ruleset, names: list[str], agents: tuple[str, ...] | list[str], seed: int,
+                 map_stats: bool = False) -> tuple[Game, Tally]:
+    """A whole quiet game from the seed's deal, as `rebirth play` and `simulate` play it, with its tally
+    (a MapTally with `map_stats`): random seats on the generated engine, any other agent on the reference one."""
     g = Game(rs, names, deal(rs, len(names), seed))
     g.quiet = True
-    tally = Tally(g)
+    tally = MapTally(g) if map_stats else Tally(g)
     rngs = [seat_rng(seed, i) for i in range(len(names))]
     if all(a == "random" for a in agents):
         compiled(rs).run_random(g, rngs, tally)  # the loop calls tally.append after every move

@@ -1,0 +1,144 @@
+"""`rebirth simulate --map-stats`: where a run's tiles went, for a map maker.
+
+Per hex: in how many games a player's tile ended on it, of which tile kind (or a neutral tile, S-U2), and
+the mean points the move that filled it scored for its placer (every category the move scored: a farm's
+group, a harbour, an area's payout to the completer, a public mission...; over the games it was taken).
+Per area (S-A1): how often it was completed, completed **contested**, or left incomplete. An area is
+contested when, at its completion, at least two players have influence in it: two or more players rank
+(S-A1: players with 0 influence do not), so its payout is shared out by places (S-A2, S-A3) rather than
+taken alone. Area tiles never move, so the final position tells who had influence at completion. An area
+filled by neutral tiles alone counts as completed, by nobody. Per landmark of a majority statement
+(S-K1..S-K5): how often it was taken from an owner, and who held it at the end, by seat. And a seat
+fairness test: Pearson's chi-square of the seats' wins against 1/N each (stats.seat_fairness).
+
+Everything is named from the board and the rules (hex kinds, tile kinds, area and landmark names); the
+counts come from each game's `GameExtra.map` (play/tally.py, MapTally), which only a run with the flag keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rebirth_dsl.compile.ruleset import Ruleset
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.play.stats import seat_fairness
+from rebirth_dsl.play.summary import Result, win_shares
+from rebirth_dsl.runtime.state import NEUTRAL
+
+
+def map_summary(results: Sequence[Result], rs: Ruleset, players: Sequence[str]) -> dict[str, Any]:
+    """Per hex, area and majority landmark, the counts over the run (see the module's text), and the seat
+    fairness test. The results must have been played with `Job.map_stats`."""
+    t = rs.t
+    games = len(results)
+    n = len(players)
+    kinds = list(rs.tile_kinds)
+    taken = [[0] * len(kinds) for _ in range(t.n)]
+    neutral = [0] * t.n
+    points = [0] * t.n
+    areas = [[0, 0, 0, 0] for _ in t.area_hexes]  # incomplete, nobody, alone, contested
+    changes = [0] * len(t.landmark_hex)
+    owners = [[0] * (n + 1) for _ in t.landmark_hex]  # per seat, then nobody
+    for r in results:
+        m = r[3].map
+        if m is None:
+            raise RebirthError.single("these games were played without map statistics")
+        for h, k in enumerate(m.tiles):
+            if k >= 0:
+                taken[h][k] += 1
+                points[h] += m.points[h]
+            elif k == NEUTRAL:
+                neutral[h] += 1
+        for a, c in enumerate(m.areas):
+            areas[a][0 if c < 0 else 1 + min(c, 2)] += 1
+        for lm, c in enumerate(m.changes):
+            changes[lm] += c
+            owners[lm][m.owners[lm]] += 1  # -1, nobody: the last column
+    hexes = []
+    for h in range(t.n):
+        got = sum(taken[h])
+        row: dict[str, Any] = {"q": t.coords[h][0], "r": t.coords[h][1], "kind": t.hex_kind[h]}
+        if h in t.landmark_of_hex:
+            row["name"] = t.landmark_name[t.landmark_of_hex[h]]
+        if t.area_of[h] >= 0:
+            row["area"] = t.area_names[t.area_of[h]]
+        row.update({"taken": got, "taken_rate": round(got / games, 4) if games else 0.0,
+                    "by_kind": {k: taken[h][i] for i, k in enumerate(kinds) if taken[h][i]},
+                    "neutral": neutral[h], "points": round(points[h] / got, 3) if got else None})
+        hexes.append(row)
+    area_rows = []
+    for a, (inc, nobody, alone, contested) in enumerate(areas):
+        done = nobody + alone + contested
+        area_rows.append({"name": t.area_names[a], "kind": t.area_kind[a], "size": len(t.area_hexes[a]),
+                          "hexes": [list(t.coords[h]) for h in t.area_hexes[a]],
+                          "completed": done, "contested": contested, "alone": alone, "nobody": nobody,
+                          "incomplete": inc, "completed_rate": round(done / games, 4) if games else 0.0,
+                          "contested_rate": round(contested / games, 4) if games else 0.0,
+                          "contested_when_completed": round(contested / done, 4) if done else None})
+    majority = sorted({lm for rule in rs.majorities for lm in rule.landmarks})
+    lm_rows = []
+    for lm in majority:
+        lq, lr = t.coords[t.landmark_hex[lm]]
+        lm_rows.append({"name": t.landmark_name[lm], "kind": t.landmark_kind[lm], "q": lq, "r": lr,
+                        "changes": changes[lm], "changes_per_game": round(changes[lm] / games, 4) if games else 0.0,
+                        "owner_at_end": {players[q]: owners[lm][q] for q in range(n)}, "nobody": owners[lm][n]})
+    wins = [sum(win_shares(results, q)) for q in range(n)]
+    fair = seat_fairness(wins, games)
+    return {"games": games, "tile_kinds": kinds, "hexes": hexes, "areas": area_rows, "landmarks": lm_rows,
+            "fairness": {"test": "Pearson chi-square of seat wins against 1/N (shared wins split)",
+                         "wins": [round(w, 3) for w in wins], "expected": round(float(fair["expected"]), 3),
+                         "chi2": round(float(fair["chi2"]), 4), "df": fair["df"], "p": round(float(fair["p"]), 6)}}
+
+
+def _rows(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+             .rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
+def _pct(k: float, games: int) -> str:
+    return f"{100 * k / games:.1f}" if games else "-"
+
+
+def map_table(ms: dict[str, Any], players: Sequence[str], shown: int = 6) -> str:
+    """The text of `map_summary`: fairness, landmarks, areas, and the hexes taken least and most often (of
+    the kinds any tile went on; every hex is in --json and in the pictures)."""
+    g = ms["games"]
+    f = ms["fairness"]
+    out = ["", "map statistics:",
+           f"seat fairness: wins {', '.join(f'{p} {w:g}' for p, w in zip(players, f['wins'], strict=True))} "
+           f"against {f['expected']:g} each: chi-square {f['chi2']:.2f}, {f['df']} df, p = {f['p']:.4f}"]
+    if ms["landmarks"]:
+        rows = [["landmark", "changes/game", *(f"ends {p} %" for p in players), "nobody %"]]
+        for lm in ms["landmarks"]:
+            rows.append([lm["name"], f"{lm['changes_per_game']:.2f}",
+                         *(_pct(lm["owner_at_end"][p], g) for p in players), _pct(lm["nobody"], g)])
+        out += ["", *_rows(rows)]
+    if ms["areas"]:
+        rows = [["area", "size", "completed %", "contested %", "alone %", "incomplete %"]]
+        for a in ms["areas"]:
+            rows.append([a["name"], str(a["size"]), _pct(a["completed"], g), _pct(a["contested"], g),
+                         _pct(a["alone"], g), _pct(a["incomplete"], g)])
+        out += ["", "contested: two or more players had influence at completion", *_rows(rows)]
+    used = {h["kind"] for h in ms["hexes"] if h["taken"] or h["neutral"]}  # not sea, landmarks...
+    placed = [h for h in ms["hexes"] if h["kind"] in used]
+    if placed:
+        by_rate = sorted(placed, key=lambda h: (h["taken_rate"], h["q"], h["r"]))
+        kinds = ms["tile_kinds"]
+
+        def line(h: dict[str, Any]) -> list[str]:
+            name = h.get("name") or h.get("area") or ""
+            return [f"({h['q']},{h['r']}) {h['kind']}" + (f" {name}" if name else ""), _pct(h["taken"], g),
+                    *(_pct(h["by_kind"].get(k, 0), g) for k in kinds),
+                    "-" if h["points"] is None else f"{h['points']:.2f}"]
+
+        head = ["hex", "taken %", *(f"{k} %" for k in kinds), "points"]
+        total = sum(h["taken"] for h in ms["hexes"])
+        out += ["", f"hexes: {total / g if g else 0:.1f} tiles placed a game on {len(placed)} hexes; "
+                    f"least and most often taken (points: what the move scored its placer):",
+                *_rows([head, *map(line, by_rate if len(by_rate) <= 2 * shown
+                                    else by_rate[:shown] + by_rate[-shown:])])]
+    return "\n".join(out)

@@ -1,0 +1,160 @@
+"""`rebirth simulate --map-stats`: per hex, area and landmark counts that equal the games they come from,
+and the seat fairness test.
+
+The small board rules/positions/scotland/castles.json (13 hexes: 9 farm hexes, the 2-hex area Leith, the
+castles Edinburgh and Stirling) is filled in every game: three players hold far more tiles than it has hexes,
+so every hex a tile may take is taken each game, by a settlement on Leith's hexes and a farm elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import BOARDS, ROOT, RULES
+
+from rebirth_dsl.play import stats
+from rebirth_dsl.play.loop import DEFAULT_NAMES
+from rebirth_dsl.play.mapstats import map_summary
+from rebirth_dsl.play.simulate import Job, run_local
+from rebirth_dsl.play.tally import MapTally, play_tallied
+from rebirth_dsl.records.record import load_ruleset
+from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.setup import deal
+
+CASTLES = ROOT / "rules" / "positions" / "scotland" / "castles.json"
+SCOTLAND = (RULES / "scotland.rules", BOARDS / "scotland.json")
+
+
+def _run(rules: Path, board: Path, players: int, games: int, agents: str = "random", map_stats: bool = True):
+    rs = load_ruleset(rules, board)[0]
+    job = Job(str(rules), str(board), players, (agents,) * players, 3, map_stats=map_stats)
+    return rs, run_local(job, games, 1, lambda k: None)
+
+
+def test_every_hex_of_a_full_board_is_taken_each_game() -> None:
+    """castles.json with 3 players: each of its 11 free hexes is taken in every game, Leith's by
+    settlements and the rest by farms; the counts sum to the tiles placed, and each castle ends with one
+    seat in every game (the owners per seat sum to the games)."""
+    games = 12
+    rs, results = _run(RULES / "scotland.rules", CASTLES, 3, games)
+    ms = map_summary(results, rs, DEFAULT_NAMES[:3])
+    assert ms["games"] == games
+    by_kind = {(h["q"], h["r"]): h for h in ms["hexes"]}
+    free = [h for h in ms["hexes"] if h["kind"] not in ("castle", "sea")]
+    assert len(free) == 11
+    for h in free:
+        assert h["taken"] == games and h["taken_rate"] == 1.0, h
+        assert sum(h["by_kind"].values()) == games
+        if h["kind"] == "settlement":
+            assert h["by_kind"] == {"settlement": games} and h["area"] == "Leith"
+        else:
+            assert set(h["by_kind"]) <= {"food", "energy"}
+        assert h["points"] is not None and h["points"] >= 1  # a farm scores its group, at least itself
+    for xy in ((1, 1), (3, 1)):  # the castles themselves
+        assert by_kind[xy]["taken"] == 0 and by_kind[xy]["points"] is None
+    placed = sum(r[3].length - sum(r[3].passes) for r in results)
+    assert sum(h["taken"] for h in ms["hexes"]) == placed == 11 * games
+    [leith] = ms["areas"]
+    assert leith["completed"] == games and leith["incomplete"] == 0
+    assert leith["contested"] + leith["alone"] + leith["nobody"] == games and leith["nobody"] == 0
+    assert {lm["name"] for lm in ms["landmarks"]} == {"Edinburgh", "Stirling"}
+    for lm in ms["landmarks"]:
+        assert sum(lm["owner_at_end"].values()) + lm["nobody"] == games and lm["nobody"] == 0
+    changes = sum(lm["changes"] for lm in ms["landmarks"])  # equal to the per-statement tally's count
+    assert changes == sum(sum(sum(s) for s in r[3].changes) for r in results)
+
+
+def test_contested_counts_the_players_with_influence() -> None:
+    """An area's count is, per game, the seats with influence in it at the end (its tiles never move):
+    contested with two or more, alone with one."""
+    rs, results = _run(*SCOTLAND, 3, 8)
+    t = rs.t
+    ms = map_summary(results, rs, DEFAULT_NAMES[:3])
+    for a, row in enumerate(ms["areas"]):
+        assert row["name"] == t.area_names[a]
+        assert row["completed"] + row["incomplete"] == 8
+        counts = [r[3].map.areas[a] for r in results]
+        assert row["contested"] == sum(1 for c in counts if c >= 2)
+        assert row["alone"] == sum(1 for c in counts if c == 1)
+        if row["size"] == 1:
+            assert row["contested"] == 0  # one hex, one tile: one player at most
+    assert sum(a["contested"] for a in ms["areas"]) > 0 and sum(a["incomplete"] for a in ms["areas"]) > 0
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_hex_points_are_the_placers_points_of_the_move(seed: int) -> None:
+    """The generated engine's quiet game with a MapTally gives each hex what its placer scored on that
+    move, as the reference engine's events of the same game say it."""
+    rs = load_ruleset(*SCOTLAND)[0]
+    names = DEFAULT_NAMES[:3]
+
+    class Recording(MapTally):
+        __slots__ = ("moves",)
+
+        def append(self, move: tuple[int, int, int, int]) -> None:
+            self.moves.append(move)
+            super().append(move)
+
+    game = Game(rs, names, deal(rs, 3, seed))
+    game.quiet = True
+    tally = Recording(game)
+    tally.moves = []
+    from rebirth_dsl.pyengine.fast import compiled
+    from rebirth_dsl.runtime.setup import seat_rng
+    compiled(rs).run_random(game, [seat_rng(seed, i) for i in range(3)], tally)
+    ref = Game(rs, names, deal(rs, 3, seed))
+    expected = [0] * rs.t.n
+    for p, k, v, h in tally.moves:
+        events = ref.play(p, (k, v), None if h < 0 else h)
+        if h >= 0:
+            expected[h] = sum(e.points for e in events if e.player == p)
+    assert tally.points == expected
+    assert sum(expected) > 0 and ref.track == game.track
+    # play_tallied gives the same map
+    g2, t2 = play_tallied(rs, names, ("random",) * 3, seed, map_stats=True)
+    assert t2.points == expected and g2.lm_owner == game.lm_owner
+
+
+def test_without_the_flag_no_map_is_kept() -> None:
+    rs, results = _run(RULES / "scotland.rules", CASTLES, 2, 3, map_stats=False)
+    assert all(r[3].map is None for r in results)
+    with pytest.raises(Exception, match="without map statistics"):
+        map_summary(results, rs, DEFAULT_NAMES[:2])
+
+
+def test_greedy_seats_keep_a_map_on_the_reference_engine() -> None:
+    """Agents other than random play on the reference engine; the MapTally hears their moves too."""
+    rs, results = _run(RULES / "scotland.rules", CASTLES, 2, 2, agents="greedy")
+    ms = map_summary(results, rs, DEFAULT_NAMES[:2])
+    assert all(h["taken"] == 2 for h in ms["hexes"] if h["kind"] not in ("castle", "sea"))
+
+
+def test_seat_fairness_chi_square() -> None:
+    """Against scipy where it is installed; by hand otherwise: wins 30/10/20 of 60 give chi-square 10."""
+    f = stats.seat_fairness([30.0, 10.0, 20.0], 60)
+    assert f["chi2"] == pytest.approx(10.0) and f["df"] == 2
+    assert f["p"] == pytest.approx(0.006737947, rel=1e-6)  # e^-5, the 2-df tail at 10
+    scipy = pytest.importorskip("scipy.stats")
+    for df in range(1, 7):
+        for x in (0.0, 0.3, 1.0, 2.5, 7.8, 20.0):
+            assert stats.chi2_sf(x, df) == pytest.approx(scipy.chi2.sf(x, df), abs=1e-12)
+
+
+def test_simulate_map_stats_cli(run_cli) -> None:
+    """The text tables and the JSON; the native backend is refused as a usage error."""
+    code, out, err = run_cli("simulate", "--board", CASTLES, "--games", "4", "--players", "3", "--map-stats",
+                             "--no-progress")
+    assert code == 0, err
+    assert "seat fairness:" in out and "Leith" in out and "Edinburgh" in out and "contested" in out
+    code, out, err = run_cli("simulate", "--board", CASTLES, "--games", "4", "--players", "2", "--map-stats",
+                             "--json", "--no-progress")
+    assert code == 0, err
+    data = json.loads(out)["map"]
+    assert data["games"] == 4 and sum(data["fairness"]["wins"]) == pytest.approx(4)
+    assert 0.0 <= data["fairness"]["p"] <= 1.0
+    code, out, err = run_cli("simulate", "--games", "4", "--map-stats", "--backend", "native")
+    assert code == 2 and "--map-stats needs the Python engine" in err
+    code, out, _ = run_cli("simulate", "--board", CASTLES, "--games", "2", "--players", "2", "--json", "--no-progress")
+    assert code == 0 and "map" not in json.loads(out)
