@@ -145,8 +145,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="native: the compiled C engine (random agents; pip install 'rebirth-dsl[native]')")
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
-    s.add_argument("--map-stats", action="store_true", help="per hex, area and landmark: how often taken, "
-                   "completed, contested, changing hands; a seat fairness test (docs/map-stats.md)")
+    s.add_argument("--map-stats", nargs="?", const="", default=None, metavar="DIR",
+                   help="per hex, area and landmark: how often taken, completed, contested, changing hands, and a "
+                   "seat fairness test; with DIR, heat maps of the board there (SVG; PNG too with the extra [lab])")
 
     cp = sub.add_parser("compare", help="the balance lab: play two rulesets on the same seeds and report every "
                         "difference with its 95%% interval and test")
@@ -526,7 +527,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`rebirth simulate`: many games."""
     from rebirth_dsl.play import simulate  # see the start-up note at the top
-    if args.map_stats and args.backend == "native":
+    if args.map_stats is not None and args.backend == "native":
         build_parser("simulate").error(simulate.NATIVE_MAP_STATS)
     return simulate.simulate_command(args)
 

@@ -17,13 +17,18 @@ counts come from each game's `GameExtra.map` (play/tally.py, MapTally), which on
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.files import shown
 from rebirth_dsl.play.stats import seat_fairness
 from rebirth_dsl.play.summary import Result, win_shares
+from rebirth_dsl.present.plots import write_heat_pngs
+from rebirth_dsl.present.render import Heat, faded_kind_colour, heat_svg, seat_colour
 from rebirth_dsl.runtime.state import NEUTRAL
 
 
@@ -142,3 +147,110 @@ def map_table(ms: dict[str, Any], players: Sequence[str], shown: int = 6) -> str
                 *_rows([head, *map(line, by_rate if len(by_rate) <= 2 * shown
                                     else by_rate[:shown] + by_rate[-shown:])])]
     return "\n".join(out)
+
+
+# ----- pictures --------------------------------------------------------------------------------------
+def _pct_label(v: float | None) -> str:
+    return "" if v is None else f"{v:.0f}"
+
+
+def heat_maps(ms: dict[str, Any], rs: Ruleset, players: Sequence[str]) -> list[tuple[str, Heat]]:
+    """One heat map per measure, by file stem: taken, taken-KIND per tile kind, points, areas-completed,
+    areas-contested and (with majority landmarks) landmarks."""
+    t = rs.t
+    g = max(1, ms["games"])
+    hexes = ms["hexes"]
+    used = {h["kind"] for h in hexes if h["taken"] or h["neutral"]}
+    pct = ("0%", "50%", "100%")
+    f = ms["fairness"]
+    notes = [f"{ms['games']} games. Seat fairness: wins {', '.join(f'{p} {w:g}' for p, w in zip(players, f['wins'], strict=True))}; "
+             f"chi-square {f['chi2']:.2f} on {f['df']} df against 1/{len(players)} each, p = {f['p']:.3f}."]
+    out: list[tuple[str, Heat]] = []
+
+    def rates(count: Any) -> list[float | None]:
+        return [100 * count(h) / g if h["kind"] in used else None for h in hexes]
+
+    v = rates(lambda h: h["taken"])
+    out.append(("taken", Heat("Taken: % of games a player's tile ended on the hex", v, [_pct_label(x) for x in v],
+                              0, 100, pct, notes=notes)))
+    for k in ms["tile_kinds"]:
+        if any(h["by_kind"].get(k) for h in hexes):
+            v = rates(lambda h, k=k: h["by_kind"].get(k, 0))
+            out.append((f"taken-{_stem(k)}", Heat(f"Taken by {k}: % of games a player's {k} ended on the hex", v,
+                                                  [_pct_label(x) for x in v], 0, 100, pct, notes=notes)))
+    pts: list[float | None] = [h["points"] for h in hexes]
+    top = max([p for p in pts if p is not None] or [1.0])
+    out.append(("points", Heat("Points: mean points the move that filled the hex scored its placer", pts,
+                               ["" if p is None else f"{p:.1f}" for p in pts], 0, top, notes=notes)))
+    if ms["areas"]:
+        for key, title in (("completed", "Areas completed: % of games (the rest: left incomplete)"),
+                           ("contested", "Areas contested: % of games completed with two or more players "
+                                         "holding influence")):
+            av: list[float | None] = [None] * t.n
+            labels = [""] * t.n
+            for a, row in enumerate(ms["areas"]):
+                for j, h in enumerate(t.area_hexes[a]):
+                    av[h] = 100 * row[key] / g
+                    if j == 0:
+                        labels[h] = f"{av[h]:.0f}"
+            out.append((f"areas-{key}", Heat(title, av, labels, 0, 100, pct, notes=notes)))
+    if ms["landmarks"]:
+        lv: list[float | None] = [None] * t.n
+        labels = [""] * t.n
+        bars: dict[int, list[tuple[str, float]]] = {}
+        index = {(q, r): h for h, (q, r) in enumerate(t.coords)}
+        for lm in ms["landmarks"]:
+            h = index[(lm["q"], lm["r"])]
+            lv[h] = lm["changes_per_game"]
+            labels[h] = f"{lm['changes_per_game']:.2f}"
+            bars[h] = [(seat_colour(q), lm["owner_at_end"][p] / g) for q, p in enumerate(players)]
+            bars[h].append((NOBODY, lm["nobody"] / g))
+        top = max([x for x in lv if x is not None] or [1.0]) or 1.0
+        seats = [(seat_colour(q), f"{p} (seat {q + 1})") for q, p in enumerate(players)] + [(NOBODY, "nobody")]
+        out.append(("landmarks", Heat("Landmarks: times taken from an owner a game; bar: who held it at the end",
+                                      lv, labels, 0, top, bars=bars, key=seats, notes=notes)))
+    return out
+
+
+NOBODY = "#d0d0d0"
+
+
+def _stem(name: str) -> str:
+    """A name as a file name's part: letters, digits, - and _ only."""
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name) or "kind"
+
+
+def check_map_dir(folder: Path) -> None:
+    """A folder for the heat maps: one that exists, or none yet (made when they are written)."""
+    if folder.exists() and not folder.is_dir():
+        raise RebirthError.single(f"--map-stats {shown(folder)}: not a folder")
+
+
+def write_maps(ms: dict[str, Any], rs: Ruleset, folder: Path, players: Sequence[str], png: bool | None = None
+               ) -> list[Path]:
+    """Write the heat maps into `folder`: NAME.svg for each measure (heat_maps) and, when matplotlib is
+    installed (the extra [lab]) or `png`, NAME.png and overview.png (four measures on one picture)."""
+    board = rs.t.board
+    if board is None:
+        raise RebirthError.single("map pictures need a board")
+    check_map_dir(folder)
+    maps = heat_maps(ms, rs, players)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for stem, heat in maps:
+        path = folder / f"{stem}.svg"
+        path.write_text(heat_svg(board, heat), encoding="utf-8")
+        out.append(path)
+    if png is None:
+        png = importlib.util.find_spec("matplotlib") is not None
+    if png:
+        t = rs.t
+        cells = [{"q": q, "r": r, "area": t.area_of[h], "fill": faded_kind_colour(t.hex_kind[h]),
+                  "name": t.landmark_name[t.landmark_of_hex[h]] if h in t.landmark_of_hex else ""}
+                 for h, (q, r) in enumerate(t.coords)]
+        data = [{"file": stem, "title": heat.title, "values": list(heat.values), "labels": list(heat.labels),
+                 "lo": heat.lo, "hi": heat.hi, "bars": heat.bars, "key": list(heat.key)} for stem, heat in maps]
+        overview = [s for s in ("taken", "points", "areas-contested", "landmarks") if any(m == s for m, _ in maps)]
+        out += write_heat_pngs(f"{board.title or board.name}: {ms['games']} games", cells, data, folder, overview,
+                               maps[0][1].notes[0] if maps and maps[0][1].notes else "")
+    return out

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.files import shown
 from rebirth_dsl.native import random_results
 from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
 from rebirth_dsl.play.registry import make_agent
@@ -257,9 +258,12 @@ def simulate_command(args: argparse.Namespace) -> int:
         if getattr(make_agent(a), "needs_terminal", False):  # fail early on a misspelt or interactive agent
             raise RebirthError.single(f"agent {a!r} asks a person at a terminal; simulate plays without one "
                                       "(use it in `rebirth play`)")
-    map_dir = "" if getattr(args, "map_stats", False) else None  # None: off; "": tables and JSON
+    map_dir = getattr(args, "map_stats", None)  # None: off; "": tables and JSON only; else a folder of pictures
     if map_dir is not None and args.backend == "native":  # the CLI refuses it first, as a usage error
         raise RebirthError.single(NATIVE_MAP_STATS)
+    if map_dir:
+        from rebirth_dsl.play.mapstats import check_map_dir
+        check_map_dir(Path(map_dir))  # before any game is played
     job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed, content,
               map_stats=map_dir is not None)
     progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)
@@ -276,8 +280,11 @@ def simulate_command(args: argparse.Namespace) -> int:
     summary.update({"rules": str(rules), "board": str(board), "seed": args.seed, "backend": args.backend,
                     "workers": args.workers})
     if map_dir is not None:
-        from rebirth_dsl.play.mapstats import map_summary, map_table
+        from rebirth_dsl.play.mapstats import map_summary, map_table, write_maps
         summary["map"] = map_summary(results, rs, DEFAULT_NAMES[: args.players])
+        if map_dir:
+            written = write_maps(summary["map"], rs, Path(map_dir), DEFAULT_NAMES[: args.players])
+            summary["map"]["pictures"] = [shown(p) for p in written]
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -287,4 +294,6 @@ def simulate_command(args: argparse.Namespace) -> int:
         print(extras_table(summary))
         if map_dir is not None:
             print(map_table(summary["map"], DEFAULT_NAMES[: args.players]))
+            if summary["map"].get("pictures"):
+                print(f"\nheat maps: {', '.join(summary['map']['pictures'])}")
     return 0

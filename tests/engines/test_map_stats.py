@@ -158,3 +158,56 @@ def test_simulate_map_stats_cli(run_cli) -> None:
     assert code == 2 and "--map-stats needs the Python engine" in err
     code, out, _ = run_cli("simulate", "--board", CASTLES, "--games", "2", "--players", "2", "--json", "--no-progress")
     assert code == 0 and "map" not in json.loads(out)
+
+
+def test_heat_maps_are_drawn_on_the_board(tmp_path: Path) -> None:
+    """One SVG per measure, each a well-formed picture of the whole board: on castles.json every free hex is
+    taken in every game, so each is drawn in the scale's top colour with the label 100, the castles
+    (not covered) faded; the landmark picture has a bar per castle in the seats' colours."""
+    import xml.etree.ElementTree as ET
+
+    from rebirth_dsl.play.mapstats import write_maps
+    from rebirth_dsl.present.render import HEAT_STOPS
+
+    rs, results = _run(RULES / "scotland.rules", CASTLES, 3, 5)
+    ms = map_summary(results, rs, DEFAULT_NAMES[:3])
+    written = write_maps(ms, rs, tmp_path / "maps", DEFAULT_NAMES[:3], png=False)
+    names = sorted(p.name for p in written)
+    assert names == sorted(["taken.svg", "taken-food.svg", "taken-energy.svg", "taken-settlement.svg", "points.svg",
+                            "areas-completed.svg", "areas-contested.svg", "landmarks.svg"])
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    taken = ET.parse(tmp_path / "maps" / "taken.svg").getroot()
+    fills = [p.get("fill") for p in taken.iterfind(".//s:polygon", ns)]
+    assert len(fills) == 13 and fills.count(HEAT_STOPS[-1]) == 11
+    texts = [t.text for t in taken.iterfind(".//s:text", ns)]
+    assert texts.count("100") == 11 and "Edinburgh" in texts and "Stirling" in texts
+    marks = ET.parse(tmp_path / "maps" / "landmarks.svg").getroot()
+    bars = {r.get("fill") for r in marks.iterfind(".//s:rect", ns)}
+    assert {"#c62828", "#1f5fbf", "#e6a700"} <= bars  # the three seats' colours
+    areas = (tmp_path / "maps" / "areas-completed.svg").read_text()
+    assert "Areas completed" in areas and "Leith" in areas
+
+
+def test_heat_map_pngs(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from rebirth_dsl.play.mapstats import write_maps
+
+    rs, results = _run(RULES / "scotland.rules", CASTLES, 2, 3)
+    ms = map_summary(results, rs, DEFAULT_NAMES[:2])
+    written = write_maps(ms, rs, tmp_path, DEFAULT_NAMES[:2], png=True)
+    pngs = [p for p in written if p.suffix == ".png"]
+    assert {p.name for p in pngs} >= {"taken.png", "points.png", "landmarks.png", "overview.png"}
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+
+
+def test_simulate_map_stats_dir_cli(run_cli, tmp_path: Path) -> None:
+    out_dir = tmp_path / "maps"
+    code, out, err = run_cli("simulate", "--board", CASTLES, "--games", "3", "--players", "3", "--no-progress",
+                             "--map-stats", out_dir, "--json")
+    assert code == 0, err
+    pictures = json.loads(out)["map"]["pictures"]
+    assert str(out_dir / "taken.svg") in pictures and (out_dir / "landmarks.svg").is_file()
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    code, out, err = run_cli("simulate", "--board", CASTLES, "--games", "3", "--map-stats", a_file)
+    assert code == 1 and "not a folder" in err and not out
