@@ -169,6 +169,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cp.add_argument("--json", action="store_true")
     cp.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR (needs the extra [lab]: matplotlib)")
     cp.add_argument("--no-progress", action="store_true")
+    cp.add_argument("--map-stats", nargs="?", const="", default=None, metavar="DIR",
+                    help="both sides on one board: each side's map statistics and where they differ; with DIR, "
+                    "heat maps into DIR/base and DIR/variant (as simulate --map-stats)")
 
     sv = sub.add_parser("serve", help="the web app: play, watch and study games in a browser (extra [web])")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -526,15 +529,22 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """`rebirth simulate`: many games."""
-    from rebirth_dsl.play import simulate  # see the start-up note at the top
+    from rebirth_dsl.play.simulate import simulate_command  # see the start-up note at the top
+    _native_map_stats(args)
+    return simulate_command(args)
+
+
+def _native_map_stats(args: argparse.Namespace) -> None:
+    """--map-stats with --backend native: a usage error (the native engine keeps no per-hex data)."""
     if args.map_stats is not None and args.backend == "native":
-        build_parser("simulate").error(simulate.NATIVE_MAP_STATS)
-    return simulate.simulate_command(args)
+        from rebirth_dsl.play.mapstats import NATIVE_MAP_STATS
+        build_parser(args.command).error(NATIVE_MAP_STATS)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """`rebirth compare BASE VARIANT`: the balance lab."""
     from rebirth_dsl.play.lab import compare_command  # statistics and plots: imported by this command only
+    _native_map_stats(args)
 
     return compare_command(args)
 

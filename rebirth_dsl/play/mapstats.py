@@ -25,11 +25,15 @@ from typing import Any
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import shown
+from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.stats import seat_fairness
 from rebirth_dsl.play.summary import Result, win_shares
 from rebirth_dsl.present.plots import write_heat_pngs
 from rebirth_dsl.present.render import Heat, faded_kind_colour, heat_svg, seat_colour
 from rebirth_dsl.runtime.state import NEUTRAL
+
+NATIVE_MAP_STATS = ("--map-stats needs the Python engine: the native one keeps no per-hex data "
+                    "(leave out --backend native)")
 
 
 def map_summary(results: Sequence[Result], rs: Ruleset, players: Sequence[str]) -> dict[str, Any]:
@@ -254,3 +258,65 @@ def write_maps(ms: dict[str, Any], rs: Ruleset, folder: Path, players: Sequence[
         out += write_heat_pngs(f"{board.title or board.name}: {ms['games']} games", cells, data, folder, overview,
                                maps[0][1].notes[0] if maps and maps[0][1].notes else "")
     return out
+
+
+# ----- the balance lab (compare --map-stats) ---------------------------------------------------------
+def check_compare_maps(base_board: Path, var_board: Path, map_dir: str, backend: str = "local") -> None:
+    """Before any game: both sides on one board (a map statistic compares hexes), the Python engine, and a
+    folder for the pictures if one is named."""
+    if backend == "native":
+        raise RebirthError.single(NATIVE_MAP_STATS)
+    if base_board.resolve() != var_board.resolve():
+        raise RebirthError.single(f"--map-stats compares one board's hexes, but the base plays on {shown(base_board)} "
+                                  f"and the variant on {shown(var_board)}; run `rebirth simulate --map-stats` on each")
+    if map_dir:
+        check_map_dir(Path(map_dir))
+
+
+def compare_maps(report: dict[str, Any], rs_b: Ruleset, res_b: Sequence[Result], rs_v: Ruleset,
+                 res_v: Sequence[Result], map_dir: str) -> str:
+    """Each side's map statistics into the report (`map`; pictures into DIR/base and DIR/variant), and
+    their text: where the two differ most (landmarks, areas), then each side's tables."""
+    players = DEFAULT_NAMES[: report["players"]]
+    maps = {}
+    for key, rs, res in (("base", rs_b, res_b), ("variant", rs_v, res_v)):
+        ms = map_summary(res, rs, players)
+        if map_dir:
+            ms["pictures"] = [shown(p) for p in write_maps(ms, rs, Path(map_dir) / key, players)]
+        report[key]["map"] = maps[key] = ms
+    b, v = maps["base"], maps["variant"]
+    g = max(1, report["games"])
+    out = ["", "map statistics, base -> variant (same board, same seeds):"]
+    fb, fv = b["fairness"], v["fairness"]
+    out.append(f"seat fairness p: {fb['p']:.4f} -> {fv['p']:.4f} (chi-square {fb['chi2']:.2f} -> {fv['chi2']:.2f}, "
+               f"{fb['df']} df)")
+    vl = {lm["name"]: lm for lm in v["landmarks"]}
+    rows = [["landmark", "changes/game", "base", "variant"]]
+    for lm in b["landmarks"]:
+        other = vl.get(lm["name"])
+        if other is not None:
+            rows.append([lm["name"], f"{other['changes_per_game'] - lm['changes_per_game']:+.2f}",
+                         f"{lm['changes_per_game']:.2f}", f"{other['changes_per_game']:.2f}"])
+    if len(rows) > 1:
+        out += ["", *_rows(rows)]
+    va = {a["name"]: a for a in v["areas"]}
+    rows = [["area", "completed %", "contested %", "base completed/contested %", "variant"]]
+    for a in b["areas"]:
+        other = va.get(a["name"])
+        if other is not None:
+            rows.append([a["name"], f"{100 * (other['completed'] - a['completed']) / g:+.1f}",
+                         f"{100 * (other['contested'] - a['contested']) / g:+.1f}",
+                         f"{_pct(a['completed'], g)} / {_pct(a['contested'], g)}",
+                         f"{_pct(other['completed'], g)} / {_pct(other['contested'], g)}"])
+    if len(rows) > 1:
+        out += ["", *_rows(rows)]
+    moved = sorted(((hv["taken"] - hb["taken"], hb) for hb, hv in zip(b["hexes"], v["hexes"], strict=True)
+                    if hb["taken"] != hv["taken"]), key=lambda x: -abs(x[0]))[:8]
+    if moved:
+        out += ["", "hexes taken most differently (variant - base, % of games): " + ", ".join(
+            f"({h['q']},{h['r']}) {h['kind']} {100 * d / g:+.1f}" for d, h in moved)]
+    for key in ("base", "variant"):
+        out += ["", f"{key}: {report[key]['label']}", map_table(maps[key], players).lstrip("\n")]
+        if maps[key].get("pictures"):
+            out.append(f"heat maps: {', '.join(maps[key]['pictures'])}")
+    return "\n".join(out) + "\n"

@@ -35,8 +35,6 @@ GameResult = tuple[list[int], list[list[int]], list[int], GameExtra]
 
 
 MAX_GAMES = 10_000_000  # a run a day long on one core: more is a typo
-NATIVE_MAP_STATS = ("--map-stats needs the Python engine: the native one keeps no per-hex data "
-                    "(leave out --backend native)")
 
 @dataclass(frozen=True)
 class Job:
@@ -259,11 +257,12 @@ def simulate_command(args: argparse.Namespace) -> int:
             raise RebirthError.single(f"agent {a!r} asks a person at a terminal; simulate plays without one "
                                       "(use it in `rebirth play`)")
     map_dir = getattr(args, "map_stats", None)  # None: off; "": tables and JSON only; else a folder of pictures
-    if map_dir is not None and args.backend == "native":  # the CLI refuses it first, as a usage error
-        raise RebirthError.single(NATIVE_MAP_STATS)
-    if map_dir:
-        from rebirth_dsl.play.mapstats import check_map_dir
-        check_map_dir(Path(map_dir))  # before any game is played
+    if map_dir is not None:  # before any game is played
+        from rebirth_dsl.play.mapstats import NATIVE_MAP_STATS, check_map_dir
+        if args.backend == "native":  # the CLI refuses it first, as a usage error
+            raise RebirthError.single(NATIVE_MAP_STATS)
+        if map_dir:
+            check_map_dir(Path(map_dir))
     job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed, content,
               map_stats=map_dir is not None)
     progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)

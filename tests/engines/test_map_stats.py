@@ -211,3 +211,27 @@ def test_simulate_map_stats_dir_cli(run_cli, tmp_path: Path) -> None:
     a_file.write_text("x")
     code, out, err = run_cli("simulate", "--board", CASTLES, "--games", "3", "--map-stats", a_file)
     assert code == 1 and "not a folder" in err and not out
+
+
+def test_compare_map_stats(run_cli, tmp_path: Path) -> None:
+    """compare --map-stats: both sides' maps in the JSON, from the same board; the Korean castle tie
+    changes castles' hands, not where the tiles go (random seats make the same choices until it does)."""
+    code, out, err = run_cli("compare", "scotland", "variants/korean-castles", "--board", CASTLES, "--games", "6",
+                             "--players", "3", "--no-progress", "--json", "--map-stats")
+    assert code == 0, err
+    report = json.loads(out)
+    b, v = report["base"]["map"], report["variant"]["map"]
+    assert b["games"] == v["games"] == 6
+    assert [h["taken"] for h in b["hexes"]] == [h["taken"] for h in v["hexes"]]
+    for side in (b, v):
+        assert all(sum(lm["owner_at_end"].values()) + lm["nobody"] == 6 for lm in side["landmarks"])
+    code, out, err = run_cli("compare", "scotland", "variants/korean-castles", "--board", CASTLES, "--games", "3",
+                             "--players", "3", "--no-progress", "--map-stats", tmp_path / "maps")
+    assert code == 0, err
+    assert "map statistics, base -> variant" in out and "Stirling" in out
+    assert (tmp_path / "maps" / "base" / "taken.svg").is_file() and (tmp_path / "maps" / "variant" / "landmarks.svg").is_file()
+    code, _, err = run_cli("compare", "scotland", "ireland", "--games", "3", "--map-stats")
+    assert code == 1 and "one board" in err
+    code, _, err = run_cli("compare", "scotland", "variants/korean-castles", "--games", "3", "--map-stats",
+                           "--backend", "native")
+    assert code == 2 and "--map-stats needs the Python engine" in err
