@@ -234,11 +234,14 @@ def write_maps(ms: dict[str, Any], rs: Ruleset, folder: Path, players: Sequence[
                ) -> list[Path]:
     """Write the heat maps into `folder`: NAME.svg for each measure (heat_maps) and, when matplotlib is
     installed (the extra [lab]) or `png`, NAME.png and overview.png (four measures on one picture)."""
+    return _write(heat_maps(ms, rs, players), rs, folder, f"{ms['games']} games", png)
+
+
+def _write(maps: list[tuple[str, Heat]], rs: Ruleset, folder: Path, what: str, png: bool | None) -> list[Path]:
     board = rs.t.board
     if board is None:
         raise RebirthError.single("map pictures need a board")
     check_map_dir(folder)
-    maps = heat_maps(ms, rs, players)
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for stem, heat in maps:
@@ -253,10 +256,36 @@ def write_maps(ms: dict[str, Any], rs: Ruleset, folder: Path, players: Sequence[
                   "name": t.landmark_name[t.landmark_of_hex[h]] if h in t.landmark_of_hex else ""}
                  for h, (q, r) in enumerate(t.coords)]
         data = [{"file": stem, "title": heat.title, "values": list(heat.values), "labels": list(heat.labels),
-                 "lo": heat.lo, "hi": heat.hi, "bars": heat.bars, "key": list(heat.key)} for stem, heat in maps]
+                 "lo": heat.lo, "hi": heat.hi, "bars": heat.bars, "key": list(heat.key),
+                 "cmap": "RdBu_r" if heat.diverging else "viridis"} for stem, heat in maps]
         overview = [s for s in ("taken", "points", "areas-contested", "landmarks") if any(m == s for m, _ in maps)]
-        out += write_heat_pngs(f"{board.title or board.name}: {ms['games']} games", cells, data, folder, overview,
+        out += write_heat_pngs(f"{board.title or board.name}: {what}", cells, data, folder, overview,
                                maps[0][1].notes[0] if maps and maps[0][1].notes else "")
+    return out
+
+
+def difference_maps(b: dict[str, Any], v: dict[str, Any], rs: Ruleset, labels: tuple[str, str]
+                    ) -> list[tuple[str, Heat]]:
+    """The measures of heat_maps (but by tile kind), variant - base, on a diverging scale symmetric about 0
+    (white: no difference): taken, points, areas-completed, areas-contested, landmarks (changes a game)."""
+    players = DEFAULT_NAMES[: len(b["fairness"]["wins"])]
+    base, var = heat_maps(b, rs, players), dict(heat_maps(v, rs, players))
+    note = [f"variant - base: {labels[1]} against {labels[0]}, {b['games']} games each, the same seeds."]
+    out = []
+    for stem, hb in base:
+        hv = var.get(stem)
+        if hv is None or stem.startswith("taken-"):
+            continue
+        d: list[float | None] = [None if x is None or y is None else y - x
+                                 for x, y in zip(hb.values, hv.values, strict=True)]
+        top = max([abs(x) for x in d if x is not None] or [0.0]) or 1.0
+        percent = stem not in ("points", "landmarks")  # the rest are % of games
+        fmt = "{:+.0f}" if percent else "{:+.2f}"
+        shown_labels = ["" if x is None or not hb.labels[i] or abs(x) < 0.005 else fmt.format(x)
+                        for i, x in enumerate(d)]
+        unit = " (percentage points)" if percent else ""
+        out.append((stem, Heat(f"Difference{unit}: {hb.title.split(';')[0]}", d, shown_labels, -top, top,
+                               notes=note, diverging=True)))
     return out
 
 
@@ -285,6 +314,11 @@ def compare_maps(report: dict[str, Any], rs_b: Ruleset, res_b: Sequence[Result],
             ms["pictures"] = [shown(p) for p in write_maps(ms, rs, Path(map_dir) / key, players)]
         report[key]["map"] = maps[key] = ms
     b, v = maps["base"], maps["variant"]
+    diff_pictures = []
+    if map_dir:
+        diff = difference_maps(b, v, rs_b, (rs_b.title, rs_v.title))
+        diff_pictures = [shown(p) for p in _write(diff, rs_b, Path(map_dir) / "difference", "variant - base", None)]
+        report["map_difference_pictures"] = diff_pictures
     g = max(1, report["games"])
     out = ["", "map statistics, base -> variant (same board, same seeds):"]
     fb, fv = b["fairness"], v["fairness"]
@@ -319,4 +353,6 @@ def compare_maps(report: dict[str, Any], rs_b: Ruleset, res_b: Sequence[Result],
         out += ["", f"{key}: {report[key]['label']}", map_table(maps[key], players).lstrip("\n")]
         if maps[key].get("pictures"):
             out.append(f"heat maps: {', '.join(maps[key]['pictures'])}")
+    if diff_pictures:
+        out += ["", f"difference maps: {', '.join(diff_pictures)}"]
     return "\n".join(out) + "\n"

@@ -146,7 +146,7 @@ def _heat_axes(ax: Any, cax: Any, plt: Any, cells: Sequence[dict[str, Any]], m: 
     from matplotlib.collections import LineCollection, PatchCollection
     from matplotlib.patches import Rectangle, RegularPolygon
 
-    cmap = plt.get_cmap("viridis")
+    cmap = plt.get_cmap(m.get("cmap", "viridis"))
     lo, hi = m["lo"], m["hi"] if m["hi"] > m["lo"] else m["lo"] + 1
     centre = [(_SQRT3 * (c["q"] + c["r"] / 2), -1.5 * c["r"]) for c in cells]
     patches, colours = [], []
@@ -176,7 +176,8 @@ def _heat_axes(ax: Any, cax: Any, plt: Any, cells: Sequence[dict[str, Any]], m: 
             ax.text(x, y + 0.15, name, ha="center", va="center", fontsize=fs * 0.8, fontweight="bold",
                     color="#111", bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.7})
         if label:
-            dark = v is not None and (v - lo) / (hi - lo) < 0.55
+            at = None if v is None else (v - lo) / (hi - lo)
+            dark = at is not None and (abs(at - 0.5) > 0.3 if m.get("cmap") == "RdBu_r" else at < 0.55)
             ax.text(x, y - (0.45 if name else 0.0), label, ha="center", va="center", fontsize=fs,
                     color="white" if dark else "#111")
         for colour_frac in (m["bars"].get(i),):

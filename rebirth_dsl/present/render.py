@@ -131,12 +131,17 @@ HEAT_STOPS: tuple[str, ...] = ("#440154", "#472d7b", "#3b528b", "#2c728e", "#219
                                "#addc30", "#fde725")
 
 
-def heat_colour(x: float) -> str:
+# a scale for differences, blue (less) through white (none) to red (more): matplotlib's RdBu_r at nine stops
+DIFF_STOPS: tuple[str, ...] = ("#053061", "#2166ac", "#4393c3", "#92c5de", "#f7f7f7", "#f4a582", "#d6604d",
+                               "#b2182b", "#67001f")
+
+
+def heat_colour(x: float, stops: Sequence[str] = HEAT_STOPS) -> str:
     """The scale's colour at x in [0, 1] (clamped), interpolated between its stops."""
-    x = min(1.0, max(0.0, x)) * (len(HEAT_STOPS) - 1)
-    i = min(int(x), len(HEAT_STOPS) - 2)
+    x = min(1.0, max(0.0, x)) * (len(stops) - 1)
+    i = min(int(x), len(stops) - 2)
     f = x - i
-    a, b = HEAT_STOPS[i], HEAT_STOPS[i + 1]
+    a, b = stops[i], stops[i + 1]
     return "#" + "".join(f"{round(int(a[k:k + 2], 16) * (1 - f) + int(b[k:k + 2], 16) * f):02x}" for k in (1, 3, 5))
 
 
@@ -165,13 +170,19 @@ class Heat:
     bars: Mapping[int, Sequence[tuple[str, float]]] = field(default_factory=dict)
     key: Sequence[tuple[str, str]] = ()  # (colour, label): what the bars' colours mean
     notes: Sequence[str] = ()
+    diverging: bool = False  # a difference: DIFF_STOPS, white at the middle of lo..hi
+
+    @property
+    def stops(self) -> Sequence[str]:
+        """The scale's colours, low to high."""
+        return DIFF_STOPS if self.diverging else HEAT_STOPS
 
     def colour(self, i: int) -> str | None:
         """Hex i's colour on the scale, or None when the measure does not cover it."""
         v = self.values[i]
         if v is None:
             return None
-        return heat_colour((v - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 1.0)
+        return heat_colour((v - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 1.0, self.stops)
 
 
 def heat_svg(board: Board | BoardView, heat: Heat, size: float = 30.0) -> str:
@@ -491,8 +502,8 @@ def _scale(body: list[str], heat: Heat, x0: float, y: float, fs: float, s: float
     body.append(_text(x0, y, heat.title, fs, weight="bold"))
     y += fs * 0.6
     w, h = fs * 22, fs * 1.1
-    stops = "".join(f'<stop offset="{_f(100 * k / (len(HEAT_STOPS) - 1))}%" stop-color="{c}"/>'
-                    for k, c in enumerate(HEAT_STOPS))
+    stops = "".join(f'<stop offset="{_f(100 * k / (len(heat.stops) - 1))}%" stop-color="{c}"/>'
+                    for k, c in enumerate(heat.stops))
     body.append(f'<defs><linearGradient id="heat-scale">{stops}</linearGradient></defs>')
     body.append(f'<rect x="{_f(x0)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="url(#heat-scale)" '
                 f'stroke="#555" stroke-width="{_f(s * 0.03)}"/>')

@@ -230,8 +230,29 @@ def test_compare_map_stats(run_cli, tmp_path: Path) -> None:
     assert code == 0, err
     assert "map statistics, base -> variant" in out and "Stirling" in out
     assert (tmp_path / "maps" / "base" / "taken.svg").is_file() and (tmp_path / "maps" / "variant" / "landmarks.svg").is_file()
+    assert "difference maps:" in out
     code, _, err = run_cli("compare", "scotland", "ireland", "--games", "3", "--map-stats")
     assert code == 1 and "one board" in err
     code, _, err = run_cli("compare", "scotland", "variants/korean-castles", "--games", "3", "--map-stats",
                            "--backend", "native")
     assert code == 2 and "--map-stats needs the Python engine" in err
+
+
+def test_difference_maps_are_variant_minus_base() -> None:
+    """compare's difference maps: each hex's value is the variant's minus the base's, on a scale symmetric
+    about 0; a side compared with itself differs nowhere (every value 0, no label)."""
+    from rebirth_dsl.play.mapstats import difference_maps
+
+    rs, results = _run(RULES / "scotland.rules", CASTLES, 3, 4)
+    ms = map_summary(results, rs, DEFAULT_NAMES[:3])
+    same = difference_maps(ms, ms, rs, ("a", "b"))
+    assert [s for s, _ in same] == ["taken", "points", "areas-completed", "areas-contested", "landmarks"]
+    for _, heat in same:
+        assert heat.diverging and heat.lo == -heat.hi
+        assert all(v in (None, 0) for v in heat.values) and not any(heat.labels)
+    rs2, other = _run(RULES / "variants" / "korean-castles.rules", CASTLES, 3, 4)
+    mv = map_summary(other, rs2, DEFAULT_NAMES[:3])
+    diff = dict(difference_maps(ms, mv, rs, ("a", "b")))["landmarks"]
+    for lb, lv in zip(ms["landmarks"], mv["landmarks"], strict=True):
+        h = rs.t.landmark_hex[rs.t.landmark_name.index(lb["name"])]
+        assert diff.values[h] == pytest.approx(lv["changes_per_game"] - lb["changes_per_game"])
