@@ -146,6 +146,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-progress", action="store_true")
     _export_options(s)
+    s.add_argument("--map-stats", nargs="?", const="", default=None, metavar="DIR",
+                   help="per hex, area and landmark: how often taken, completed, contested, changing hands, and a "
+                   "seat fairness test; with DIR, heat maps of the board there (SVG; PNG too with the extra [lab])")
 
     cp = sub.add_parser("compare", help="the balance lab: play two rulesets on the same seeds and report every "
                         "difference with its 95%% interval and test")
@@ -168,6 +171,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cp.add_argument("--plot", metavar="DIR", help="write PNG charts into DIR (needs the extra [lab]: matplotlib)")
     cp.add_argument("--no-progress", action="store_true")
     _export_options(cp)
+    cp.add_argument("--map-stats", nargs="?", const="", default=None, metavar="DIR",
+                    help="both sides on one board: each side's map statistics and where they differ; with DIR, "
+                    "heat maps into DIR/base and DIR/variant (as simulate --map-stats)")
 
     sv = sub.add_parser("serve", help="the web app: play, watch and study games in a browser (extra [web])")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -547,14 +553,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """`rebirth simulate`: many games."""
     from rebirth_dsl.play.simulate import simulate_command  # see the start-up note at the top
     _check_export(args)
+    _native_map_stats(args)
     return simulate_command(args)
+
+
+def _native_map_stats(args: argparse.Namespace) -> None:
+    """--map-stats with --backend native: a usage error (the native engine keeps no per-hex data)."""
+    if args.map_stats is not None and args.backend == "native":
+        from rebirth_dsl.play.mapstats import NATIVE_MAP_STATS
+        build_parser(args.command).error(NATIVE_MAP_STATS)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """`rebirth compare BASE VARIANT`: the balance lab."""
     from rebirth_dsl.play.lab import compare_command  # statistics and plots: imported by this command only
-
     _check_export(args)
+    _native_map_stats(args)
     return compare_command(args)
 
 

@@ -462,8 +462,10 @@ def run_both(jobs: list[Job], games: int, workers: int, backend: str, progress: 
 
 def compare(base_rules: Path, base_board: Path, var_rules: Path, var_board: Path, games: int, players: int,
             agents: list[str], seed: int, workers: int = 1, backend: str = "local", test: str = "t",
-            progress: Callable[[int], None] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], Side, Side]:
-    """Play both rulesets on the same seeds; return the report, its rows, and both sides with their games."""
+            progress: Callable[[int], None] | None = None, map_stats: bool = False
+            ) -> tuple[dict[str, Any], list[dict[str, Any]], Side, Side]:
+    """Play both rulesets on the same seeds; return the report, its rows, and both sides with their games
+    (with `map_stats`, each game keeps its map: play/mapstats.py)."""
     rs_b, _ = load_ruleset(base_rules, base_board)
     rs_v, _ = load_ruleset(var_rules, var_board)
     _check(rs_b, players, "base")
@@ -476,7 +478,7 @@ def compare(base_rules: Path, base_board: Path, var_rules: Path, var_board: Path
     for a in set(agents):
         if getattr(make_agent(a), "needs_terminal", False):
             raise RebirthError.single(f"agent {a!r} asks a person at a terminal; compare plays without one")
-    jobs = [Job(str(r.resolve()), str(b.resolve()), players, tuple(agents), seed)
+    jobs = [Job(str(r.resolve()), str(b.resolve()), players, tuple(agents), seed, map_stats=map_stats)
             for r, b in ((base_rules, base_board), (var_rules, var_board))]
     t0 = time.perf_counter()
     if backend == "native" and any(a != "random" for a in agents):
@@ -548,12 +550,21 @@ def compare_command(args: argparse.Namespace) -> int:
         raise RebirthError.single(f"--plot {args.plot}: not a folder")
     agents = agent_list(args.agents, args.players)
     target = export.prepare(args, [(base_rules, base_board), (var_rules, var_board)])  # refused before any game
+    map_dir = getattr(args, "map_stats", None)  # None: off; "": tables and JSON; else a folder (play/mapstats.py)
+    if map_dir is not None:
+        from rebirth_dsl.play.mapstats import check_compare_maps
+        check_compare_maps(base_board, var_board, map_dir, args.backend)
     progress = Progress(2 * args.games, sys.stderr.isatty() and not args.no_progress)
     report, rows, base, var = compare(base_rules, base_board, var_rules, var_board, args.games, args.players, agents,
-                                      args.seed, args.workers, args.backend, args.test, progress)
+                                      args.seed, args.workers, args.backend, args.test, progress,
+                                      map_stats=map_dir is not None)
     if target is not None:
         seeds = [game_seed(args.seed, i) for i in range(args.games)]
         report["out"] = [shown(p) for p in export.export_compare(target, args, agents, (base, var), seeds)]
+    map_text = ""
+    if map_dir is not None:
+        from rebirth_dsl.play.mapstats import compare_maps
+        map_text = compare_maps(report, base.rs, base.results, var.rs, var.results, map_dir)
     if plot_dir is not None:
         report["plots"] = [shown(p) for p in write_charts(plot_data(report, rows, base, var), plot_dir)]
     if args.json:
@@ -564,4 +575,5 @@ def compare_command(args: argparse.Namespace) -> int:
             print(f"\ncharts: {', '.join(report['plots'])}")
         if target is not None:
             print(f"\nwrote {', '.join(report['out'])}")
+        print(map_text, end="")
     return 0

@@ -49,6 +49,7 @@ class Job:
     # load_ruleset_keyed's digest of the files the run began with ("": none pinned): a worker that reads
     # other rules or another board refuses, so that one run never mixes two versions of the game
     content: str = ""
+    map_stats: bool = False  # keep per hex, area and landmark data (GameExtra.map; play/mapstats.py)
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -74,7 +75,7 @@ def _play(rs: Any, job: Job, i: int) -> GameResult:
     """Game i of the job on its compiled ruleset."""
     names = DEFAULT_NAMES[: job.players]
     seed = game_seed(job.seed, i)
-    game, tally = play_tallied(rs, names, job.agents, seed)  # quiet from the first move
+    game, tally = play_tallied(rs, names, job.agents, seed, job.map_stats)  # quiet from the first move
     end = game.end_events()
     totals = game.final_scores(end)
     winners, _ = game.winners(totals)
@@ -257,7 +258,15 @@ def simulate_command(args: argparse.Namespace) -> int:
             raise RebirthError.single(f"agent {a!r} asks a person at a terminal; simulate plays without one "
                                       "(use it in `rebirth play`)")
     target = export.prepare(args, [(rules, board)])  # a folder it cannot write: refused before any game
-    job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed, content)
+    map_dir = getattr(args, "map_stats", None)  # None: off; "": tables and JSON only; else a folder of pictures
+    if map_dir is not None:  # before any game is played
+        from rebirth_dsl.play.mapstats import NATIVE_MAP_STATS, check_map_dir
+        if args.backend == "native":  # the CLI refuses it first, as a usage error
+            raise RebirthError.single(NATIVE_MAP_STATS)
+        if map_dir:
+            check_map_dir(Path(map_dir))
+    job = Job(str(rules.resolve()), str(board.resolve()), args.players, tuple(agents), args.seed, content,
+              map_stats=map_dir is not None)
     progress = Progress(args.games, sys.stderr.isatty() and not args.no_progress)
     t0 = time.perf_counter()
     if args.backend == "native":
@@ -271,6 +280,12 @@ def simulate_command(args: argparse.Namespace) -> int:
     summary.update(describe_runs(results, rs, args.players))
     summary.update({"rules": str(rules), "board": str(board), "seed": args.seed, "backend": args.backend,
                     "workers": args.workers})
+    if map_dir is not None:
+        from rebirth_dsl.play.mapstats import map_summary, map_table, write_maps
+        summary["map"] = map_summary(results, rs, DEFAULT_NAMES[: args.players])
+        if map_dir:
+            pictures = write_maps(summary["map"], rs, Path(map_dir), DEFAULT_NAMES[: args.players])
+            summary["map"]["pictures"] = [shown(p) for p in pictures]
     summary = no_negative_zero(summary)  # the text and the JSON alike never show -0.0
     written = []
     if target is not None:
@@ -286,4 +301,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         print(extras_table(summary))
         if written:
             print(f"\nwrote {', '.join(map(shown, written))}")
+        if map_dir is not None:
+            print(map_table(summary["map"], DEFAULT_NAMES[: args.players]))
+            if summary["map"].get("pictures"):
+                print(f"\nheat maps: {', '.join(summary['map']['pictures'])}")
     return 0

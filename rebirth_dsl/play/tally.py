@@ -14,12 +14,17 @@ too (an area completed) reads the whole track. A lead
 change is a seat leading alone where another led alone before (a tie on top in between changes nothing);
 the lead run is the move from which the seat now alone in the lead has stayed there. The native engine
 does not count these: its games carry None, and the lab says so instead of a 0.
+
+`rebirth simulate --map-stats` plays with a `MapTally` instead, which also keeps, per hex, the points the
+move that filled it scored for its placer and, per landmark, how often it changed hands; it reads the rest
+(which tile kind ended on each hex, each area's state) off the final position into `GameExtra.map`. A run
+without the flag never makes one, so it costs nothing there.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rebirth_dsl.accel.public import public_missions as incremental_check
 from rebirth_dsl.compile.prims import Ctx
@@ -30,6 +35,7 @@ from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.rules.public import payout
 from rebirth_dsl.runtime.game import Event, Game
 from rebirth_dsl.runtime.setup import deal, seat_rng
+from rebirth_dsl.runtime.state import EMPTY, NEUTRAL
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,18 @@ class GameExtra:
     lead_changes: int | None = None  # times a seat took the lead alone from another seat that led alone
     leader: int | None = None  # the seat alone in the lead on the track after the last move (-1: a tie on top)
     lead_from: int | None = None  # the number of moves after which `leader` has led alone to the end
+    map: MapExtra | None = None  # per hex, area and landmark (simulate --map-stats only)
+
+
+@dataclass(frozen=True)
+class MapExtra:
+    """Where a game's tiles went (simulate --map-stats): hexes, areas and landmarks are board indices."""
+
+    tiles: tuple[int, ...]  # per hex: the kind of the player's tile on it at the end, NEUTRAL, or EMPTY
+    points: tuple[int, ...]  # per hex: what the move that filled it scored for its placer (0 if none)
+    areas: tuple[int, ...]  # per area: -1 incomplete at the end, else how many players had influence in it
+    changes: tuple[int, ...]  # per landmark: times taken from an owner
+    owners: tuple[int, ...]  # per landmark: its owner at the end (-1: nobody)
 
 
 @dataclass(frozen=True)
@@ -149,6 +167,43 @@ class Tally:
                          self.lead if self.alone else -1, self.lead_from if self.alone else self.moves)
 
 
+class MapTally(Tally):
+    """A Tally that also keeps, per hex, the points its placer scored with the move that filled it, and,
+    per landmark, the times it was taken from an owner (simulate --map-stats)."""
+
+    __slots__ = ("before", "points", "lm_changes")
+
+    def __init__(self, g: Game) -> None:
+        super().__init__(g)
+        self.before = list(g.track)  # every seat's points before the move
+        self.points = [0] * g.t.n
+        self.lm_changes = [0] * len(g.lm_owner)
+
+    def append(self, move: tuple[int, int, int, int]) -> None:
+        """One move has been applied: its placer's gain goes to the hex (other seats' gains on this move,
+        an area's lower places, belong to no hex of theirs), a landmark taken from an owner is counted, and
+        Tally.append counts the rest (it moves `prev` on, so the landmarks are read before it)."""
+        p, _, _, h = move
+        track, before = self.g.track, self.before
+        if h >= 0:
+            self.points[h] = track[p] - before[p]
+            owner, prev = self.g.lm_owner, self.prev
+            for lm, _i in self.near[h]:
+                if owner[lm] != prev[lm] and prev[lm] >= 0:
+                    self.lm_changes[lm] += 1
+        before[:] = track
+        super().append(move)
+
+    def extra(self, g: Game, end: list[Event]) -> GameExtra:
+        """The Tally's data, with the map's (MapExtra) from the counts and the final position."""
+        n = g.n_players
+        tiles = tuple(k if o >= 0 else o if o == NEUTRAL else EMPTY for o, k in zip(g.owner, g.tkind, strict=True))
+        areas = tuple(-1 if g.area_free[a] else sum(1 for q in range(n) if g.area_inf[a][q] > 0)
+                      for a in range(len(g.area_free)))
+        return replace(super().extra(g, end), map=MapExtra(tiles, tuple(self.points), areas,
+                                                           tuple(self.lm_changes), tuple(g.lm_owner)))
+
+
 def held_missions(g: Game, end: list[Event]) -> tuple[tuple[int, str, bool, int], ...]:
     """Each private card held at the end: seat, card, fulfilled, points paid. The points are those of the
     end-of-game events, whose held-card part comes last, one event per card in seat and hand order
@@ -197,13 +252,13 @@ def finish(g: Game, agents: list[Agent], rngs: list[random.Random], tally: Tally
             tally.append((p, tile[0], tile[1], -1 if h is None else h))
 
 
-def play_tallied(rs: Ruleset, names: list[str], agents: tuple[str, ...] | list[str], seed: int
-                 ) -> tuple[Game, Tally]:
-    """A whole quiet game from the seed's deal, as `rebirth play` and `simulate` play it, with its tally:
-    random seats on the generated engine, any other agent on the reference one."""
+def play_tallied(rs: Ruleset, names: list[str], agents: tuple[str, ...] | list[str], seed: int,
+                 map_stats: bool = False) -> tuple[Game, Tally]:
+    """A whole quiet game from the seed's deal, as `rebirth play` and `simulate` play it, with its tally
+    (a MapTally with `map_stats`): random seats on the generated engine, any other agent on the reference one."""
     g = Game(rs, names, deal(rs, len(names), seed))
     g.quiet = True
-    tally = Tally(g)
+    tally = MapTally(g) if map_stats else Tally(g)
     rngs = [seat_rng(seed, i) for i in range(len(names))]
     if all(a == "random" for a in agents):
         compiled(rs).run_random(g, rngs, tally)  # the loop calls tally.append after every move

@@ -139,3 +139,123 @@ def write_charts(data: dict[str, Any], folder: Path) -> list[Path]:
         ax.legend(loc="lower right")
         save(fig, "missions.png")
     return out
+
+
+# ----- heat maps of a board (simulate --map-stats DIR) ----------------------------------------------
+_SQRT3 = 3 ** 0.5
+_SIDES = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # axial neighbour offsets, as the board's
+
+
+def _heat_axes(ax: Any, cax: Any, plt: Any, cells: Sequence[dict[str, Any]], m: dict[str, Any], small: bool) -> None:
+    """One measure on one axes: pointy-top hexes coloured by viridis (faded kind colours where the measure
+    does not reach), the areas' borders, labels, landmark names, ownership bars, and a colour bar."""
+    from matplotlib.collections import LineCollection, PatchCollection
+    from matplotlib.patches import Rectangle, RegularPolygon
+
+    cmap = plt.get_cmap(m.get("cmap", "viridis"))
+    lo, hi = m["lo"], m["hi"] if m["hi"] > m["lo"] else m["lo"] + 1
+    centre = [(_SQRT3 * (c["q"] + c["r"] / 2), -1.5 * c["r"]) for c in cells]
+    patches, colours = [], []
+    for (x, y), c, v in zip(centre, cells, m["values"], strict=True):
+        patches.append(RegularPolygon((x, y), numVertices=6, radius=1.0, orientation=0.0))
+        colours.append(cmap((v - lo) / (hi - lo)) if v is not None else c["fill"])
+    ax.add_collection(PatchCollection(patches, facecolor=colours, edgecolor="#7a7a7a", linewidth=0.3))
+    index = {(c["q"], c["r"]): i for i, c in enumerate(cells)}
+    sides = []
+    for i, c in enumerate(cells):  # an area's border: every side whose neighbour is not of the same area
+        if c["area"] < 0:
+            continue
+        x, y = centre[i]
+        for dq, dr in _SIDES:
+            j = index.get((c["q"] + dq, c["r"] + dr))
+            if j is not None and cells[j]["area"] == c["area"]:
+                continue
+            ux, uy = (dq + dr / 2), -1.5 * dr / _SQRT3  # towards the neighbour, unit length
+            mx, my = x + ux * _SQRT3 / 2, y + uy * _SQRT3 / 2  # the middle of the side between them
+            sides.append([(mx - uy * 0.5, my + ux * 0.5), (mx + uy * 0.5, my - ux * 0.5)])
+    ax.add_collection(LineCollection(sides, colors="#6b3510", linewidths=1.0 if small else 1.6, capstyle="round"))
+    fs = 5.5 if small else 7.0
+    for i, (x, y) in enumerate(centre):
+        label, v = m["labels"][i], m["values"][i]
+        name = cells[i]["name"]
+        if name:
+            ax.text(x, y + 0.15, name, ha="center", va="center", fontsize=fs * 0.8, fontweight="bold",
+                    color="#111", bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.7})
+        if label:
+            at = None if v is None else (v - lo) / (hi - lo)
+            dark = at is not None and (abs(at - 0.5) > 0.3 if m.get("cmap") == "RdBu_r" else at < 0.55)
+            ax.text(x, y - (0.45 if name else 0.0), label, ha="center", va="center", fontsize=fs,
+                    color="white" if dark else "#111")
+        for colour_frac in (m["bars"].get(i),):
+            if not colour_frac:
+                continue
+            bx = x - 0.7
+            for colour, frac in colour_frac:
+                ax.add_patch(Rectangle((bx, y - 0.95), 1.4 * frac, 0.22, facecolor=colour, edgecolor="none"))
+                bx += 1.4 * frac
+            ax.add_patch(Rectangle((x - 0.7, y - 0.95), 1.4, 0.22, facecolor="none", edgecolor="#222", linewidth=0.4))
+    xs, ys = [p[0] for p in centre], [p[1] for p in centre]
+    ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
+    ax.set_ylim(min(ys) - 1.3, max(ys) + 1.3)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(m["title"], fontsize=7 if small else 9, wrap=True)
+    sm = plt.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(lo, hi))
+    bar = plt.colorbar(sm, cax=cax)
+    bar.ax.tick_params(labelsize=fs)
+    if m["key"]:
+        from matplotlib.patches import Patch
+        ax.legend(handles=[Patch(facecolor=c, edgecolor="#222", label=lab) for c, lab in m["key"]],
+                  loc="lower left", fontsize=fs, title="bar: held at the end", title_fontsize=fs, frameon=True)
+
+
+def write_heat_pngs(title: str, cells: Sequence[dict[str, Any]], maps: Sequence[dict[str, Any]], folder: Path,
+                    overview: Sequence[str], note: str = "") -> list[Path]:
+    """Each measure as NAME.png, and `overview` (up to four names) side by side in overview.png.
+
+    cells: per hex its axial q and r, its area index (-1: none), the faded colour drawn where a measure does
+    not reach and a landmark name (or ""); maps: per measure its file stem, title, per-hex values (None: not
+    covered) and labels, the scale's lo and hi, bars {hex: [(colour, fraction)]} and their key."""
+    plt = _pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    xs = [_SQRT3 * (c["q"] + c["r"] / 2) for c in cells]
+    ys = [1.5 * c["r"] for c in cells]
+    aspect = (max(ys) - min(ys) + 2.6) / (max(xs) - min(xs) + 2.4)
+    out = []
+    # axes placed by hand, not by bbox_inches="tight" or a layout engine: each would lay out every label
+    # once more, and the labels are most of the drawing time
+    height = max(3.0, 6.2 * aspect + 0.8)
+    for m in maps:
+        fig = plt.figure(figsize=(7, height))
+        ax = fig.add_axes((0.01, 0.05, 0.85, 0.88))
+        cax = fig.add_axes((0.88, 0.25, 0.025, 0.5))
+        _heat_axes(ax, cax, plt, cells, m, small=False)
+        fig.suptitle(title, fontsize=10)
+        if note:
+            fig.text(0.01, 0.01, note, fontsize=6.5, color="#333")
+        path = folder / f"{m['file']}.png"
+        fig.savefig(path, dpi=130)
+        plt.close(fig)
+        out.append(path)
+    chosen = [m for name in overview for m in maps if m["file"] == name][:4]
+    if chosen:
+        cols = min(2, len(chosen))
+        rows = (len(chosen) + 1) // 2
+        cell_w, cell_h = 5.2, max(3.0, 5.0 * aspect + 0.5)
+        fig = plt.figure(figsize=(cell_w * cols, cell_h * rows + 0.6))
+        top = 1 - 0.45 / (cell_h * rows + 0.6)
+        for k, m in enumerate(chosen):
+            col, row = k % cols, k // cols
+            x0, y0 = col / cols, top - (row + 1) * (top - 0.03) / rows
+            w, h = 1 / cols, (top - 0.03) / rows
+            ax = fig.add_axes((x0 + 0.01 * w, y0 + 0.02 * h, 0.84 * w, 0.9 * h))
+            cax = fig.add_axes((x0 + 0.87 * w, y0 + 0.25 * h, 0.03 * w, 0.5 * h))
+            _heat_axes(ax, cax, plt, cells, m, small=True)
+        fig.suptitle(title, fontsize=11)
+        if note:
+            fig.text(0.01, 0.005, note, fontsize=7, color="#333")
+        path = folder / "overview.png"
+        fig.savefig(path, dpi=130)
+        plt.close(fig)
+        out.append(path)
+    return out

@@ -11,7 +11,7 @@ import functools
 import math
 import textwrap
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
@@ -124,11 +124,81 @@ class View:
         return out
 
 
-def _board_view(board: Board) -> View:
-    named = {h.kind for h in board.hexes if h.name}
-    kinds = list(dict.fromkeys(h.kind for h in board.hexes))
-    landmarks = [(i, h.name or f"{h.kind} ({h.q},{h.r})") for i, h in enumerate(board.hexes) if h.kind in named]
-    n = len(board.hexes)
+# ----- a measure drawn over a board (simulate --map-stats) -------------------------------------------
+# a perceptually even scale, dark to light (matplotlib's viridis at nine stops; present/plots.py draws the
+# PNGs with viridis itself, so both pictures of a measure agree)
+HEAT_STOPS: tuple[str, ...] = ("#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962",
+                               "#addc30", "#fde725")
+
+
+# a scale for differences, blue (less) through white (none) to red (more): matplotlib's RdBu_r at nine stops
+DIFF_STOPS: tuple[str, ...] = ("#053061", "#2166ac", "#4393c3", "#92c5de", "#f7f7f7", "#f4a582", "#d6604d",
+                               "#b2182b", "#67001f")
+
+
+def heat_colour(x: float, stops: Sequence[str] = HEAT_STOPS) -> str:
+    """The scale's colour at x in [0, 1] (clamped), interpolated between its stops."""
+    x = min(1.0, max(0.0, x)) * (len(stops) - 1)
+    i = min(int(x), len(stops) - 2)
+    f = x - i
+    a, b = stops[i], stops[i + 1]
+    return "#" + "".join(f"{round(int(a[k:k + 2], 16) * (1 - f) + int(b[k:k + 2], 16) * f):02x}" for k in (1, 3, 5))
+
+
+def _faded(colour: str, keep: float = 0.35) -> str:
+    """A colour mixed with white: what a hex the measure does not cover is drawn in."""
+    return "#" + "".join(f"{round(int(colour[k:k + 2], 16) * keep + 255 * (1 - keep)):02x}" for k in (1, 3, 5))
+
+
+def faded_kind_colour(kind: str) -> str:
+    """A hex kind's colour, faded: how a heat map draws a hex its measure does not cover."""
+    return _faded(kind_colour(kind))
+
+
+@dataclass(frozen=True)
+class Heat:
+    """A measure drawn over a board: per hex a value on the colour scale (None: the measure does not cover
+    the hex; it is drawn faded in its kind's colour) and a short label; optional bars under some hexes
+    (hex -> (colour, fraction) parts, e.g. who held a landmark at the end) and lines under the scale."""
+
+    title: str  # the measure, shown under the board's title and as the scale's caption
+    values: Sequence[float | None]
+    labels: Sequence[str]
+    lo: float
+    hi: float
+    ticks: Sequence[str] = ()  # the scale's labels at lo, the middle and hi (default: the numbers)
+    bars: Mapping[int, Sequence[tuple[str, float]]] = field(default_factory=dict)
+    key: Sequence[tuple[str, str]] = ()  # (colour, label): what the bars' colours mean
+    notes: Sequence[str] = ()
+    diverging: bool = False  # a difference: DIFF_STOPS, white at the middle of lo..hi
+
+    @property
+    def stops(self) -> Sequence[str]:
+        """The scale's colours, low to high."""
+        return DIFF_STOPS if self.diverging else HEAT_STOPS
+
+    def colour(self, i: int) -> str | None:
+        """Hex i's colour on the scale, or None when the measure does not cover it."""
+        v = self.values[i]
+        if v is None:
+            return None
+        return heat_colour((v - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 1.0, self.stops)
+
+
+def heat_svg(board: Board | BoardView, heat: Heat, size: float = 30.0) -> str:
+    """The board drawn as a heat map of one measure: the hexes coloured by the scale, their labels, the
+    areas' borders, the landmarks' names, the tags, a colour scale and the notes."""
+    view = _board_view(board)
+    view.status = heat.title
+    return render_svg(view, size, heat)
+
+
+def _board_view(board: Board | BoardView) -> View:
+    hexes: Sequence[Hex | HexView] = board.hexes
+    named = {h.kind for h in hexes if h.name}
+    kinds = list(dict.fromkeys(h.kind for h in hexes))
+    landmarks = [(i, h.name or f"{h.kind} ({h.q},{h.r})") for i, h in enumerate(hexes) if h.kind in named]
+    n = len(hexes)
     return View(board, board.title or board.name, [k for k in kinds if k in named], landmarks,
                 owner=[EMPTY] * n, tile=[""] * n, value=[None] * n, lm_owner=[-1] * len(landmarks),
                 hex_kinds=[k for k in kinds if k not in named])
@@ -360,9 +430,9 @@ def _split(name: str, limit: int = 9) -> list[str]:
     return list(best) if best else [name]
 
 
-def _polygon(pts: str, kind: str, s: float, tip: str) -> str:
-    """One hex: filled by kind, a thin outline, a tooltip."""
-    return (f'<polygon class="hex" points="{pts}" fill="{kind_colour(kind)}" stroke="#7a7a7a" '
+def _polygon(pts: str, kind: str, s: float, tip: str, fill: str | None = None) -> str:
+    """One hex: filled by kind (or `fill`), a thin outline, a tooltip."""
+    return (f'<polygon class="hex" points="{pts}" fill="{fill or kind_colour(kind)}" stroke="#7a7a7a" '
             f'stroke-width="{_f(s * 0.035)}"><title>{escape(tip)}</title></polygon>')
 
 
@@ -426,8 +496,28 @@ def _area_path(board: Board | BoardView, s: float) -> str:
     return path
 
 
-def render_svg(view: View, size: float = 30.0) -> str:
-    """The board as pointy-top hexes (one polygon per hex), with tiles, landmarks, a legend and scores."""
+def _scale(body: list[str], heat: Heat, x0: float, y: float, fs: float, s: float) -> float:
+    """The colour scale of a heat map: its caption, a gradient bar and its ticks; returns the new y."""
+    y += fs * 1.8
+    body.append(_text(x0, y, heat.title, fs, weight="bold"))
+    y += fs * 0.6
+    w, h = fs * 22, fs * 1.1
+    stops = "".join(f'<stop offset="{_f(100 * k / (len(heat.stops) - 1))}%" stop-color="{c}"/>'
+                    for k, c in enumerate(heat.stops))
+    body.append(f'<defs><linearGradient id="heat-scale">{stops}</linearGradient></defs>')
+    body.append(f'<rect x="{_f(x0)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="url(#heat-scale)" '
+                f'stroke="#555" stroke-width="{_f(s * 0.03)}"/>')
+    ticks = list(heat.ticks) or [f"{v:.3g}" for v in (heat.lo, (heat.lo + heat.hi) / 2, heat.hi)]
+    for k, label in enumerate(ticks):
+        x = x0 + w * k / max(1, len(ticks) - 1)
+        body.append(f'<path d="M{_f(x)},{_f(y + h)}v{_f(fs * 0.35)}" stroke="#555" stroke-width="{_f(s * 0.03)}"/>')
+        body.append(_text(x, y + h + fs * 1.3, label, fs * 0.85, anchor="middle"))
+    return y + h + fs * 1.3
+
+
+def render_svg(view: View, size: float = 30.0, heat: Heat | None = None) -> str:
+    """The board as pointy-top hexes (one polygon per hex), with tiles, landmarks, a legend and scores; with
+    `heat`, the hexes coloured by that measure instead of their kind (heat_svg)."""
     hexes: Sequence[Hex | HexView] = view.board.hexes
     s = size
     centre = [(s * SQRT3 * (h.q + h.r / 2), s * 1.5 * h.r) for h in hexes]
@@ -457,7 +547,7 @@ def render_svg(view: View, size: float = 30.0) -> str:
     for i, h in enumerate(hexes):
         o = view.owner[i]
         key = (i, o, view.players[o] if o >= 0 else "", view.tile[i] if o >= 0 else "", view.value[i] if o >= 0 else 0)
-        piece = memo.get(("hex", key))
+        piece = memo.get(("hex", key)) if heat is None else None
         if piece is None:
             cx, cy = centre[i]
             pts = _hex_points(cx, cy, s)
@@ -473,7 +563,13 @@ def render_svg(view: View, size: float = 30.0) -> str:
                 tip.append(f"{view.players[o]}'s {view.tile[i]}" + (f":{v}" if v is not None else ""))
             elif o == NEUTRAL:
                 tip.append("neutral tile")
-            piece = memo[("hex", key)] = _polygon(pts, h.kind, s, "; ".join(tip))
+            if heat is not None:
+                fill = heat.colour(i)
+                if heat.labels[i]:
+                    tip.append(f"{heat.title}: {heat.labels[i]}")
+                piece = _polygon(pts, h.kind, s, "; ".join(tip), fill or faded_kind_colour(h.kind))
+            else:
+                piece = memo[("hex", key)] = _polygon(pts, h.kind, s, "; ".join(tip))
         body.append(piece)
 
     # settlement areas: a thick border on every edge whose neighbour is not of the same area
@@ -494,7 +590,7 @@ def render_svg(view: View, size: float = 30.0) -> str:
     for i, h in enumerate(hexes):
         if not h.tags:
             continue
-        occupied = view.owner[i] != EMPTY
+        occupied = view.owner[i] != EMPTY or heat is not None  # a heat map's label sits in the middle
         key2 = (i, occupied, i in lm_of, shown_tags)
         piece = memo.get(("tags", key2))
         if piece is None:
@@ -529,6 +625,26 @@ def render_svg(view: View, size: float = 30.0) -> str:
                 piece += "\n" + _text(cx, cy + s * 0.16, label, s * 0.46, anchor="middle", weight="bold", fill=_ink(fill))
             memo[("tile", key3)] = piece
         body.append(piece)
+
+    # a heat map's labels (in the middle, or under a landmark's name) and bars (along a hex's foot)
+    if heat is not None:
+        for i in range(len(hexes)):
+            cx, cy = centre[i]
+            if heat.labels[i]:
+                fill = heat.colour(i) or faded_kind_colour(hexes[i].kind)
+                below = i in lm_of
+                body.append(_text(cx, cy + s * (0.62 if below else 0.14), heat.labels[i], s * (0.3 if below else 0.36),
+                                  anchor="middle", weight="bold", fill="#111" if below else _ink(fill), halo=below))
+            parts = heat.bars.get(i)
+            if parts:
+                x, w, top_y = cx - s * 0.62, s * 1.24, cy + s * 0.74
+                for colour, frac in parts:
+                    if frac > 0:
+                        body.append(f'<rect x="{_f(x)}" y="{_f(top_y)}" width="{_f(w * frac)}" '
+                                    f'height="{_f(s * 0.2)}" fill="{colour}"/>')
+                        x += w * frac
+                body.append(f'<rect x="{_f(cx - s * 0.62)}" y="{_f(top_y)}" width="{_f(w)}" height="{_f(s * 0.2)}" '
+                            f'fill="none" stroke="#222" stroke-width="{_f(s * 0.03)}"/>')
 
     # landmark names, on top so neighbours do not hide them
     for hi, name in view.landmarks:
@@ -576,7 +692,14 @@ def render_svg(view: View, size: float = 30.0) -> str:
         return lambda x, yy: _glyph(tag, x, yy, fs * 1.6)
 
     kinds = list(dict.fromkeys(view.hex_kinds + [h.kind for h in hexes]))
-    flow("Hexes", [(rect(kind_colour(k)), k) for k in kinds if any(h.kind == k for h in hexes)])
+    if heat is not None:
+        y = _scale(body, heat, x0, y, fs, s)
+        flow("Not measured", [(rect(faded_kind_colour(k)), k) for k in kinds
+                              if any(h.kind == k and heat.values[i] is None for i, h in enumerate(hexes))])
+        if heat.key:
+            flow("Bars", [(rect(c), label) for c, label in heat.key])
+    else:
+        flow("Hexes", [(rect(kind_colour(k)), k) for k in kinds if any(h.kind == k for h in hexes)])
     marks: list[tuple[Callable[[float, float], str], str]] = [(glyph(t), t) for t in tags]
     if any(h.area for h in hexes):
         marks.append((lambda x, yy: (f'<path d="M{_f(x - fs * 0.6)},{_f(yy)}H{_f(x + fs * 0.6)}" stroke="{AREA_BORDER}" '
@@ -586,7 +709,7 @@ def render_svg(view: View, size: float = 30.0) -> str:
         flow("Tiles", [(disc("#ffffff", tile_ch[k]), k) for k in tile_ch]
              + [(disc("#ffffff", "n"), f"{k} ({view.valued[k]} n)") for k in view.tile_kinds if k in view.valued]
              + ([(disc(NEUTRAL_COLOUR), "neutral tile")] if NEUTRAL in view.owner else []))
-    if view.landmarks:
+    if view.landmarks and heat is None:
         items = []
         for li, (hi, name) in enumerate(view.landmarks):
             label = name
@@ -628,6 +751,9 @@ def render_svg(view: View, size: float = 30.0) -> str:
             how = f" ({res['decided_by']})" if res.get("decided_by") else ""
             body.append(_text(x0, y, f"Winner: {', '.join(res['winners'])}{how}", fs, weight="bold"))
 
+    for note in heat.notes if heat is not None else ():
+        y += lh
+        body.append(_text(x0, y, note, fs * 0.85, fill="#333"))
     height = y + pad - top
     vb = f"{_f(left)} {_f(top)} {_f(width)} {_f(height)}"
     svg_head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{vb}" width="{_f(width)}" height="{_f(height)}" '
