@@ -16,11 +16,13 @@ if TYPE_CHECKING:
     from rebirth_dsl.rules.view import GameView
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Placement:
     """One placement as the reactions see it: p's tile of `kind` on hex h, the move's index in the record
     (None in a probe), the ability answers given with it, and the landmarks it touches first (found before
-    any reaction, so every `on first touch` statement sees the same first touch)."""
+    any reaction, so every `on first touch` statement sees the same first touch). The reactions only read
+    it; it is not frozen because one is made every move, and frozen fields are set through
+    object.__setattr__."""
 
     p: int
     kind: int

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
+from rebirth_dsl.rules.kind import Placement
 from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.turn import end_turn
 from rebirth_dsl.runtime import abilities, endgame, placement, reactions
@@ -37,6 +38,7 @@ class Static:
     free_pos: tuple[int, ...]
     cards: dict[str, CardDef]
     ability_rules: tuple[TouchRule, ...]  # `on first touch KIND: use ability` statements (I-R1)
+    reactors: tuple[tuple[Callable[[Any, Any, Placement], None], object], ...]  # (reaction, statement), in order
 
 
 def static(rs: Ruleset) -> Static:
@@ -61,7 +63,7 @@ def static(rs: Ruleset) -> Static:
     cards = {c.name: c for cards in rs.decks.values() for c in cards}
     ab = tuple(r for r in rs.reactions if kind_of(r).uses_ability(r))
     st = Static(tuple(tuple(a) for a in adj), metric_of, {k: tuple(v) for k, v in free.items()}, tuple(free_pos),
-                cards, ab)
+                cards, ab, tuple((kind_of(r).react, r) for r in rs.reactions))
     rs.derived.static = st
     return st
 
@@ -80,6 +82,7 @@ def blank(rs: Ruleset, n: int, cls: type[_G]) -> _G:
     State.__init__(
         g, rs=rs, t=t, players=(), n_players=n, scenario=False,
         lm_adj=st.lm_adj, metric_of=st.metric_of, cards=st.cards, ability_rules=st.ability_rules,
+        reactors=st.reactors,
         owner=[EMPTY] * nh, tkind=[-1] * nh, tval=[0] * nh,
         tiles_of=[[[] for _ in rs.tile_kinds] for _ in range(n)],
         parent=list(range(nh)), gsize=[1] * nh,

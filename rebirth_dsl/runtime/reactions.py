@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.rules import touch
 from rebirth_dsl.rules.kind import Placement
-from rebirth_dsl.rules.table import kind_of
 
 if TYPE_CHECKING:
     from rebirth_dsl.runtime.game import Game
@@ -19,6 +18,6 @@ def react(g: Game, p: int, kind: int, h: int, index: int | None, choices: dict[s
     `on first touch KIND` statement fires on the same first touch."""
     touched = g.touched[p]
     at = Placement(p, kind, h, index, choices, touch.first_touches(g.lm_adj[h], touched))
-    for r in g.rs.reactions:
-        kind_of(r).react(g, r, at)
+    for react_one, r in g.reactors:  # g.rs.reactions, each with kind_of(r).react
+        react_one(g, r, at)
     touch.mark(touched, at.first)

@@ -16,6 +16,7 @@ from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 
 if TYPE_CHECKING:
+    from rebirth_dsl.rules.kind import Placement
     from rebirth_dsl.runtime.game import Game
 
 from rebirth_dsl.rules.view import EMPTY as EMPTY  # the hex codes, re-exported where the state is
@@ -58,6 +59,8 @@ class State:
     metric_of: dict[int, MajorityRule] = _shared()
     cards: dict[str, CardDef] = _shared()
     ability_rules: tuple[TouchRule, ...] = _shared()
+    # each statement with its rule module's reaction, in file order (rules.table.kind_of, asked once a ruleset)
+    reactors: tuple[tuple[Callable[[Any, Any, Placement], None], object], ...] = _shared()
     auto_choose: AutoChoose | None = _shared()  # probes and playouts: answers ability questions the record does not
     # the public missions' check after a placement (I-M1), when not the rule as stated (rules.public.check):
     # a speed device proven equal to it (accel/public.py), put here by the layer that plays the game
@@ -147,6 +150,7 @@ def copy_state(s: _S) -> _S:
     n.metric_of = s.metric_of
     n.cards = s.cards
     n.ability_rules = s.ability_rules
+    n.reactors = s.reactors
     n.auto_choose = s.auto_choose
     n.public_reader = s.public_reader
     n.memo = s.memo
