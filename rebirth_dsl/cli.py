@@ -124,7 +124,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     pl.add_argument("--rules", default=None, help="rules file or bundled name (default: rules/DEFAULT)")
     pl.add_argument("--board", default=None, help="board file or bundled name (default: the ruleset's own)")
     pl.add_argument("--players", default="3", help="a count 2..4, or names separated by commas")
-    pl.add_argument("--agents", default=None, help="agent per seat, comma separated (random, greedy, mc, human; "
+    pl.add_argument("--agents", default=None, help="agent per seat, comma separated (random, greedy, oneply, lookahead, mc, human; "
                     "default greedy, or the saved game's with --resume)")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("-o", "--output", help="write the game record here (default: print it)")

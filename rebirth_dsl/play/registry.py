@@ -7,14 +7,19 @@ from typing import Any
 
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.play.agents import Agent, GreedyAgent, RandomAgent
+from rebirth_dsl.play.evaluate import OnePlyAgent
 from rebirth_dsl.play.human import HumanAgent
 from rebirth_dsl.play.ismcts import ISMCTSAgent
+from rebirth_dsl.play.lookahead import LookaheadAgent
 from rebirth_dsl.play.search import MonteCarloAgent
 
 # name -> (factory taking the agent options, one line for help texts)
 AGENTS: dict[str, tuple[Callable[..., Any], str]] = {
     "random": (lambda **o: RandomAgent(), "uniform over the legal hexes"),
     "greedy": (lambda **o: GreedyAgent(), "the most immediate points, seeded ties"),
+    "oneply": (lambda **o: OnePlyAgent(), "one ply on the whole worth: track, end block now, missions by progress"),
+    "lookahead": (lambda **o: LookaheadAgent(**o), "the one-ply's best hexes against the others' one-ply replies "
+                  "(width=, replies=, samples=)"),
     "mc": (lambda **o: MonteCarloAgent(**o), "flat Monte Carlo: random playouts from the best hexes"),
     "ismcts": (lambda **o: ISMCTSAgent(**o), "information-set tree search over determinisations (time=s)"),
     "human": (lambda **o: HumanAgent(), "asks on the terminal"),
