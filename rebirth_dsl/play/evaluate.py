@@ -43,6 +43,7 @@ from rebirth_dsl.runtime.game import Game
 HOPE = 0.8  # an unfinished threshold card counts this share of its points per unit of progress
 PRIOR = 0.3  # a card whose condition is false and has no measure of progress (a `most`, an owner ==)
 OTHERS = 0.5  # what the one-ply agent counts of the worth it takes from the other players
+PRUNED_WIDTH = 3  # pruned: the cards are read for at most this many hexes, the most promising by a bound
 
 
 def _fn(fn: Callable[[Ctx], Any], g: Game, q: int, influence: int = 0) -> int:
@@ -88,6 +89,9 @@ class Evaluation:
                     self.cards[card.name] = self._card(card, asts.get(card.name), dc, rd)
         self.deck_value = {name: (sum(self._prior(c) for c in deck) / len(deck) if deck else 0.0)
                            for name, deck in rs.decks.items()}
+        # hexes next to no landmark and in no area: a placement there changes no landmark, area or touch
+        self.lone = [t.area_of[h] < 0 and not any(m in t.landmark_of_hex for m in t.neighbours[h])
+                     for h in range(t.n)]
         # the decks a first touch draws from, per touch rule (None: the rule does something else)
         self.touch_decks = [r.action.deck if isinstance(r.action, A.DrawAction) else None
                             for r in self.points.touch_rules]
@@ -203,9 +207,13 @@ class Evaluation:
         return v[p] - max((x for q, x in enumerate(v) if q != p), default=0.0)
 
     # ----- one placement --------------------------------------------------------------------------------
-    def placements(self, g: Game, p: int, tile: tuple[int, int], hexes: list[int]) -> list[float]:
+    def placements(self, g: Game, p: int, tile: tuple[int, int], hexes: list[int], prune: bool = False
+                   ) -> list[float]:
         """For each hex, what placing the tile there changes of p's worth (immediate points included), plus
-        OTHERS times what it takes from the other players."""
+        OTHERS times what it takes from the other players. With `prune` (the agents' speed: a heuristic),
+        cards that hold already are taken to stay held, and the cards are read only at the PRUNED_WIDTH hexes
+        whose worth plus a bound of what the cards can add (`_bound`) is highest, and only while that can
+        beat the best so far: the other hexes keep their worth without the cards."""
         k, v = tile
         pts = self.points.many(g, p, tile, hexes)
         t = g.t
@@ -231,7 +239,14 @@ class Evaluation:
         d = Delta(g, p) if live else None
         area_rules = self.area_kind_rules
         out: list[float] = []
+        posts: list[dict[int, int]] = []
+        lone = self.lone
+        nothing: dict[int, int] = {}
         for i, h in enumerate(hexes):
+            if lone[h]:  # next to no landmark, in no area: its immediate points are all it changes but cards
+                out.append(float(pts[i]))
+                posts.append(nothing)
+                continue
             val = float(pts[i])
             other = 0.0
             post: dict[int, int] = {}
@@ -270,10 +285,63 @@ class Evaluation:
                 for lm in sc.touch_adj[ti][h]:
                     if lm not in g.touched[p]:
                         val += self.deck_value[deck]
-            if d is not None:
-                val += self._missions_after(g, p, k, v, h, d, post, live)
             out.append(val + OTHERS * other)
+            posts.append(post)
+        if d is None:
+            return out
+        if not prune:
+            for i, h in enumerate(hexes):
+                out[i] += self._missions_after(g, p, k, v, h, d, posts[i], live)
+            return out
+        # pruned: a card that holds already is taken to stay held (p's own tile rarely undoes a mission)
+        live = [x for x in live if x[3] < x[2]]
+        if not live:
+            return out
+        hi = [out[i] + b for i, b in enumerate(self._bounds(g, p, k, v, hexes, posts, live))]
+        best = float("-inf")
+        order = sorted(range(len(hexes)), key=lambda j: -hi[j])  # the most promising first
+        for i in order[:PRUNED_WIDTH]:
+            if hi[i] <= best:
+                break  # neither this hex nor any after it can beat the best
+            out[i] += self._missions_after(g, p, k, v, hexes[i], d, posts[i], live)
+            best = max(best, out[i])
         return out
+
+    def _bounds(self, g: Game, p: int, k: int, v: int, hexes: list[int], posts: list[dict[int, int]],
+                live: list[tuple[str, _Card, int, float]]) -> list[float]:
+        """Per hex, at least what the placement can add to p's live cards' worth: a threshold card's measure
+        rises by at most its growth table's number (compile/reads.Threshold), any other card to its points."""
+        t = g.t
+        completes = [t.area_of[h] >= 0 and g.area_free[t.area_of[h]] == 1 and not g.area_done[t.area_of[h]]
+                     for h in hexes]
+        up = [1e-9] * len(hexes)
+        for name, c, pc, now in live:
+            row = c.reads[k] if c.reads is not None else None
+            th = g.cards[name].threshold
+            span = c.limit - c.base
+            if th is None or c.measure is None or span <= 0:
+                full = pc - now
+                for i, h in enumerate(hexes):
+                    if row is None or row[h] or (c.reads_won and completes[i]):
+                        up[i] += full
+                continue
+            e = int(c.measure(Ctx(g, p)))
+            grow = th.grow[k]
+            for i, h in enumerate(hexes):
+                if row is not None and not row[h] and not (c.reads_won and completes[i]):
+                    continue
+                by = grow[h]
+                if by == GROUP or by == REACH:
+                    up[i] += pc - now
+                    continue
+                e_up = e + (v if by == VALUE else by) + (th.won_grow if completes[i] else 0)
+                if th.lm_grow and posts[i]:
+                    e_up += sum(th.lm_grow[lm] for lm, new in posts[i].items() if new == p)
+                if e_up >= c.limit:
+                    up[i] += pc - now
+                elif e_up > e:
+                    up[i] += max(0.0, pc * HOPE * (e_up - c.base) / span - now)
+        return up
 
     def _missions_after(self, g: Game, p: int, k: int, v: int, h: int, d: Delta, post: dict[int, int],
                         live: list[tuple[str, _Card, int, float]]) -> float:
@@ -361,7 +429,7 @@ class OnePlyAgent:
         best, pick = None, game.hand[p][0]
         for tile in dict.fromkeys(game.hand[p]):
             hexes, _ = game.legal_hexes(tile[0])
-            val = max(ev.placements(game, p, tile, hexes), default=0.0)
+            val = max(ev.placements(game, p, tile, hexes, prune=True), default=0.0)
             if best is None or val > best:
                 best, pick = val, tile
         return pick
@@ -370,5 +438,5 @@ class OnePlyAgent:
         """A hex with the best change of worth."""
         if len(hexes) == 1:
             return hexes[0]
-        return _best(evaluation_for(game.rs).placements(game, p, tile, hexes), hexes, rng)
+        return _best(evaluation_for(game.rs).placements(game, p, tile, hexes, prune=True), hexes, rng)
 
