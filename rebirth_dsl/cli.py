@@ -138,7 +138,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("--board", default=None)
     s.add_argument("--games", type=count, default=100)
     s.add_argument("--players", type=count, default=4)
-    s.add_argument("--agents", default="random", help="agent per seat, or one for all")
+    s.add_argument("--agents", default=None, help="agent per seat, or one for all (default oneply; random with "
+                   "--backend native)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--workers", type=count, default=1)
     s.add_argument("--backend", choices=["local", "ray", "native"], default="local",
@@ -155,7 +156,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cp.add_argument("--variant-board", default=None, help="the variant's board (default: its own, else the base's)")
     cp.add_argument("--games", type=count, default=1000, help="games per ruleset (default 1000)")
     cp.add_argument("--players", type=count, default=3)
-    cp.add_argument("--agents", default="random", help="agent per seat, or one for all (default random)")
+    cp.add_argument("--agents", default=None, help="agent per seat, or one for all (default oneply; random with "
+                    "--backend native)")
     cp.add_argument("--seed", type=int, default=0)
     cp.add_argument("--workers", type=count, default=1)
     cp.add_argument("--backend", choices=["local", "ray", "native"], default="local",

@@ -25,6 +25,18 @@ AGENTS: dict[str, tuple[Callable[..., Any], str]] = {
     "human": (lambda **o: HumanAgent(), "asks on the terminal"),
 }
 ALIASES = {"montecarlo": "mc"}
+# The lab's default (`rebirth simulate`, `rebirth compare` without --agents): the strongest agent that plays
+# 1,000 three-player games of Scotland in under a minute on two cores (tools/bench_agents.py; README's
+# agent ladder). `--backend native` plays random agents only, so there the default is random.
+DEFAULT_AGENT = "oneply"
+DEFAULT_OPPONENT = "oneply"  # the web app's preselected opponent (rebirth_dsl/web: the new-game form, a branch)
+
+
+def default_agents(spec: str | None, backend: str = "local") -> str:
+    """The --agents the lab plays: the one given, else DEFAULT_AGENT (random on the native backend)."""
+    if spec:
+        return spec
+    return "random" if backend == "native" else DEFAULT_AGENT
 BACKENDS = ("auto", "native", "python")  # `backend=`: where mc and ismcts run their random playouts
 
 

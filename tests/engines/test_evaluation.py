@@ -152,3 +152,31 @@ def test_the_new_agents_are_registered_and_play_from_the_command_line(run_cli) -
     assert rec["agents"] == ["oneply", "lookahead:width=2", "greedy"] and len(rec["moves"]) > 60
     code, _, err = run_cli("play", "--players", "2", "--agents", "onepli")
     assert code != 0 and "did you mean 'oneply'" in err
+
+
+def test_the_lab_plays_the_one_ply_agent_by_default(run_cli) -> None:
+    """`simulate` and `compare` without --agents: oneply (registry.DEFAULT_AGENT); random on the native backend,
+    which plays random agents only; --agents still chooses."""
+    import json
+
+    from rebirth_dsl.play.registry import DEFAULT_AGENT, default_agents
+
+    assert DEFAULT_AGENT == "oneply" and default_agents(None) == "oneply"
+    assert default_agents(None, "native") == "random" and default_agents("greedy", "native") == "greedy"
+    code, out, err = run_cli("simulate", "--games", "2", "--players", "3", "--json", "--no-progress")
+    assert code == 0, err
+    assert [s["agent"] for s in json.loads(out)["seats"]] == ["oneply"] * 3
+    code, out, err = run_cli("simulate", "--games", "2", "--players", "2", "--agents", "greedy", "--json",
+                             "--no-progress")
+    assert code == 0, err
+    assert [s["agent"] for s in json.loads(out)["seats"]] == ["greedy"] * 2
+    code, out, err = run_cli("compare", "scotland", str(CASTLES4), "--games", "2", "--json", "--no-progress")
+    assert code == 0, err
+    assert json.loads(out)["agents"] == ["oneply"] * 3
+
+
+def test_the_web_app_offers_the_one_ply_agent_as_its_default_opponent() -> None:
+    from rebirth_dsl.web.hub import catalog
+
+    cat = catalog()
+    assert cat["default_agent"] == "oneply" and "oneply" in cat["agents"] and "lookahead" in cat["agents"]
