@@ -25,10 +25,10 @@ from rebirth_dsl.runtime.game import Game
 
 @dataclass
 class LookaheadAgent:
-    """The one-ply agent's `width` best hexes, each tried against `replies` one-ply replies."""
+    """The one-ply agent's `width` best hexes, each tried through `replies` one-ply moves."""
 
-    width: int = 4
-    replies: int = -1  # -1: one reply per other player
+    width: int = 6
+    replies: int = -1  # -1: a round: one reply per other player, then the placer's own next move
     samples: int = 1
     name: str = "lookahead"
     answer = staticmethod(smart_answer)
@@ -47,7 +47,7 @@ class LookaheadAgent:
         cands = [h for _, _, h in ranked[: max(1, int(self.width))]]
         if len(cands) == 1:
             return cands[0]
-        replies = game.n_players - 1 if self.replies < 0 else int(self.replies)
+        replies = game.n_players if self.replies < 0 else int(self.replies)
         fast = compiled(game.rs)
         one = OnePlyAgent()
         # common random numbers: every candidate meets the same deals and the same tie draws, so the
@@ -65,7 +65,7 @@ class LookaheadAgent:
                 end_turn(g, p, tile)
                 for _ in range(replies):
                     q = g.turn
-                    if q == p or g.is_over() or not g.hand[q]:
+                    if g.is_over() or not g.hand[q]:
                         break
                     t = one.choose_tile(g, q, r) if len(g.hand[q]) > 1 else g.hand[q][0]
                     legal, _ = g.legal_hexes(t[0])

@@ -18,7 +18,7 @@ AGENTS: dict[str, tuple[Callable[..., Any], str]] = {
     "random": (lambda **o: RandomAgent(), "uniform over the legal hexes"),
     "greedy": (lambda **o: GreedyAgent(), "the most immediate points, seeded ties"),
     "oneply": (lambda **o: OnePlyAgent(), "one ply on the whole worth: track, end block now, missions by progress"),
-    "lookahead": (lambda **o: LookaheadAgent(**o), "the one-ply's best hexes against the others' one-ply replies "
+    "lookahead": (lambda **o: LookaheadAgent(**o), "the one-ply's best hexes, each played on a round by one-ply moves "
                   "(width=, replies=, samples=)"),
     "mc": (lambda **o: MonteCarloAgent(**o), "flat Monte Carlo: random playouts from the best hexes"),
     "ismcts": (lambda **o: ISMCTSAgent(**o), "information-set tree search over determinisations (time=s)"),
