@@ -242,6 +242,20 @@ class Evaluation:
         posts: list[dict[int, int]] = []
         lone = self.lone
         nothing: dict[int, int] = {}
+        # per placement, what does not depend on the hex: bound once
+        majs = [(sc.maj_added[ri][k], sc.maj_adj[ri], r.placer_takes_tie) for ri, r in enumerate(sc.majorities)]
+        draws = [(sc.touch_adj[ti], self.deck_value[deck]) for ti, deck in enumerate(self.touch_decks)
+                 if deck is not None and g.decks.get(deck)]
+        touched = g.touched[p]
+        lm_owner, lm_count = g.lm_owner, g.lm_count
+        owned: dict[tuple[int, int], int] = {}  # (landmark, seat) -> what the end block pays that seat for it
+
+        def held(lm: int, q: int) -> int:
+            got = owned.get((lm, q))
+            if got is None:
+                got = owned[lm, q] = sum(_fn(fn, g, q) for fn in self.owned_rules[lm])
+            return got
+
         for i, h in enumerate(hexes):
             if lone[h]:  # next to no landmark, in no area: its immediate points are all it changes but cards
                 out.append(float(pts[i]))
@@ -250,19 +264,17 @@ class Evaluation:
             val = float(pts[i])
             other = 0.0
             post: dict[int, int] = {}
-            for ri, r in enumerate(sc.majorities):  # landmarks changing hands (S-K1..S-K5's kernel)
-                added = sc.maj_added[ri][k]
-                for lm in sc.maj_adj[ri][h]:
-                    owner = post.get(lm, g.lm_owner[lm])
-                    new = majority.challenge(g.lm_count[lm], owner, p, r.placer_takes_tie, added)[0]
+            for added, adj, takes in majs:  # landmarks changing hands (S-K1..S-K5's kernel)
+                for lm in adj[h]:
+                    owner = post.get(lm, lm_owner[lm])
+                    new = majority.challenge(lm_count[lm], owner, p, takes, added)[0]
                     if new != owner:
                         post[lm] = new
             for lm in post:
-                old = g.lm_owner[lm]
-                for fn in self.owned_rules[lm]:
-                    val += _fn(fn, g, p)
-                    if old >= 0:
-                        other += _fn(fn, g, old)
+                old = lm_owner[lm]
+                val += held(lm, p)
+                if old >= 0:
+                    other += held(lm, old)
             a = t.area_of[h]
             if area_rules and a >= 0 and not g.area_done[a]:
                 inf = g.area_inf[a]
@@ -279,12 +291,10 @@ class Evaluation:
                                     other += lost
                     elif v:
                         val += _fn(fn, g, p, inf[p] + v) - (_fn(fn, g, p, inf[p]) if inf[p] > 0 else 0)
-            for ti, deck in enumerate(self.touch_decks):  # a first touch that draws a card
-                if deck is None or not g.decks.get(deck):
-                    continue
-                for lm in sc.touch_adj[ti][h]:
-                    if lm not in g.touched[p]:
-                        val += self.deck_value[deck]
+            for adj, worth in draws:  # a first touch that draws a card
+                for lm in adj[h]:
+                    if lm not in touched:
+                        val += worth
             out.append(val + OTHERS * other)
             posts.append(post)
         if d is None:
