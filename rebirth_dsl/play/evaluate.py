@@ -220,13 +220,15 @@ class Evaluation:
         sc = self.points
         n = g.n_players
         # p's held cards and the face-up missions p has not fulfilled, with their value now
-        live: list[tuple[str, _Card, int, float]] = []  # (name, card, points if fulfilled, value now)
+        # (name, card, points if fulfilled, value now, worth once fulfilled: its points for a held card; 0 for a
+        # face-up mission, which pays on the track at once: the immediate points count that already)
+        live: list[tuple[str, _Card, int, float, float]] = []
         if self.rs.end_held is not None:
             for name in g.held[p]:
                 c = self.cards[name]
                 if not c.always:
                     pc = g.cards[name].points
-                    live.append((name, c, pc, self.card_value(g, p, name, pc)))
+                    live.append((name, c, pc, self.card_value(g, p, name, pc), float(pc)))
         for name in g.public:
             done = g.public_by.get(name, ())
             if p in done:
@@ -235,7 +237,7 @@ class Evaluation:
             pc = (card.points if not done else (card.small or 0)) * g.doubled[p].get(name, 1)
             if pc:
                 c = self.cards[name]
-                live.append((name, c, pc, pc * HOPE * self._progress(c, g, p)))
+                live.append((name, c, pc, pc * HOPE * self._progress(c, g, p), 0.0))
         d = Delta(g, p) if live else None
         area_rules = self.area_kind_rules
         out: list[float] = []
@@ -318,22 +320,22 @@ class Evaluation:
         return out
 
     def _bounds(self, g: Game, p: int, k: int, v: int, hexes: list[int], posts: list[dict[int, int]],
-                live: list[tuple[str, _Card, int, float]]) -> list[float]:
+                live: list[tuple[str, _Card, int, float, float]]) -> list[float]:
         """Per hex, at least what the placement can add to p's live cards' worth: a threshold card's measure
         rises by at most its growth table's number (compile/reads.Threshold), any other card to its points."""
         t = g.t
         completes = [t.area_of[h] >= 0 and g.area_free[t.area_of[h]] == 1 and not g.area_done[t.area_of[h]]
                      for h in hexes]
         up = [1e-9] * len(hexes)
-        for name, c, pc, now in live:
+        for name, c, pc, now, full in live:
             row = c.reads[k] if c.reads is not None else None
             th = g.cards[name].threshold
             span = c.limit - c.base
+            most = max(full, pc * HOPE) - now  # the most the card's worth can rise
             if th is None or c.measure is None or span <= 0:
-                full = pc - now
                 for i, h in enumerate(hexes):
                     if row is None or row[h] or (c.reads_won and completes[i]):
-                        up[i] += full
+                        up[i] += most
                 continue
             e = int(c.measure(Ctx(g, p)))
             grow = th.grow[k]
@@ -342,19 +344,19 @@ class Evaluation:
                     continue
                 by = grow[h]
                 if by == GROUP or by == REACH:
-                    up[i] += pc - now
+                    up[i] += most
                     continue
                 e_up = e + (v if by == VALUE else by) + (th.won_grow if completes[i] else 0)
                 if th.lm_grow and posts[i]:
                     e_up += sum(th.lm_grow[lm] for lm, new in posts[i].items() if new == p)
                 if e_up >= c.limit:
-                    up[i] += pc - now
+                    up[i] += most
                 elif e_up > e:
                     up[i] += max(0.0, pc * HOPE * (e_up - c.base) / span - now)
         return up
 
     def _missions_after(self, g: Game, p: int, k: int, v: int, h: int, d: Delta, post: dict[int, int],
-                        live: list[tuple[str, _Card, int, float]]) -> float:
+                        live: list[tuple[str, _Card, int, float, float]]) -> float:
         """What the placement changes of p's live cards' worth (delta evaluators; bounds where they refuse)."""
         a = g.t.area_of[h]
         completes = a >= 0 and g.area_free[a] == 1 and not g.area_done[a]
@@ -382,13 +384,13 @@ class Evaluation:
         else:
             d.merged, d.new_size = (), 0
         gain = 0.0
-        for name, c, pc, now in touched:
+        for name, c, pc, now, full in touched:
             try:
                 if c.delta_measure is not None and c.limit > c.base:
                     e = int(c.delta_measure(d, p))
                 elif c.delta_cond is not None:
                     if c.delta_cond(d, p):
-                        gain += pc - now
+                        gain += full - now
                     continue
                 elif c.measure is not None and c.limit > c.base:
                     e = int(c.measure(Ctx(g, p))) + self._grow(g, name, k, v, h, post, p)
@@ -397,7 +399,7 @@ class Evaluation:
             except DeltaUnsupported:
                 continue
             prog = max(0.0, min(1.0, (e - c.base) / (c.limit - c.base)))
-            gain += (pc if prog >= 1.0 else pc * HOPE * prog) - now
+            gain += (full if prog >= 1.0 else pc * HOPE * prog) - now
         return gain
 
     def _grow(self, g: Game, name: str, k: int, v: int, h: int, post: dict[int, int], p: int) -> int:
