@@ -124,7 +124,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     pl.add_argument("--rules", default=None, help="rules file or bundled name (default: rules/DEFAULT)")
     pl.add_argument("--board", default=None, help="board file or bundled name (default: the ruleset's own)")
     pl.add_argument("--players", default="3", help="a count 2..4, or names separated by commas")
-    pl.add_argument("--agents", default=None, help="agent per seat, comma separated (random, greedy, mc, human; "
+    pl.add_argument("--agents", default=None, help="agent per seat, comma separated (random, greedy, oneply, lookahead, mc, human; "
                     "default greedy, or the saved game's with --resume)")
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("-o", "--output", help="write the game record here (default: print it)")
@@ -138,7 +138,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("--board", default=None)
     s.add_argument("--games", type=count, default=100)
     s.add_argument("--players", type=count, default=4)
-    s.add_argument("--agents", default="random", help="agent per seat, or one for all")
+    s.add_argument("--agents", default=None, help="agent per seat, or one for all (default oneply; random with "
+                   "--backend native)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--workers", type=count, default=1)
     s.add_argument("--backend", choices=["local", "ray", "native"], default="local",
@@ -159,7 +160,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cp.add_argument("--variant-board", default=None, help="the variant's board (default: its own, else the base's)")
     cp.add_argument("--games", type=count, default=1000, help="games per ruleset (default 1000)")
     cp.add_argument("--players", type=count, default=3)
-    cp.add_argument("--agents", default="random", help="agent per seat, or one for all (default random)")
+    cp.add_argument("--agents", default=None, help="agent per seat, or one for all (default oneply; random with "
+                    "--backend native)")
     cp.add_argument("--seed", type=int, default=0)
     cp.add_argument("--workers", type=count, default=1)
     cp.add_argument("--backend", choices=["local", "ray", "native"], default="local",

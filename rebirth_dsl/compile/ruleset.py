@@ -25,7 +25,8 @@ class Derived:
     Members typed Any hold a type of a later layer (named beside it), which this layer cannot import."""
 
     __slots__ = ("parsed_tiles", "colour_tiles", "deck_names", "static", "blank", "fresh", "tile_names",
-                 "public_reads", "public_start", "public_warm", "fast", "end_quiet", "tally", "points", "native")
+                 "public_reads", "public_start", "public_warm", "fast", "end_quiet", "tally", "points", "evaluation",
+                 "native")
 
     def __init__(self) -> None:
         self.parsed_tiles: dict[str, tuple[int, int]] = {}  # Ruleset.parse_tile, by text
@@ -42,6 +43,7 @@ class Derived:
         self.end_quiet: Callable[[Any], list[Any]] | None = None  # accel.fast_end.end_quiet(rs, Event)
         self.tally: Any = None  # play.tally._Tables: play.tally._tables(rs)
         self.points: Any = None  # play.points.Points: play.points.points_for(rs)
+        self.evaluation: Any = None  # play.evaluate.Evaluation: play.evaluate.evaluation_for(rs)
         self.native: Any = None  # native.lib.NativeEngine, or why not (str): native.engine(rs)
 
 

@@ -42,7 +42,7 @@ from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import shown
 from rebirth_dsl.play import export, stats
 from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
-from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.play.registry import default_agents, make_agent
 from rebirth_dsl.play.simulate import (
     MAX_GAMES,
     GameResult,
@@ -548,7 +548,7 @@ def compare_command(args: argparse.Namespace) -> int:
     plot_dir = Path(args.plot) if args.plot else None
     if plot_dir is not None and plot_dir.exists() and not plot_dir.is_dir():
         raise RebirthError.single(f"--plot {args.plot}: not a folder")
-    agents = agent_list(args.agents, args.players)
+    agents = agent_list(default_agents(args.agents, args.backend), args.players)
     target = export.prepare(args, [(base_rules, base_board), (var_rules, var_board)])  # refused before any game
     map_dir = getattr(args, "map_stats", None)  # None: off; "": tables and JSON; else a folder (play/mapstats.py)
     if map_dir is not None:

@@ -7,19 +7,36 @@ from typing import Any
 
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.play.agents import Agent, GreedyAgent, RandomAgent
+from rebirth_dsl.play.evaluate import OnePlyAgent
 from rebirth_dsl.play.human import HumanAgent
 from rebirth_dsl.play.ismcts import ISMCTSAgent
+from rebirth_dsl.play.lookahead import LookaheadAgent
 from rebirth_dsl.play.search import MonteCarloAgent
 
 # name -> (factory taking the agent options, one line for help texts)
 AGENTS: dict[str, tuple[Callable[..., Any], str]] = {
     "random": (lambda **o: RandomAgent(), "uniform over the legal hexes"),
     "greedy": (lambda **o: GreedyAgent(), "the most immediate points, seeded ties"),
+    "oneply": (lambda **o: OnePlyAgent(), "one ply on the whole worth: track, end block now, missions by progress"),
+    "lookahead": (lambda **o: LookaheadAgent(**o), "the one-ply's best hexes, each played on a round by one-ply moves "
+                  "(width=, replies=, samples=)"),
     "mc": (lambda **o: MonteCarloAgent(**o), "flat Monte Carlo: random playouts from the best hexes"),
     "ismcts": (lambda **o: ISMCTSAgent(**o), "information-set tree search over determinisations (time=s)"),
     "human": (lambda **o: HumanAgent(), "asks on the terminal"),
 }
 ALIASES = {"montecarlo": "mc"}
+# The lab's default (`rebirth simulate`, `rebirth compare` without --agents): the strongest agent that plays
+# 1,000 three-player games of Scotland in under a minute on two cores (tools/bench_agents.py; README's
+# agent ladder). `--backend native` plays random agents only, so there the default is random.
+DEFAULT_AGENT = "oneply"
+DEFAULT_OPPONENT = "oneply"  # the web app's preselected opponent (rebirth_dsl/web: the new-game form, a branch)
+
+
+def default_agents(spec: str | None, backend: str = "local") -> str:
+    """The --agents the lab plays: the one given, else DEFAULT_AGENT (random on the native backend)."""
+    if spec:
+        return spec
+    return "random" if backend == "native" else DEFAULT_AGENT
 BACKENDS = ("auto", "native", "python")  # `backend=`: where mc and ismcts run their random playouts
 
 

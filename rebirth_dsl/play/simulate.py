@@ -25,7 +25,7 @@ from rebirth_dsl.files import shown
 from rebirth_dsl.native import random_results
 from rebirth_dsl.play import export
 from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
-from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.play.registry import default_agents, make_agent
 from rebirth_dsl.play.summary import describe_runs, extras_table, no_negative_zero, seat_intervals
 from rebirth_dsl.play.tally import GameExtra, play_tallied
 from rebirth_dsl.records.record import load_ruleset_keyed
@@ -252,7 +252,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     if not 1 <= args.games <= MAX_GAMES:
         raise RebirthError.single(f"--games {args.games}: from 1 to {MAX_GAMES:,}")
     check_workers(args.workers)
-    agents = agent_list(args.agents, args.players)
+    agents = agent_list(default_agents(args.agents, args.backend), args.players)
     for a in set(agents):
         if getattr(make_agent(a), "needs_terminal", False):  # fail early on a misspelt or interactive agent
             raise RebirthError.single(f"agent {a!r} asks a person at a terminal; simulate plays without one "

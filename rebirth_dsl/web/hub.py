@@ -29,7 +29,7 @@ from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules, parse_text
 from rebirth_dsl.lang.refs import board_statement
-from rebirth_dsl.play.registry import AGENTS
+from rebirth_dsl.play.registry import AGENTS, DEFAULT_OPPONENT
 from rebirth_dsl.play.table import HUMAN, Table, new_table, table_from_record
 from rebirth_dsl.present.render import position_view, render_svg, seat_colour
 from rebirth_dsl.records.resources import (
@@ -726,6 +726,8 @@ def position_svg(table: Table) -> str:
 
 
 def catalog() -> dict[str, Any]:
-    """What the new-game form offers: bundled rulesets, boards, examples and agents."""
+    """What the new-game form offers: bundled rulesets, boards, examples and agents (and the opponent it
+    preselects)."""
     return {"rules": list(bundled("rules")), "boards": list(bundled("boards")), "examples": list(bundled("examples")),
-            "agents": {k: v[1] for k, v in AGENTS.items()}, "default_rules": name_of("rules", default_rules())}
+            "agents": {k: v[1] for k, v in AGENTS.items()}, "default_agent": DEFAULT_OPPONENT,
+            "default_rules": name_of("rules", default_rules())}

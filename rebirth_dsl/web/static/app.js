@@ -10,6 +10,7 @@ const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
 // the server's page secret: it answers requests that read files only when they carry it (docs/security.md)
 const PAGE = document.querySelector('meta[name="rebirth-page"]')?.content ?? "";
+let opponent = "oneply";  // the opponent the forms preselect: the catalog's default_agent (registry.DEFAULT_OPPONENT)
 
 async function api(path, body) {
   const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json", "X-Rebirth-Page": PAGE}, body: JSON.stringify(body)};
@@ -153,10 +154,11 @@ async function home() {
   rules.onchange = () => { $("#rules-file").hidden = rules.value !== "@file"; };
   board.onchange = () => { $("#board-file").hidden = board.value !== "@file"; };
   const agents = Object.keys(cat.agents);
+  opponent = cat.default_agent || opponent;
   $("#seats").innerHTML += NAMES.map((n, i) =>
     `<div class="seat"><label><input type="checkbox" class="on" ${i < 2 ? "checked" : ""}> seat ${i + 1}</label>` +
     `<input type="text" class="name" value="${n}" size="8" aria-label="name of seat ${i + 1}">` +
-    `<select class="agent">${agents.map((a) => `<option value="${a}" title="${esc(cat.agents[a])}" ${a === (i === 0 ? "human" : "greedy") ? "selected" : ""}>${a === "human" ? "a person" : a}</option>`).join("")}</select></div>`).join("");
+    `<select class="agent">${agents.map((a) => `<option value="${a}" title="${esc(cat.agents[a])}" ${a === (i === 0 ? "human" : opponent) ? "selected" : ""}>${a === "human" ? "a person" : a}</option>`).join("")}</select></div>`).join("");
   $("#newgame").onsubmit = async (ev) => {
     ev.preventDefault();
     showError("");
@@ -362,6 +364,7 @@ async function study() {
   $("#study").hidden = false;
   status("Study a record");
   const cat = await api("/api/catalog");
+  opponent = cat.default_agent || opponent;
   $("#study-path-label").hidden = !cat.local_files;  // only a loopback server started with --local-files reads paths
   $("#study-example").innerHTML += cat.examples.map((x) => `<option value="${esc(x)}">${esc(x)}</option>`).join("");
   $("#openrecord").onsubmit = async (ev) => {
@@ -432,9 +435,9 @@ async function stepTo(k) {
   const seats = $("#branchseats");
   if (seats.dataset.players !== v.players.map((p) => p.name).join()) {
     seats.dataset.players = v.players.map((p) => p.name).join();
-    const agents = ["human", "random", "greedy", "mc"];
+    const agents = ["human", "random", "greedy", "oneply", "lookahead", "mc"];
     seats.innerHTML = v.players.map((p, i) => `<label class="seat">${swatch(v.colours[i])}${esc(p.name)} <select class="agent">` +
-      agents.map((a) => `<option value="${a}" ${a === (i === 0 ? "human" : "greedy") ? "selected" : ""}>${a === "human" ? "a person" : a}</option>`).join("") +
+      agents.map((a) => `<option value="${a}" ${a === (i === 0 ? "human" : opponent) ? "selected" : ""}>${a === "human" ? "a person" : a}</option>`).join("") +
       "</select></label>").join("");
   }
   $("#branchbox").hidden = v.over && v.step === v.total;

@@ -1,0 +1,454 @@
+"""A position's worth to each player under any compiled ruleset, and the one-ply agent that plays by it.
+
+The worth of seat q, seen by seat p (`Evaluation.values`):
+
+- the score track;
+- what the ruleset's `end` block would pay if the game ended now: every incomplete area's rule
+  (`end { incomplete ...}`) and every owned landmark's rule (`each castle owned: ...`), read by the
+  ruleset's own functions, exactly as runtime/endgame.py pays them;
+- the expected value of mission cards not yet paid, by their progress:
+  * a private card p holds (the viewer's own only: the others' are secret): its points when its condition
+    holds now; when the condition is `E >= N` (or its mirror), points * HOPE * E / N (E's value where the
+    holder has nothing counted as 0 progress); any other false condition: points * HOPE * PRIOR;
+  * a card another seat holds, unseen: what an average card of its deck is worth (`deck_value`);
+  * a face-up mission a seat has not fulfilled: what it would pay that seat now (its big number if
+    nobody has fulfilled it, else its small one) * HOPE * progress, the progress read as above.
+
+Nothing here names a game: the landmark kinds, area kinds, payouts and cards are the ruleset's.
+
+`OnePlyAgent` scores every legal hex by what the placement changes of the placer's worth, without copying
+the game (the immediate points from play/points.py, the landmarks that change hands from rules/majority.py's
+kernel, the incomplete area it enlarges or completes, the mission cards it advances, the card a first
+touch draws), plus half of what it takes from the others (landmarks taken from them, incomplete-area
+influence their completion of an area ends). So it is about as fast as greedy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rebirth_dsl.compile.functions import DeltaUnsupported, _root
+from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
+from rebirth_dsl.compile.ruleset import CardDef, Ruleset
+from rebirth_dsl.lang import ast as A
+from rebirth_dsl.play.agents import smart_answer
+from rebirth_dsl.play.points import NOGAME, Delta, Points, _DeltaCompiler, _Reads, points_for
+from rebirth_dsl.rules import majority
+from rebirth_dsl.runtime.game import Game
+
+HOPE = 0.8  # an unfinished threshold card counts this share of its points per unit of progress
+PRIOR = 0.3  # a card whose condition is false and has no measure of progress (a `most`, an owner ==)
+OTHERS = 0.5  # what the one-ply agent counts of the worth it takes from the other players
+PRUNED_WIDTH = 3  # pruned: the cards are read for at most this many hexes, the most promising by a bound
+
+
+def _fn(fn: Callable[[Ctx], Any], g: Game, q: int, influence: int = 0) -> int:
+    """An end rule's points for seat q (a payout reads its context's numbers, or the game)."""
+    return int(fn(Ctx(g, q, -1, influence)))
+
+
+@dataclass
+class _Card:
+    """A card's shape for the evaluation: its condition's measure E and number N when it reads `E >= N`."""
+
+    measure: Callable[[Ctx], Any] | None  # E, read for a seat
+    limit: int
+    base: int
+    delta_cond: Any  # the condition compiled to read the position after a placement (play/points.py), or None
+    delta_measure: Any  # E, compiled likewise, or None
+    always: bool  # the condition reads nothing and holds: the card pays whatever happens
+    reads: list[tuple[bool, ...]] | None  # per tile kind, the hexes whose placement can change it (None: all)
+    reads_won: bool  # it reads who won an area
+
+
+class Evaluation:
+    """The ruleset's evaluation (built once per ruleset: `evaluation_for`)."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        t = rs.t
+        self.points: Points = points_for(rs)
+        self.area_kind_rules = [(kind, fn) for kind, fn, _, _ in rs.end_incomplete]
+        # per landmark: the end rules paying its owner (`each castle owned: 5`)
+        self.owned_rules: list[list[Callable[[Ctx], Any]]] = [
+            [fn for kind, fn, _, _ in rs.end_owned if t.landmark_kind[lm] == kind] for lm in range(len(t.landmark_kind))]
+        dc = _DeltaCompiler(rs)
+        rd = _Reads(rs)
+        asts: dict[str, A.Expr] = {}
+        for block in t.decks.values():
+            for c in block.cards:
+                asts[c.name] = c.condition
+        self.cards: dict[str, _Card] = {}
+        for deck in rs.decks.values():
+            for card in deck:
+                if card.name not in self.cards:
+                    self.cards[card.name] = self._card(card, asts.get(card.name), dc, rd)
+        self.deck_value = {name: (sum(self._prior(c) for c in deck) / len(deck) if deck else 0.0)
+                           for name, deck in rs.decks.items()}
+        # hexes next to no landmark and in no area: a placement there changes no landmark, area or touch
+        self.lone = [t.area_of[h] < 0 and not any(m in t.landmark_of_hex for m in t.neighbours[h])
+                     for h in range(t.n)]
+        # the decks a first touch draws from, per touch rule (None: the rule does something else)
+        self.touch_decks = [r.action.deck if isinstance(r.action, A.DrawAction) else None
+                            for r in self.points.touch_rules]
+
+    def _card(self, card: CardDef, node: A.Expr | None, dc: _DeltaCompiler, rd: _Reads) -> _Card:
+        measure: Callable[[Ctx], Any] | None = None
+        limit, base, e_node = 0, 0, None
+        if card.threshold is not None and card.measure is not None:
+            measure, limit, base, e_node = card.measure, card.threshold.limit, card.threshold.base, card.threshold.measure
+        elif node is not None:
+            match node:
+                case A.BinOp(op=">=" | ">" as op, left=e, right=A.Num(value=n)):
+                    e_node, limit = e, int(n) + (op == ">")
+                case A.BinOp(op="<=" | "<" as op, left=A.Num(value=n), right=e):
+                    e_node, limit = e, int(n) + (op == "<")
+            if e_node is not None:
+                from rebirth_dsl.compile.closures import compile_expr
+
+                try:
+                    measure = compile_expr(e_node, self.rs.t)
+                except Exception:  # noqa: BLE001 - a shape the closures refuse alone: no measure
+                    measure, e_node = None, None
+        always = False
+        try:
+            always = bool(card.cond(Ctx(NOGAME, 0)))
+        except (DeltaUnsupported, Exception):  # noqa: BLE001 - it reads the game: not constant
+            always = False
+        delta_cond = delta_measure = None
+        if node is not None:
+            try:
+                delta_cond = dc.expr(node)
+            except Exception:  # noqa: BLE001 - a shape the delta compiler refuses: bounds only
+                delta_cond = None
+        if e_node is not None:
+            try:
+                delta_measure = dc.expr(e_node)
+            except Exception:  # noqa: BLE001
+                delta_measure = None
+        reads: list[tuple[bool, ...]] | None = None
+        won = True
+        if node is not None:
+            try:
+                table, won = rd.scalar(node)
+                reads = [tuple(row) for row in table]
+            except Exception:  # noqa: BLE001 - unknown reads: every placement may change it
+                reads, won = None, True
+        return _Card(measure, limit, base, delta_cond, delta_measure, always, reads, won)
+
+    def _prior(self, card: CardDef) -> float:
+        """An unseen card's worth: its points if it always pays, else a share of them."""
+        return card.points * (1.0 if self.cards[card.name].always else HOPE * PRIOR)
+
+    # ----- a whole position ---------------------------------------------------------------------------
+    def card_value(self, g: Game, q: int, name: str, points: int) -> float:
+        """What a card worth `points` to q is worth now: all of it when its condition holds, else by progress."""
+        card = g.cards[name]
+        if card.cond(Ctx(g, q)):
+            return float(points)
+        return points * HOPE * self._progress(self.cards[name], g, q)
+
+    @staticmethod
+    def _progress(c: _Card, g: Game, q: int) -> float:
+        if c.measure is None or c.limit <= c.base:
+            return PRIOR
+        e = int(c.measure(Ctx(g, q)))
+        return max(0.0, min(1.0, (e - c.base) / (c.limit - c.base)))
+
+    def end_now(self, g: Game) -> list[int]:
+        """What the end block's incomplete-area and landmark rules would pay each seat if the game ended now."""
+        t = g.t
+        out = [0] * g.n_players
+        for kind, afn in self.area_kind_rules:
+            for a in range(len(t.area_hexes)):
+                if g.area_done[a] or g.area_free[a] == 0 or t.area_kind[a] != kind:
+                    continue
+                for q, inf in enumerate(g.area_inf[a]):
+                    if inf > 0:
+                        out[q] += _fn(afn, g, q, inf)
+        for lm, owner in enumerate(g.lm_owner):
+            if owner >= 0:
+                for fn in self.owned_rules[lm]:
+                    out[owner] += _fn(fn, g, owner)
+        return out
+
+    def missions(self, g: Game, viewer: int) -> list[float]:
+        """The expected worth of each seat's unpaid missions, as the viewer can know it."""
+        out = [0.0] * g.n_players
+        if self.rs.end_held is not None:
+            for q in range(g.n_players):
+                for name in g.held[q]:
+                    if q == viewer:
+                        out[q] += self.card_value(g, q, name, g.cards[name].points)
+                    else:  # unseen: an average card of its deck
+                        out[q] += self._prior(g.cards[name])
+        for name in g.public:
+            card = g.cards[name]
+            done = g.public_by.get(name, ())
+            pts = card.points if not done else (card.small or 0)
+            for q in range(g.n_players):
+                if q not in done and pts:
+                    out[q] += pts * g.doubled[q].get(name, 1) * HOPE * self._progress(self.cards[name], g, q)
+        return out
+
+    def values(self, g: Game, viewer: int) -> list[float]:
+        """Each seat's worth: track + the end block now + missions by progress (module text)."""
+        end = self.end_now(g)
+        mis = self.missions(g, viewer)
+        return [g.track[q] + end[q] + mis[q] for q in range(g.n_players)]
+
+    def margin(self, g: Game, p: int) -> float:
+        """p's worth minus the best other seat's (p alone: p's worth)."""
+        v = self.values(g, p)
+        return v[p] - max((x for q, x in enumerate(v) if q != p), default=0.0)
+
+    # ----- one placement --------------------------------------------------------------------------------
+    def placements(self, g: Game, p: int, tile: tuple[int, int], hexes: list[int], prune: bool = False
+                   ) -> list[float]:
+        """For each hex, what placing the tile there changes of p's worth (immediate points included), plus
+        OTHERS times what it takes from the other players. With `prune` (the agents' speed: a heuristic),
+        cards that hold already are taken to stay held, and the cards are read only at the PRUNED_WIDTH hexes
+        whose worth plus a bound of what the cards can add (`_bound`) is highest, and only while that can
+        beat the best so far: the other hexes keep their worth without the cards."""
+        k, v = tile
+        pts = self.points.many(g, p, tile, hexes)
+        t = g.t
+        sc = self.points
+        n = g.n_players
+        # p's held cards and the face-up missions p has not fulfilled, with their value now
+        # (name, card, points if fulfilled, value now, worth once fulfilled: its points for a held card; 0 for a
+        # face-up mission, which pays on the track at once: the immediate points count that already)
+        live: list[tuple[str, _Card, int, float, float]] = []
+        if self.rs.end_held is not None:
+            for name in g.held[p]:
+                c = self.cards[name]
+                if not c.always:
+                    pc = g.cards[name].points
+                    live.append((name, c, pc, self.card_value(g, p, name, pc), float(pc)))
+        for name in g.public:
+            done = g.public_by.get(name, ())
+            if p in done:
+                continue
+            card = g.cards[name]
+            pc = (card.points if not done else (card.small or 0)) * g.doubled[p].get(name, 1)
+            if pc:
+                c = self.cards[name]
+                live.append((name, c, pc, pc * HOPE * self._progress(c, g, p), 0.0))
+        d = Delta(g, p) if live else None
+        area_rules = self.area_kind_rules
+        out: list[float] = []
+        posts: list[dict[int, int]] = []
+        lone = self.lone
+        nothing: dict[int, int] = {}
+        # per placement, what does not depend on the hex: bound once
+        majs = [(sc.maj_added[ri][k], sc.maj_adj[ri], r.placer_takes_tie) for ri, r in enumerate(sc.majorities)]
+        draws = [(sc.touch_adj[ti], self.deck_value[deck]) for ti, deck in enumerate(self.touch_decks)
+                 if deck is not None and g.decks.get(deck)]
+        touched = g.touched[p]
+        lm_owner, lm_count = g.lm_owner, g.lm_count
+        owned: dict[tuple[int, int], int] = {}  # (landmark, seat) -> what the end block pays that seat for it
+
+        def held(lm: int, q: int) -> int:
+            got = owned.get((lm, q))
+            if got is None:
+                got = owned[lm, q] = sum(_fn(fn, g, q) for fn in self.owned_rules[lm])
+            return got
+
+        for i, h in enumerate(hexes):
+            if lone[h]:  # next to no landmark, in no area: its immediate points are all it changes but cards
+                out.append(float(pts[i]))
+                posts.append(nothing)
+                continue
+            val = float(pts[i])
+            other = 0.0
+            post: dict[int, int] = {}
+            for added, adj, takes in majs:  # landmarks changing hands (S-K1..S-K5's kernel)
+                for lm in adj[h]:
+                    owner = post.get(lm, lm_owner[lm])
+                    new = majority.challenge(lm_count[lm], owner, p, takes, added)[0]
+                    if new != owner:
+                        post[lm] = new
+            for lm in post:
+                old = lm_owner[lm]
+                val += held(lm, p)
+                if old >= 0:
+                    other += held(lm, old)
+            a = t.area_of[h]
+            if area_rules and a >= 0 and not g.area_done[a]:
+                inf = g.area_inf[a]
+                for kind, fn in area_rules:
+                    if t.area_kind[a] != kind:
+                        continue
+                    if g.area_free[a] == 1:  # completed: its incomplete-area points end (its payout is in pts)
+                        for q in range(n):
+                            if inf[q] > 0:
+                                lost = _fn(fn, g, q, inf[q])
+                                if q == p:
+                                    val -= lost
+                                else:
+                                    other += lost
+                    elif v:
+                        val += _fn(fn, g, p, inf[p] + v) - (_fn(fn, g, p, inf[p]) if inf[p] > 0 else 0)
+            for adj, worth in draws:  # a first touch that draws a card
+                for lm in adj[h]:
+                    if lm not in touched:
+                        val += worth
+            out.append(val + OTHERS * other)
+            posts.append(post)
+        if d is None:
+            return out
+        if not prune:
+            for i, h in enumerate(hexes):
+                out[i] += self._missions_after(g, p, k, v, h, d, posts[i], live)
+            return out
+        # pruned: a card that holds already is taken to stay held (p's own tile rarely undoes a mission)
+        live = [x for x in live if x[3] < x[2]]
+        if not live:
+            return out
+        hi = [out[i] + b for i, b in enumerate(self._bounds(g, p, k, v, hexes, posts, live))]
+        best = float("-inf")
+        order = sorted(range(len(hexes)), key=lambda j: -hi[j])  # the most promising first
+        for i in order[:PRUNED_WIDTH]:
+            if hi[i] <= best:
+                break  # neither this hex nor any after it can beat the best
+            out[i] += self._missions_after(g, p, k, v, hexes[i], d, posts[i], live)
+            best = max(best, out[i])
+        return out
+
+    def _bounds(self, g: Game, p: int, k: int, v: int, hexes: list[int], posts: list[dict[int, int]],
+                live: list[tuple[str, _Card, int, float, float]]) -> list[float]:
+        """Per hex, at least what the placement can add to p's live cards' worth: a threshold card's measure
+        rises by at most its growth table's number (compile/reads.Threshold), any other card to its points."""
+        t = g.t
+        completes = [t.area_of[h] >= 0 and g.area_free[t.area_of[h]] == 1 and not g.area_done[t.area_of[h]]
+                     for h in hexes]
+        up = [1e-9] * len(hexes)
+        for name, c, pc, now, full in live:
+            row = c.reads[k] if c.reads is not None else None
+            th = g.cards[name].threshold
+            span = c.limit - c.base
+            most = max(full, pc * HOPE) - now  # the most the card's worth can rise
+            if th is None or c.measure is None or span <= 0:
+                for i, h in enumerate(hexes):
+                    if row is None or row[h] or (c.reads_won and completes[i]):
+                        up[i] += most
+                continue
+            e = int(c.measure(Ctx(g, p)))
+            grow = th.grow[k]
+            for i, h in enumerate(hexes):
+                if row is not None and not row[h] and not (c.reads_won and completes[i]):
+                    continue
+                by = grow[h]
+                if by == GROUP or by == REACH:
+                    up[i] += most
+                    continue
+                e_up = e + (v if by == VALUE else by) + (th.won_grow if completes[i] else 0)
+                if th.lm_grow and posts[i]:
+                    e_up += sum(th.lm_grow[lm] for lm, new in posts[i].items() if new == p)
+                if e_up >= c.limit:
+                    up[i] += most
+                elif e_up > e:
+                    up[i] += max(0.0, pc * HOPE * (e_up - c.base) / span - now)
+        return up
+
+    def _missions_after(self, g: Game, p: int, k: int, v: int, h: int, d: Delta, post: dict[int, int],
+                        live: list[tuple[str, _Card, int, float, float]]) -> float:
+        """What the placement changes of p's live cards' worth (delta evaluators; bounds where they refuse)."""
+        a = g.t.area_of[h]
+        completes = a >= 0 and g.area_free[a] == 1 and not g.area_done[a]
+        touched = [x for x in live if x[1].reads is None or x[1].reads[k][h] or (x[1].reads_won and completes)]
+        if not touched:
+            return 0.0  # this placement cannot change any of the cards
+        d.k, d.v, d.h = k, v, h
+        d.lm_post = post
+        d.area_post = None
+        if completes:
+            for rule in self.points.area_rules:
+                if g.t.area_kind[a] == rule.kind:
+                    first = self.points._area(g, p, v, a, rule)[1]
+                    d.area_post = (a, first) if first >= 0 else None
+                    break
+        if k in self.rs.group_kinds:
+            roots: list[int] = []
+            for x in g.t.neighbours[h]:
+                if g.owner[x] == p and g.tkind[x] == k:
+                    r = _root(g.parent, x)
+                    if r not in roots:
+                        roots.append(r)
+            d.merged = tuple(roots)
+            d.new_size = 1 + sum(g.gsize[r] for r in roots)
+        else:
+            d.merged, d.new_size = (), 0
+        gain = 0.0
+        for name, c, pc, now, full in touched:
+            try:
+                if c.delta_measure is not None and c.limit > c.base:
+                    e = int(c.delta_measure(d, p))
+                elif c.delta_cond is not None:
+                    if c.delta_cond(d, p):
+                        gain += full - now
+                    continue
+                elif c.measure is not None and c.limit > c.base:
+                    e = int(c.measure(Ctx(g, p))) + self._grow(g, name, k, v, h, post, p)
+                else:
+                    continue
+            except DeltaUnsupported:
+                continue
+            prog = max(0.0, min(1.0, (e - c.base) / (c.limit - c.base)))
+            gain += (full if prog >= 1.0 else pc * HOPE * prog) - now
+        return gain
+
+    def _grow(self, g: Game, name: str, k: int, v: int, h: int, post: dict[int, int], p: int) -> int:
+        """The most the card's measure rises by with this tile (compile/reads.Threshold's bound)."""
+        th = g.cards[name].threshold
+        if th is None:
+            return 0
+        by = th.grow[k][h]
+        up = v if by == VALUE else 0 if by in (GROUP, REACH) else by
+        for lm, new in post.items():
+            if new == p and th.lm_grow:
+                up += th.lm_grow[lm]
+        return up
+
+
+def evaluation_for(rs: Ruleset) -> Evaluation:
+    """The ruleset's evaluation, built once and kept with its derived tables."""
+    ev: Evaluation | None = rs.derived.evaluation
+    if ev is None:
+        ev = rs.derived.evaluation = Evaluation(rs)
+    return ev
+
+
+def _best(vals: list[float], hexes: list[int], rng: random.Random) -> int:
+    top = max(vals)
+    picks = [h for h, x in zip(hexes, vals, strict=True) if x >= top - 1e-9]
+    return picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
+
+
+class OnePlyAgent:
+    """The hex that raises the placer's whole worth most (the evaluation above), ties seeded."""
+
+    name = "oneply"
+    answer = staticmethod(smart_answer)
+
+    def choose_tile(self, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
+        """The hand tile whose best placement is worth most."""
+        ev = evaluation_for(game.rs)
+        best, pick = None, game.hand[p][0]
+        for tile in dict.fromkeys(game.hand[p]):
+            hexes, _ = game.legal_hexes(tile[0])
+            val = max(ev.placements(game, p, tile, hexes, prune=True), default=0.0)
+            if best is None or val > best:
+                best, pick = val, tile
+        return pick
+
+    def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
+        """A hex with the best change of worth."""
+        if len(hexes) == 1:
+            return hexes[0]
+        return _best(evaluation_for(game.rs).placements(game, p, tile, hexes, prune=True), hexes, rng)
+

@@ -1,0 +1,182 @@
+"""The rules-generic evaluation (play/evaluate.py) and the agents that play by it: hand-built positions where
+the end-of-game castle points (S-E2) decide the move, with the expected values worked out from RULES.md;
+the end block read now equals what runtime/endgame.py pays; the agents play whole legal games."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rebirth_dsl.play.agents import GreedyAgent
+from rebirth_dsl.play.evaluate import OTHERS, OnePlyAgent, evaluation_for
+from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
+from rebirth_dsl.play.points import points_for
+from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.pyengine.fast import compiled
+from rebirth_dsl.records.record import load_ruleset
+from rebirth_dsl.records.resources import bundled, rules_and_board
+from rebirth_dsl.runtime.game import Game
+from rebirth_dsl.runtime.setup import deal
+
+CASTLES4 = Path(__file__).parent.parent / "lab" / "variants" / "castles-4.rules"
+
+
+@cache
+def ruleset(name: str):
+    return load_ruleset(*rules_and_board(name, None))[0]
+
+
+def empty_game(rs, n: int = 3) -> Game:
+    """A fresh game of n players (no neutral tiles with 3), quiet, nothing placed."""
+    g = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, 0))
+    g.quiet = True
+    return g
+
+
+def landmarks_near(t, h: int) -> list[int]:
+    return [t.landmark_of_hex[m] for m in t.neighbours[h] if m in t.landmark_of_hex]
+
+
+def plain_hexes(rs):
+    """Plain hexes (a food farm goes there, S-P2) in no area and touching no landmark, then those touching
+    exactly one castle and nothing else: a lone farm on either scores 1 at once (S-F1) and draws nothing."""
+    t = rs.t
+    plain = [h for h in range(t.n) if t.hex_kind[h] == "plain" and t.area_of[h] < 0]
+    quiet = [h for h in plain if not landmarks_near(t, h)]
+    castle = [h for h in plain if [t.landmark_kind[lm] for lm in landmarks_near(t, h)] == ["castle"]]
+    return quiet, castle
+
+
+@pytest.mark.parametrize(("rules", "castle_points"), [("scotland", 5), (str(CASTLES4), 4)])
+def test_S_E2_an_unowned_castle_is_worth_its_end_points_now(rules: str, castle_points: int) -> None:
+    """Ann (seat 1) holds a food farm on an empty board. A plain hex next to nothing scores 1 (S-F1: a group
+    of one) and is worth 1. A plain hex next to an unowned castle also scores 1, and Ann takes the castle
+    (S-K1, S-K2), which the end block pays: 5 in Scotland (S-E2), 4 in the variant. So its worth is
+    1 + 5 = 6 (variant 1 + 4 = 5). Greedy sees 1 and 1 and may take either; the one-ply agent takes the castle."""
+    rs = load_ruleset(*rules_and_board(rules, None))[0]
+    g = empty_game(rs)
+    food = rs.parse_tile("food")
+    quiet, castle = plain_hexes(rs)
+    hexes = [quiet[0], castle[0]]
+    assert points_for(rs).many(g, 0, food, hexes) == [1, 1]  # greedy's view: a tie
+    assert evaluation_for(rs).placements(g, 0, food, hexes) == [1.0, 1.0 + castle_points]
+    import random
+
+    for seed in range(5):
+        assert OnePlyAgent().choose(g, 0, food, hexes, random.Random(seed)) == castle[0]
+
+
+def test_S_K3_taking_a_castle_counts_its_points_and_what_the_holder_loses() -> None:
+    """Bob took the castle with an energy farm (S-K2); Ann's food farm next to it tied him (one tile, one farm
+    each: S-K3, S-K4 equal, the holder keeps it, S-K5). Ann's second food farm next to it, not touching her
+    first, makes 2 tiles to 1: she takes it (S-K3). Its worth to Ann: 1 (a group of one, S-F1) + 5 (her castle
+    at the end, S-E2) + OTHERS * 5 (what Bob loses, counted at half) = 1 + 5 + 2.5 = 8.5; a quiet hex: 1.
+    The track and the end block now: Bob 1 (his farm) + 5 for the castle; Ann 1 (her farm) + 0."""
+    rs = ruleset("scotland")
+    t = rs.t
+    g = empty_game(rs)
+    fast = compiled(rs)
+    food, energy = rs.parse_tile("food"), rs.parse_tile("energy")
+    quiet, _ = plain_hexes(rs)
+    for lm, kind in enumerate(t.landmark_kind):
+        if kind != "castle":
+            continue
+        ring = [h for h in t.neighbours[t.landmark_hex[lm]] if t.hex_kind[h] in ("plain", "food", "energy")
+                and t.area_of[h] < 0 and landmarks_near(t, h) == [lm]]
+        energy_ok = [h for h in ring if t.hex_kind[h] in ("plain", "energy")]
+        food_ok = [h for h in ring if t.hex_kind[h] in ("plain", "food")]
+        pairs = [(b, c) for b in food_ok for c in food_ok if b != c and c not in t.neighbours[b]]
+        free = [(a, b, c) for a in energy_ok for b, c in pairs if a not in (b, c)]
+        if free:
+            a, b, c = free[0]
+            break
+    else:
+        pytest.skip("no castle with three such hexes on this board")
+    fast.place(g, 1, *energy, a)
+    fast.place(g, 0, *food, b)
+    assert g.lm_owner[lm] == 1  # Bob keeps it on the tie
+    ev = evaluation_for(rs)
+    assert ev.end_now(g) == [0, 5, 0]
+    assert ev.values(g, 0) == [1.0, 6.0, 0.0]  # nobody holds a card yet
+    assert OTHERS == 0.5
+    assert ev.placements(g, 0, food, [quiet[0], c]) == [1.0, 8.5]
+    fast.place(g, 0, *food, c)
+    assert g.lm_owner[lm] == 0 and ev.end_now(g) == [5, 0, 0] and ev.values(g, 0) == [2.0 + 5.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("name", list(bundled("rules")))
+def test_the_end_block_now_is_what_the_end_of_game_pays_without_cards(name: str) -> None:
+    """Along a game, Evaluation.end_now equals runtime/endgame.py's events, the held cards left out."""
+    rs = ruleset(name)
+    held = rs.end_held[0] if rs.end_held is not None else None
+    g = Game(rs, DEFAULT_NAMES[:3], deal(rs, 3, 4))
+    ev = evaluation_for(rs)
+    import random
+
+    rng = random.Random(4)
+    agent = make_agent("oneply")
+    from rebirth_dsl.play.agents import decide
+
+    i = 0
+    while not g.is_over():
+        p = g.turn
+        if i % 7 == 0:
+            g.quiet = True
+            want = [0] * 3
+            for e in g.end_events():
+                if e.category != held:
+                    want[e.player] += e.points
+            g.quiet = False
+            assert ev.end_now(g) == want
+        tile, h, choices = decide(agent, g, p, rng)
+        g.play(p, tile, h, i, choices)
+        i += 1
+
+
+@pytest.mark.parametrize("name", list(bundled("rules")))
+@pytest.mark.parametrize("spec", ["oneply", "lookahead:width=2"])
+def test_the_new_agents_play_whole_games(name: str, spec: str) -> None:
+    rs = ruleset(name)
+    game, moves = play_game(rs, DEFAULT_NAMES[:3], [make_agent(spec), GreedyAgent(), make_agent("random")], 2)
+    assert game.is_over() and len(moves) == game.move_index
+
+
+def test_the_new_agents_are_registered_and_play_from_the_command_line(run_cli) -> None:
+    import json
+
+    code, out, err = run_cli("play", "--players", "3", "--agents", "oneply,lookahead:width=2,greedy", "--seed", "3")
+    assert code == 0, err
+    rec = json.loads(out)
+    assert rec["agents"] == ["oneply", "lookahead:width=2", "greedy"] and len(rec["moves"]) > 60
+    code, _, err = run_cli("play", "--players", "2", "--agents", "onepli")
+    assert code != 0 and "did you mean 'oneply'" in err
+
+
+def test_the_lab_plays_the_one_ply_agent_by_default(run_cli) -> None:
+    """`simulate` and `compare` without --agents: oneply (registry.DEFAULT_AGENT); random on the native backend,
+    which plays random agents only; --agents still chooses."""
+    import json
+
+    from rebirth_dsl.play.registry import DEFAULT_AGENT, default_agents
+
+    assert DEFAULT_AGENT == "oneply" and default_agents(None) == "oneply"
+    assert default_agents(None, "native") == "random" and default_agents("greedy", "native") == "greedy"
+    code, out, err = run_cli("simulate", "--games", "2", "--players", "3", "--json", "--no-progress")
+    assert code == 0, err
+    assert [s["agent"] for s in json.loads(out)["seats"]] == ["oneply"] * 3
+    code, out, err = run_cli("simulate", "--games", "2", "--players", "2", "--agents", "greedy", "--json",
+                             "--no-progress")
+    assert code == 0, err
+    assert [s["agent"] for s in json.loads(out)["seats"]] == ["greedy"] * 2
+    code, out, err = run_cli("compare", "scotland", str(CASTLES4), "--games", "2", "--json", "--no-progress")
+    assert code == 0, err
+    assert json.loads(out)["agents"] == ["oneply"] * 3
+
+
+def test_the_web_app_offers_the_one_ply_agent_as_its_default_opponent() -> None:
+    from rebirth_dsl.web.hub import catalog
+
+    cat = catalog()
+    assert cat["default_agent"] == "oneply" and "oneply" in cat["agents"] and "lookahead" in cat["agents"]
