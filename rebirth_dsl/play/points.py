@@ -38,7 +38,7 @@ from rebirth_dsl.compile.ruleset import (
 )
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.pyengine.fast import compiled
-from rebirth_dsl.rules import area, majority, touch
+from rebirth_dsl.rules import area, majority, touch, trigger
 from rebirth_dsl.rules.public import ahead, payout
 from rebirth_dsl.runtime.game import Game, first_choice
 from rebirth_dsl.runtime.state import EMPTY
@@ -468,7 +468,7 @@ class Points:
                 if d is not None:  # only the missions read who holds a landmark within the placement
                     self._challenge(g, p, k, h, r, d.lm_post)
             elif isinstance(r, PlaceDraw):
-                if (r.kinds is None or k in r.kinds) and (r.at is None or r.at[h]):
+                if trigger.fires(r.kinds, r.at, k, h):  # S-M1: the trigger's own kernel
                     pts += self._draw(g, p, r.deck, decks_left)
             elif isinstance(r, TouchRule):
                 touched = g.touched[p]
