@@ -180,9 +180,11 @@ def test_a_rows_seed_replays_its_game(run_cli, tmp_path: Path) -> None:
     code, _, err = run_cli("simulate", "--games", "3", "--players", "3", "--seed", "7", "--out", tmp_path,
                            "--no-progress")
     assert code == 0, err
-    row = _games(tmp_path).iloc[-1]  # the last game's last seat
+    games = _games(tmp_path)
+    row = games.iloc[-1]  # the last game's last seat
+    agents = ",".join(games[games["game"] == row["game"]].sort_values("seat")["agent"])  # the lab's default
     record = tmp_path / "g.json"
-    code, _, err = run_cli("play", "--players", "3", "--seed", str(row["seed"]), "--agents", "random",
+    code, _, err = run_cli("play", "--players", "3", "--seed", str(row["seed"]), "--agents", agents,
                            "-o", record, "--quiet")
     assert code == 0, err
     code, out, err = run_cli("eval", record, "--json")
