@@ -5,29 +5,16 @@ above; neither the text nor the JSON of `rebirth compare` shows "-0.00"."""
 from __future__ import annotations
 
 import json
-import re
-from typing import Any
 
-from conftest import BOARDS, RULES, TESTS
+from lab_helpers import NEGATIVE_ZERO, run
 
 from rebirth_dsl.play import lab
-from rebirth_dsl.play.lab import compare, render
-
-SCOTLAND = RULES / "scotland.rules"
-SCOTLAND_BOARD = BOARDS / "scotland.json"
-VARIANTS = TESTS / "lab" / "variants"
-NEGATIVE_ZERO = re.compile(r"-0(\.0+)?(?![0-9.])")  # "-0", "-0.0", "-0.00" as a whole number
-
-
-def run(variant: str, games: int, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    report, rows, _, _ = compare(SCOTLAND, SCOTLAND_BOARD, VARIANTS / f"{variant}.rules", SCOTLAND_BOARD, games, 3,
-                                 ["random"] * 3, seed)
-    return report, rows
+from rebirth_dsl.play.lab import render
 
 
 def test_rates_and_counts_stay_in_their_range() -> None:
     """Six games of a variant that moves area points between places: wide intervals, each clipped."""
-    _, rows = run("area-places", 6, 1)
+    _, rows, _ = run("area-places", 6, 1)
     for r in rows:
         sides = [r[k] for k in ("base", "variant") if r[k] is not None]
         if r["unit"] == "%":
@@ -52,7 +39,7 @@ def test_no_negative_zero_in_text_or_json() -> None:
     """Values that round to zero print without a minus sign; JSON holds no -0.0."""
     assert lab._fmt_diff({"diff": -0.001, "diff_ci": [-0.004, 0.002], "unit": ""}) == "+0.00 [+0.00, +0.00]"
     assert lab._fmt({"value": -0.0001, "ci": [-0.0004, 0.0]}, "") == "0.00 [0.00, 0.00]"
-    report, rows = run("restated", 30, 2)
+    report, rows, _ = run("restated", 30, 2)
     assert not NEGATIVE_ZERO.search(render(report, rows, all_rows=True))
     assert not NEGATIVE_ZERO.search(json.dumps({**report, "rows": rows}))
     assert all(r["diff"] == 0 for r in rows if r["diff"] is not None)

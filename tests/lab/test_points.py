@@ -8,34 +8,19 @@ rule or a payout that no random choice reads gives per-game differences without 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import BOARDS, RULES, TESTS
+from lab_helpers import (
+    NEGATIVE_ZERO,
+    VARIANTS,
+    by_metric,
+    first_significant_line,
+    run,
+)
 
-from rebirth_dsl.play.lab import compare, plot_data, render
+from rebirth_dsl.play.lab import render
 from rebirth_dsl.play.loop import DEFAULT_NAMES
-
-SCOTLAND = RULES / "scotland.rules"
-SCOTLAND_BOARD = BOARDS / "scotland.json"
-VARIANTS = TESTS / "lab" / "variants"
-NEGATIVE_ZERO = re.compile(r"-0(\.0+)?(?![0-9.])")  # "-0", "-0.0", "-0.00" as a whole number
-
-
-def run(variant: str, games: int, seed: int = 3, players: int = 3) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-    report, rows, base, var = compare(SCOTLAND, SCOTLAND_BOARD, VARIANTS / f"{variant}.rules", SCOTLAND_BOARD, games,
-                                      players, ["random"] * players, seed)
-    return report, rows, plot_data(report, rows, base, var)
-
-
-def by_metric(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {r["metric"]: r for r in rows}
-
-
-def first_significant_line(text: str) -> str:
-    return next(line for line in text.splitlines() if line.rstrip().endswith("*"))
 
 
 def test_castle_points_are_the_first_significant_row(tmp_path: Path) -> None:

@@ -9,35 +9,20 @@ rule or a payout that no random choice reads gives per-game differences without 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import pytest
-from conftest import BOARDS, RULES, TESTS
+from lab_helpers import (
+    SCOTLAND,
+    SCOTLAND_BOARD,
+    by_metric,
+    run,
+)
 
 from rebirth_dsl.play import lab, stats
-from rebirth_dsl.play.lab import compare, plot_data
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.summary import quality_series
 from rebirth_dsl.play.tally import GameExtra
 from rebirth_dsl.records.record import load_ruleset
-
-SCOTLAND = RULES / "scotland.rules"
-SCOTLAND_BOARD = BOARDS / "scotland.json"
-VARIANTS = TESTS / "lab" / "variants"
-
-
-def run(variant: str, games: int, seed: int = 3, players: int = 3) -> tuple[dict[str, Any], list[dict[str, Any]], Any]:
-    report, rows, base, var = compare(SCOTLAND, SCOTLAND_BOARD, VARIANTS / f"{variant}.rules", SCOTLAND_BOARD, games,
-                                      players, ["random"] * players, seed)
-    return report, rows, plot_data(report, rows, base, var)
-
-
-def by_metric(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {r["metric"]: r for r in rows}
-
-
-def first_significant_line(text: str) -> str:
-    return next(line for line in text.splitlines() if line.rstrip().endswith("*"))
 
 
 def test_moving_area_points_between_places_shows_by_finishing_place() -> None:
