@@ -34,6 +34,7 @@ class Outcome:
 
     position: Position
     failures: list[Diagnostic] = field(default_factory=list)
+    origin: str | None = None  # the `positions from` name it was taken from; None: the file's own
 
 
 def load_tests(path: Path) -> TestsFile:
@@ -89,7 +90,10 @@ def run_tests(path: Path, rules: Path | None = None, board: Path | None = None) 
             own = _locate(path.parent, tf.rules[0], "rules")
         # their boards are found beside the file they are written in; the positions it takes from others in
         # turn are not followed (one level: a base's own positions)
-        out += [run_position(inc, inc_path.parent, p, own or None, board) for p in inc.positions]
+        for p in inc.positions:
+            taken = run_position(inc, inc_path.parent, p, own or None, board)
+            taken.origin = name
+            out.append(taken)
     return out + [run_position(tf, path.parent, p, rules, board) for p in tf.positions]
 
 
@@ -287,9 +291,17 @@ def _judge_expects(pos: Position, game: Any, fail: Any) -> None:
 
 
 def summary(path: Path, outcomes: list[Outcome]) -> str:
-    """One line: how many positions passed, or how many failed."""
+    """How many positions passed, or how many failed, last; before it, for each `positions from` file with
+    failures, a note that they are what this file's rules change of that base's reference positions."""
     failed = sum(1 for o in outcomes if o.failures)
     n = len(outcomes)
     if failed:
-        return f"{shown(path)}: {failed} of {n} position{'s' if n != 1 else ''} failed"
+        notes = []
+        for origin in dict.fromkeys(o.origin for o in outcomes if o.failures and o.origin):
+            k = sum(1 for o in outcomes if o.origin == origin and o.failures)
+            total = sum(1 for o in outcomes if o.origin == origin)
+            notes.append(f"note: {k} of the {total} positions from {origin!r} fail against these rules: each shows "
+                         f"what they change of {origin!r}; once each is what you meant, drop `positions from "
+                         f"\"{origin}\"` or keep its positions you still expect to hold")
+        return "\n".join([*notes, f"{shown(path)}: {failed} of {n} position{'s' if n != 1 else ''} failed"])
     return f"{shown(path)}: {n} position{'s' if n != 1 else ''} passed"

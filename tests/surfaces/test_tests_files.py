@@ -94,6 +94,8 @@ def test_positions_from_a_base_are_played_against_this_file_s_rules(tmp_path: Pa
     last = (out + err).strip().splitlines()[-1]  # the summary: "v.tests: N of 50 positions failed"
     failed = int(last.split(": ")[-1].split(" of ")[0])
     assert 0 < failed < 50 and last.endswith("of 50 positions failed"), last
+    # the line before it says where those failures come from: the base's positions, changed by the variant
+    assert f"note: {failed} of the 50 positions from 'scotland' fail against these rules" in err, err
     (tmp_path / "w.tests").write_text('rules "v.rules"\npositions from "scotlnd"\n')
     code, _, err = run_cli("test", tmp_path / "w.tests")
     assert code == 1 and "w.tests:2:16: positions from 'scotlnd'" in err and "did you mean 'scotland'?" in err, err
