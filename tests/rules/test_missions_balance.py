@@ -4,11 +4,16 @@ at each player count, and how much play changes it, from the same deals played a
 
 A card whose condition, read at the end, comes out the same for every seat of every deal whatever is played
 is decided by the deal: "most food tiles" when every tile gets played (S-T2: every tile of the supply is
-placed, S-P5 aside) is one."""
+placed, S-P5 aside) is one. The decks are tuned so that with the lab's default agent every conditional card
+is met by 15-75 % of its holders at 2, 3 and 4 players, and none is decided by the deal (Scotland so far)."""
 
 from __future__ import annotations
 
-from rebirth_dsl.play.missions import CardRate, card_rates, out_of_band
+import os
+
+import pytest
+
+from rebirth_dsl.play.missions import AGENT, BASELINE, COUNTS, SEED, CardRate, card_rates, out_of_band
 
 
 def test_the_band_check_can_fail() -> None:
@@ -37,3 +42,27 @@ def test_the_lab_measures_how_much_play_changes_each_card() -> None:
     gift = rates["Cathedral gift"]
     assert gift.rate == 1.0 and gift.changed == 0.0 and not gift.decided_by_deal
     assert any(r.changed and r.changed > 0 for r in rates.values())
+
+
+# The band re-checked at every count on the first games of the docs/missions.md run (same agent, same seed:
+# game i is dealt and played alike whatever the run's length), half of them to keep this test under a minute
+# on two cores (60 games were too few: Clan of the glens and Mayor fell to 12-13 % with two players, 22-24 %
+# over the 320): each card is held some 100 times or more.
+# Scotland only for now: Ireland's re-tuned deck is not in yet (its hand-computed positions are to redo).
+BAND_GAMES = {"scotland": 160}
+
+
+@pytest.mark.parametrize("players", COUNTS)
+@pytest.mark.parametrize("rules", sorted(BAND_GAMES))
+def test_every_conditional_card_is_met_by_15_to_75_percent_of_its_holders(rules: str, players: int) -> None:
+    """The lab's default agent in every seat, seed 0: at each player count every conditional card's rate
+    among its holders lies in the band, and no card is decided by the deal (random play on the same deals
+    changes some seat's outcome)."""
+    workers = min(2, os.cpu_count() or 1)
+    rates = card_rates(rules, players, BAND_GAMES[rules], [AGENT] * players, seed=SEED, workers=workers,
+                       baseline=BASELINE)
+    conditional = [r for r in rates if not r.unconditional]
+    assert len(conditional) == 16
+    assert min(r.held for r in conditional) >= 80, [(r.card, r.held) for r in conditional if r.held < 80]
+    assert out_of_band(rates) == [], [(r.card, round(r.rate, 2)) for r in out_of_band(rates)]
+    assert [r.card for r in rates if r.decided_by_deal] == []
