@@ -69,7 +69,7 @@ class _Card:
         return self.limit if isinstance(self.limit, int) else self.limit(n)
 
 
-def _by_count(node: A.Expr) -> Callable[[int], int] | None:
+def by_count(node: A.Expr) -> Callable[[int], int] | None:
     """A number that depends on nothing but the player count (`9 - players`), as a function of the count;
     None when it reads anything else."""
     match node:
@@ -78,7 +78,7 @@ def _by_count(node: A.Expr) -> Callable[[int], int] | None:
         case A.Call(fn="players", args=()):
             return lambda n: n
         case A.BinOp(op="+" | "-" | "*" as op, left=a, right=b):
-            fa, fb = _by_count(a), _by_count(b)
+            fa, fb = by_count(a), by_count(b)
             if fa is None or fb is None:
                 return None
             if op == "+":
@@ -130,7 +130,7 @@ class Evaluation:
                     e_node, limit = e, int(n) + (op == ">")
                 case A.BinOp(op="<=" | "<" as op, left=A.Num(value=n), right=e):
                     e_node, limit = e, int(n) + (op == "<")
-                case A.BinOp(op=">=" | ">" as op, left=e, right=k) if (f := _by_count(k)) is not None:
+                case A.BinOp(op=">=" | ">" as op, left=e, right=k) if (f := by_count(k)) is not None:
                     e_node, limit = e, (lambda n, f=f, up=int(op == ">"): f(n) + up)
             if e_node is not None:
                 from rebirth_dsl.compile.closures import compile_expr
