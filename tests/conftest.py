@@ -20,8 +20,9 @@ BOARDS = ROOT / "boards"
 
 # The bundled games' own findings (issue 22): mission cards no player can meet with 4 players, by the bounds
 # of check/reach.py (tests/lang/test_reach.py holds each). They are the game data's to mend, not the checker's:
-# a bundled ruleset must check clean but for exactly these warnings.
-BUNDLED_FINDINGS = frozenset({"Town builder", "Town council", "Harvest", "Chieftain of Ireland"})
+# a bundled ruleset must check clean but for exactly these warnings. Scotland's Town builder was mended when
+# its deck was re-tuned per player count (issue 23); Ireland's three remain.
+BUNDLED_FINDINGS = frozenset({"Town council", "Harvest", "Chieftain of Ireland"})
 
 
 def beyond_bundled_findings(problems: list) -> list:

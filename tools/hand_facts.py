@@ -95,6 +95,10 @@ class Position:
         ring = [nb(h) for h, i in self.board.items() if i.get("name") == name][0]
         return sum(1 for h in ring if h in self.tiles and self.tiles[h][0] == q)
 
+    @property
+    def n(self) -> int:  # `players` in a card: the number at the table
+        return len(self.players)
+
     def most(self, q: str, f: Callable[[str], int]) -> bool:  # S-M3: a tie fulfils
         return all(f(x) <= f(q) for x in self.players)
 
@@ -104,19 +108,20 @@ Card = tuple[int, int, Callable[[Position, str], bool]]  # big points, small poi
 SCOTLAND_CARDS: dict[str, Card] = {
     "Cathedral gift": (3, 0, lambda s, q: True),
     "Castle lord": (5, 0, lambda s, q: s.owned(q) >= 1 and s.most(q, s.owned)),
-    "Clan of the glens": (5, 0, lambda s, q: max(s.groups(q, "food"), default=0) >= 6),
-    "Power of the north": (5, 0, lambda s, q: max(s.groups(q, "energy"), default=0) >= 8),
-    "Harbour master": (4, 0, lambda s, q: s.tagged(q, "harbour") >= 5),
-    "Pilgrim": (4, 0, lambda s, q: s.touched(q, "cathedral") >= 8),
-    "Town builder": (4, 0, lambda s, q: s.areas(q) >= 11),
-    "Bread basket": (4, 0, lambda s, q: s.most(q, lambda x: s.count(x, "food"))),
-    "Chieftain": (4, 0, lambda s, q: s.most(q, s.influence)),
-    "Castle guard": (5, 0, lambda s, q: s.near(q, "castle") >= 20),
-    "Twin fields": (4, 0, lambda s, q: sum(1 for g in s.groups(q, "food") if g >= 3) >= 2),
-    "Coastline": (5, 0, lambda s, q: s.near(q, "sea") >= 22),
-    "Heartland": (5, 0, lambda s, q: max(s.groups(q, "food") + s.groups(q, "energy"), default=0) >= 9),
-    "Mayor": (5, 0, lambda s, q: s.won[q] >= 7),
-    "Borderlands": (5, 0, lambda s, q: s.touched(q, "castle") >= 11),
+    "Clan of the glens": (5, 0, lambda s, q: max(s.groups(q, "food"), default=0) >= 8 - s.n),
+    "Power of the north": (5, 0, lambda s, q: max(s.groups(q, "energy"), default=0) >= 6),
+    "Harbour master": (4, 0, lambda s, q: s.tagged(q, "harbour") >= 8 - s.n),
+    "Pilgrim": (4, 0, lambda s, q: s.near(q, "cathedral") >= 15 - (s.n - 2) * (s.n - 3)),
+    "Town builder": (4, 0, lambda s, q: s.areas(q) >= 10 - (s.n - 2) * (s.n - 3)),
+    "Bread basket": (4, 0, lambda s, q: max(s.groups(q, "food"), default=0) >= 2
+                     and s.most(q, lambda x: max(s.groups(x, "food"), default=0))),
+    "Chieftain": (4, 0, lambda s, q: s.won[q] >= 1 and s.most(q, lambda x: s.won[x])),
+    "Castle guard": (5, 0, lambda s, q: s.near(q, "castle") >= 21 - 2 * (s.n - 2) * (s.n - 3)),
+    "Twin fields": (4, 0, lambda s, q: sum(1 for g in s.groups(q, "food") if g >= 2) >= 3),
+    "Coastline": (5, 0, lambda s, q: s.near(q, "sea") >= 22 - 2 * (s.n - 2) * (s.n - 3)),
+    "Heartland": (5, 0, lambda s, q: max(s.groups(q, "food") + s.groups(q, "energy"), default=0) >= 6),
+    "Mayor": (5, 0, lambda s, q: s.won[q] >= 13 - 2 * s.n),
+    "Borderlands": (5, 0, lambda s, q: s.touched(q, "castle") >= 14 - s.n),
     "Crown of Scotland": (6, 0, lambda s, q: s.castle_owner(tag="clover") == q),
     "Stirling bridge": (4, 0, lambda s, q: s.castle_owner("Stirling") == q),
 }
@@ -311,7 +316,7 @@ def main(argv: list[str]) -> int:
     print("facts per player:")
     for q in players:
         print(f"  {q}: food groups {s.groups(q, 'food')}, energy groups {s.groups(q, 'energy')}, influence "
-              f"{s.influence(q)}, tiles by the sea {s.near(q, 'sea')}, by castles {s.near(q, 'castle')}, "
+              f"{s.influence(q)}, tiles by the sea {s.near(q, 'sea')}, by castles {s.near(q, 'castle')}, by cathedrals {s.near(q, 'cathedral')}, "
               f"castles touched {s.touched(q, 'castle')}, areas {s.areas(q)}, won {s.won[q]}, owned {s.owned(q)}")
     if over:
         best = max(totals.values())

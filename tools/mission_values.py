@@ -19,6 +19,7 @@ from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.play.evaluate import by_count
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.simulate import Job, game_seed
 from rebirth_dsl.play.tally import held_missions, play_tallied
@@ -35,7 +36,8 @@ def threshold_cards(rules_path: Path) -> dict[str, A.BinOp]:
     for s in load_rules(rules_path).statements:
         for c in getattr(s, "cards", ()):
             cond = c.condition
-            if isinstance(cond, A.BinOp) and cond.op in (">=", ">", "<=", "<") and isinstance(cond.right, A.Num):
+            # N a number, or a number by player count (`13 - 2 * players`)
+            if isinstance(cond, A.BinOp) and cond.op in (">=", ">", "<=", "<") and by_count(cond.right) is not None:
                 out[c.name] = cond
     return out
 
@@ -83,7 +85,8 @@ def main() -> None:
         held = Counter(v for g in games for v, h in g[name] if h)
         other = Counter(v for g in games for v, h in g[name] if not h)
         n = sum(held.values())
-        print(f"\n{name}: value {cond.op} {cond.right.value}; held {n} times")
+        limit = by_count(cond.right)(args.players)  # type: ignore[misc]  # threshold_cards kept only these
+        print(f"\n{name}: value {cond.op} {limit} with {args.players} players; held {n} times")
         print(f"  {'value':>5} {'held':>5} {'others':>6}  holders fulfilling at `>= value`")
         for v in range(min((held | other), default=0), max((held | other), default=0) + 1):
             at_least = sum(c for x, c in held.items() if x >= v)

@@ -225,6 +225,10 @@ class _Facts:
         self._components: dict[frozenset[int], int] = {}
         self._tiles: dict[tuple[str, ...], Bound] = {}
 
+    def players(self) -> int:
+        """The player count these facts are for."""
+        return self.n
+
     def _kinds(self, names: Iterable[A.Expr]) -> list[str]:
         named = [a.id for a in names if isinstance(a, A.Name)]
         kinds = [k for nm in named for k in self.t.classes.get(nm, (nm,))] if named else list(self.mix.spec)

@@ -1105,6 +1105,33 @@ class Won(Builtin):
         a, _ = pr.scalar(args[0])
         return a, pr.none(), True
 
+@builtin
+class Players(Builtin):
+    """The number of players at the table: a constant of the game, so a threshold can follow the count
+    (`count(won(me)) >= 9 - players`). It reads no tile: no placement changes it."""
+
+    name = "players"
+
+    def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
+        return lambda ctx: ctx.g.n_players
+
+    def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
+        return "g.n_players"
+
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
+        """players: the state's seat count."""
+        return [], "((i64)s->n)", "int"
+
+    def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
+        return lambda d, me: d.g.n_players
+
+    def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
+        return r.none
+
+    def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
+        return pr.none(), False
+
+
 class _Standing(Builtin):
     """most(E) and fewest(E): `me` has at least (most) or at most (fewest) as much as every other player; a
     tie fulfils it. One entry for both, the direction its only difference."""

@@ -56,6 +56,7 @@ class Facts(Protocol):
     def groups(self, kinds: tuple[A.Expr, ...]) -> Bound: ...  # a player's groups of these kinds
     def areas_meeting(self, where: frozenset[int] | None) -> Bound: ...  # the areas these hexes lie in
     def winnable(self) -> Bound: ...  # the areas a player can come first in
+    def players(self) -> int: ...  # the player count these facts are for
 
 
 # A function's range: (facts, its arguments as written, their ranges) -> the range of its value.
@@ -146,6 +147,11 @@ def _won(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
     return f.winnable()
 
 
+def _players(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
+    n = f.players()
+    return Bound(n, n, n, f"{n} players play")
+
+
 def _per_player(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
     # before any tile every player has the same value: each has at least (at most) as much as every other
     return Bound(0, 1, 1 if b[0].start is not None else None)
@@ -196,6 +202,8 @@ _ALL = (
     Signature("owner", ("landmark",), "player", "who holds a landmark, or nobody", bound=_owner),
     Signature("areas", ("hexes",), "areas", "the distinct settlement areas the hexes lie in", bound=_areas),
     Signature("won", ("player",), "areas", "completed areas in which the player ranked first", bound=_won),
+    Signature("players", (), "int", "the number of players at the table (2 to 4 in Rebirth); written bare, "
+              "without parentheses", english="the number of players", bound=_players),
     Signature("most", ("int",), "bool", "true if `me` has at least as much as every other player (ties count)",
               per_player=True, bound=_per_player),
     Signature("fewest", ("int",), "bool", "true if `me` has at most as much as every other player (ties count)",

@@ -11,6 +11,7 @@ from lark.tree import Meta
 
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import SIGNATURES
 
 
 def _span(file: str, meta: Meta) -> Span:
@@ -432,8 +433,10 @@ class Lower(Transformer[Token, "tuple[A.Header, list[A.Statement]]"]):
         """An integer."""
         return A.Num(int(items[0]), self.s(meta))
 
-    def name(self, meta: Meta, items: list[Token]) -> A.Name:
-        """A bare name."""
+    def name(self, meta: Meta, items: list[Token]) -> A.Name | A.Call:
+        """A bare name; the name of a built-in that takes no argument (`players`) is a call of it."""
+        if (sig := SIGNATURES.get(str(items[0]))) is not None and not sig.params:
+            return A.Call(str(items[0]), (), self.s(meta))
         return A.Name(str(items[0]), self.s(meta))
 
     def call(self, meta: Meta, items: list[Token | A.Expr | None]) -> A.Call:

@@ -56,13 +56,35 @@ class _Card:
     """A card's shape for the evaluation: its condition's measure E and number N when it reads `E >= N`."""
 
     measure: Callable[[Ctx], Any] | None  # E, read for a seat
-    limit: int
+    limit: int | Callable[[int], int]  # N, or N by player count (`E >= 9 - players`)
     base: int
     delta_cond: Any  # the condition compiled to read the position after a placement (play/points.py), or None
     delta_measure: Any  # E, compiled likewise, or None
     always: bool  # the condition reads nothing and holds: the card pays whatever happens
     reads: list[tuple[bool, ...]] | None  # per tile kind, the hexes whose placement can change it (None: all)
     reads_won: bool  # it reads who won an area
+
+    def lim(self, n: int) -> int:
+        """N with n players."""
+        return self.limit if isinstance(self.limit, int) else self.limit(n)
+
+
+def by_count(node: A.Expr) -> Callable[[int], int] | None:
+    """A number that depends on nothing but the player count (`9 - players`), as a function of the count;
+    None when it reads anything else."""
+    match node:
+        case A.Num(value=v):
+            return lambda n: int(v)
+        case A.Call(fn="players", args=()):
+            return lambda n: n
+        case A.BinOp(op="+" | "-" | "*" as op, left=a, right=b):
+            fa, fb = by_count(a), by_count(b)
+            if fa is None or fb is None:
+                return None
+            if op == "+":
+                return lambda n: fa(n) + fb(n)
+            return (lambda n: fa(n) - fb(n)) if op == "-" else (lambda n: fa(n) * fb(n))
+    return None
 
 
 class Evaluation:
@@ -98,7 +120,8 @@ class Evaluation:
 
     def _card(self, card: CardDef, node: A.Expr | None, dc: _DeltaCompiler, rd: _Reads) -> _Card:
         measure: Callable[[Ctx], Any] | None = None
-        limit, base, e_node = 0, 0, None
+        limit: int | Callable[[int], int] = 0
+        base, e_node = 0, None
         if card.threshold is not None and card.measure is not None:
             measure, limit, base, e_node = card.measure, card.threshold.limit, card.threshold.base, card.threshold.measure
         elif node is not None:
@@ -107,6 +130,8 @@ class Evaluation:
                     e_node, limit = e, int(n) + (op == ">")
                 case A.BinOp(op="<=" | "<" as op, left=A.Num(value=n), right=e):
                     e_node, limit = e, int(n) + (op == "<")
+                case A.BinOp(op=">=" | ">" as op, left=e, right=k) if (f := by_count(k)) is not None:
+                    e_node, limit = e, (lambda n, f=f, up=int(op == ">"): f(n) + up)
             if e_node is not None:
                 from rebirth_dsl.compile.closures import compile_expr
 
@@ -154,10 +179,11 @@ class Evaluation:
 
     @staticmethod
     def _progress(c: _Card, g: Game, q: int) -> float:
-        if c.measure is None or c.limit <= c.base:
+        limit = c.lim(g.n_players)
+        if c.measure is None or limit <= c.base:
             return PRIOR
         e = int(c.measure(Ctx(g, q)))
-        return max(0.0, min(1.0, (e - c.base) / (c.limit - c.base)))
+        return max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
 
     def end_now(self, g: Game) -> list[int]:
         """What the end block's incomplete-area and landmark rules would pay each seat if the game ended now."""
@@ -330,7 +356,7 @@ class Evaluation:
         for name, c, pc, now, full in live:
             row = c.reads[k] if c.reads is not None else None
             th = g.cards[name].threshold
-            span = c.limit - c.base
+            span = c.lim(g.n_players) - c.base
             most = max(full, pc * HOPE) - now  # the most the card's worth can rise
             if th is None or c.measure is None or span <= 0:
                 for i, h in enumerate(hexes):
@@ -349,7 +375,7 @@ class Evaluation:
                 e_up = e + (v if by == VALUE else by) + (th.won_grow if completes[i] else 0)
                 if th.lm_grow and posts[i]:
                     e_up += sum(th.lm_grow[lm] for lm, new in posts[i].items() if new == p)
-                if e_up >= c.limit:
+                if e_up >= c.base + span:
                     up[i] += most
                 elif e_up > e:
                     up[i] += max(0.0, pc * HOPE * (e_up - c.base) / span - now)
@@ -385,20 +411,21 @@ class Evaluation:
             d.merged, d.new_size = (), 0
         gain = 0.0
         for name, c, pc, now, full in touched:
+            limit = c.lim(g.n_players)
             try:
-                if c.delta_measure is not None and c.limit > c.base:
+                if c.delta_measure is not None and limit > c.base:
                     e = int(c.delta_measure(d, p))
                 elif c.delta_cond is not None:
                     if c.delta_cond(d, p):
                         gain += full - now
                     continue
-                elif c.measure is not None and c.limit > c.base:
+                elif c.measure is not None and limit > c.base:
                     e = int(c.measure(Ctx(g, p))) + self._grow(g, name, k, v, h, post, p)
                 else:
                     continue
             except DeltaUnsupported:
                 continue
-            prog = max(0.0, min(1.0, (e - c.base) / (c.limit - c.base)))
+            prog = max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
             gain += (full if prog >= 1.0 else pc * HOPE * prog) - now
         return gain
 

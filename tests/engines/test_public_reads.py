@@ -295,11 +295,21 @@ def test_reads_of_the_ireland_cards() -> None:
     assert reads_of(unknown, t).everything
 
 
+def _conditions(text: str) -> dict[str, A.Expr]:
+    """Card name -> condition, from card lines written here (the bundled cards' numbers follow the player
+    count, `9 - players`, which is no threshold of one number)."""
+    from rebirth_dsl.lang.parser import parse_text
+
+    rules = parse_text('ruleset x "X"\ndeck mission {\n' + text + "\n}\n")
+    return {c.name: c.condition for s in rules.statements if isinstance(s, A.DeckBlock) for c in s.cards}
+
+
 def test_thresholds_of_landmarks_and_areas() -> None:
     """`count(owned(me, K)) >= N` rises by one per landmark of kind K the holder takes (none of another
     kind), `count(won(me)) >= N` by one per area won, and tiles move neither."""
     t = ruleset("ireland").t
-    asts = {c.name: c.condition for c in t.decks["mission"].cards}
+    asts = _conditions('card "Castle keeper" 7 / 3: count(owned(me, castle)) >= 6\n'
+                       'card "Lord of the province" 8 / 4: count(won(me)) >= 6')
     th = threshold_of(asts["Castle keeper"], t)
     assert th is not None and th.limit == 6 and th.won_grow == 0 and not any(map(any, th.grow))
     assert th.lm_grow == tuple(int(k == "castle") for k in t.landmark_kind) and 0 < sum(th.lm_grow) < len(th.lm_grow)
@@ -310,7 +320,7 @@ def test_thresholds_of_landmarks_and_areas() -> None:
 def test_threshold_of_groups_reaching_a_size() -> None:
     """`count(atleast(groups(me, food), 3)) >= 2` rises only by a food tile whose group then has 3 tiles."""
     t = ruleset("ireland").t
-    asts = {c.name: c.condition for c in t.decks["mission"].cards}
+    asts = _conditions('card "Green fields" 6 / 3: count(atleast(groups(me, food), 3)) >= 2')
     th = threshold_of(asts["Green fields"], t)
     food = t.tile_kinds.index("food")
     assert th is not None and th.limit == 2 and th.reach == 3

@@ -204,8 +204,9 @@ def used(ex: Example) -> set[str]:
             out.add("form: extends")
         if node.data == "call" and isinstance(kids[0], Token):
             out.add(f"function: {kids[0]}")
-        if node.data == "name" and isinstance(kids[0], Token):
-            out.add(f"variable: {kids[0]}")
+        if node.data == "name" and isinstance(kids[0], Token):  # a built-in of no argument is written bare
+            bare_call = str(kids[0]) in SIGNATURES and not SIGNATURES[str(kids[0])].params
+            out.add(f"function: {kids[0]}" if bare_call else f"variable: {kids[0]}")
     assert isinstance(tree, Tree)
     return out
 

@@ -43,10 +43,11 @@ SCOTLAND_2P: Hand = {
             "incomplete_areas": 1,  # S-E1: Thurso (8,1) settlement:1 (Thurso never completed)
             # castles (S-E2): Ardvreck, Balmoral, Glamis, Inveraray, Edinburgh, Culzean, Hermitage = 7 x 5
             "castles": 35,
-            # missions (S-E3): Crown of Scotland 6 (Edinburgh is hers), Castle guard 5 (21 tiles next to a
-            # castle >= 20), Clan of the glens 0 (largest food group 3 < 6), Chieftain 4 (influence 28 =
-            # Bob's 28: a tie fulfils, S-M3), Heartland 0 (largest farm group 5 < 9), Cathedral gift 3:
-            # 6+5+0+4+0+3 = 18
+            # missions (S-E3; 2 players): Crown of Scotland 6 (Edinburgh is hers), Castle guard 5 (21 tiles
+            # next to a castle >= 21 - 2*0*(-1) = 21), Clan of the glens 0 (largest food group 3 < 8 - 2 = 6),
+            # Chieftain 4 (areas won: Leith, Stranraer, Dundee, Aviemore, Oban, Tobermory, Wick, Perth,
+            # Inverness = 9 >= 1 and > Bob's 7: Fort William, Ullapool, Kirkcudbright, Ayr, Portree, Aberdeen,
+            # Kelso), Heartland 0 (largest farm group 5 < 6), Cathedral gift 3: 6+5+0+4+0+3 = 18
             "missions": 18,
         },
         "Bob": {
@@ -59,14 +60,14 @@ SCOTLAND_2P: Hand = {
             "areas": 65,
             "incomplete_areas": 0,
             "castles": 25,  # Eilean Donan, Urquhart, Dunnottar, Stirling, Caerlaverock = 5 x 5
-            # Cathedral gift 3 x 3, Coastline 0 (19 tiles by the sea < 22), Harbour master 0 (3 tiles on
-            # harbours < 5), Borderlands 0 (8 castles touched < 11), Power of the north 0 (largest energy
-            # group 7 < 8): 9
-            "missions": 9,
+            # Cathedral gift 3 x 3, Coastline 0 (19 tiles by the sea < 22 - 2*0*(-1) = 22), Harbour master 0
+            # (3 tiles on harbours < 8 - 2 = 6), Borderlands 0 (8 castles touched < 14 - 2 = 12), Power of the
+            # north 5 (largest energy group 7 >= 6): 9+5 = 14
+            "missions": 14,
         },
     },
-    # S-E4: 45+7+64+1+35+18 = 170 > 59+3+65+0+25+9 = 161: Ann wins outright.
-    "scores": {"Ann": 170, "Bob": 161},
+    # S-E4: 45+7+64+1+35+18 = 170 > 59+3+65+0+25+14 = 166: Ann wins outright.
+    "scores": {"Ann": 170, "Bob": 166},
     "winners": ["Ann"],
     "castles": {"Ardvreck": "Ann", "Eilean Donan": "Bob", "Urquhart": "Bob", "Balmoral": "Ann", "Dunnottar": "Bob",
                 "Glamis": "Ann", "Inveraray": "Ann", "Stirling": "Bob", "Edinburgh": "Ann", "Culzean": "Ann",
@@ -97,10 +98,11 @@ SCOTLAND_3P: Hand = {
             "areas": 43,
             "incomplete_areas": 1,  # S-E1: Perth (4,12) settlement:1
             "castles": 25,  # Ardvreck, Eilean Donan, Urquhart, Culzean, Caerlaverock = 5 x 5
-            # Town builder 0 (settlements in 10 areas < 11), Crown of Scotland 0 (Edinburgh: Cat), Borderlands
-            # 0 (8 castles touched < 11), Stirling bridge 0 (Cat's), Chieftain 0 (influence 26 < Bob's 28),
-            # Heartland 0 (largest farm group, food, 7 < 9): 0
-            "missions": 0,
+            # 3 players: Town builder 4 (settlements in 10 areas >= 10 - 1*0 = 10), Crown of Scotland 0
+            # (Edinburgh: Cat), Borderlands 0 (8 castles touched < 14 - 3 = 11), Stirling bridge 0 (Cat's),
+            # Chieftain 4 (areas won: Kirkcudbright, Ayr, Wick, Dumfries, Aberdeen and Ullapool = 6 >= 1, more
+            # than Bob's 5 and Cat's 5), Heartland 5 (largest farm group, food, 7 >= 6): 4+4+5 = 13
+            "missions": 13,
         },
         "Bob": {
             "farms": 45,  # 1+2+3+1+4+2+3+1+5+1+2+3+4+1+2+1+1+1+1+2+3+1 = 45
@@ -112,9 +114,9 @@ SCOTLAND_3P: Hand = {
             "areas": 49,
             "incomplete_areas": 0,
             "castles": 10,  # Dunnottar, Glamis
-            # Cathedral gift 3 x 2, Clan of the glens 0 (largest food group 5 < 6), Coastline 5 (23 tiles by
-            # the sea >= 22): 11
-            "missions": 11,
+            # Cathedral gift 3 x 2, Clan of the glens 5 (largest food group 5 >= 8 - 3 = 5), Coastline 5 (23
+            # tiles by the sea >= 22 - 2*1*0 = 22): 16
+            "missions": 16,
         },
         "Cat": {
             "farms": 57,  # 1+1+1+2+3+2+4+5+3+6+4+5+1+2+7+1+1+2+1+2+1+1+1 = 57
@@ -126,15 +128,17 @@ SCOTLAND_3P: Hand = {
             "areas": 42,
             "incomplete_areas": 0,
             "castles": 25,  # Balmoral, Inveraray, Stirling, Edinburgh, Hermitage
-            # Power of the north 0 (largest energy group 7 < 8), Cathedral gift 3 x 2, Twin fields 0 (food
-            # groups 5,2,2,1,1,1: one of 3+), Harbour master 0 (3 on harbours < 5), Mayor 0 (5 areas won < 7),
-            # Castle lord 5 (5 castles, tied with Ann's 5: a tie fulfils, S-M3): 6+5 = 11
-            "missions": 11,
+            # Power of the north 5 (largest energy group 7 >= 6), Cathedral gift 3 x 2, Twin fields 4 (food
+            # groups 5,2,2,1,1,1: three of 2+ >= 3), Harbour master 0 (3 on harbours < 8 - 3 = 5), Mayor 0 (5
+            # areas won < 13 - 6 = 7), Castle lord 5 (5 castles, tied with Ann's 5: a tie fulfils, S-M3):
+            # 5+6+4+5 = 20
+            "missions": 20,
         },
     },
-    # 60+5+43+1+25+0 = 134; 45+2+49+0+10+11 = 117; 57+3+42+0+25+11 = 138: Cat wins outright (S-E4). (Cat
-    # holds Edinburgh, the clover, since move 23: Bob's m28 ties 1-1 with no farms, S-K5.)
-    "scores": {"Ann": 134, "Bob": 117, "Cat": 138},
+    # 60+5+43+1+25+13 = 147; 45+2+49+0+10+16 = 122; 57+3+42+0+25+20 = 147: Ann and Cat tie on 147; S-E4:
+    # Cat, among the tied, owns Edinburgh (the clover), so Cat wins. (Cat holds Edinburgh since move 23:
+    # Bob's m28 ties 1-1 with no farms, S-K5.)
+    "scores": {"Ann": 147, "Bob": 122, "Cat": 147},
     "winners": ["Cat"],
     "castles": {"Ardvreck": "Ann", "Eilean Donan": "Ann", "Urquhart": "Ann", "Balmoral": "Cat", "Dunnottar": "Bob",
                 "Glamis": "Bob", "Inveraray": "Cat", "Stirling": "Cat", "Edinburgh": "Cat", "Culzean": "Ann",
@@ -163,9 +167,9 @@ SCOTLAND_4P: Hand = {
             "areas": 35,
             "incomplete_areas": 3,  # S-E1: Kelso (5,15) settlement:3
             "castles": 5,  # Balmoral
-            # Clan of the glens 0 (largest food group 4 < 6), Mayor 0 (Oban, Stranraer, Wick, Aviemore, Fort
-            # William: 5 won < 7), Cathedral gift 3: 3
-            "missions": 3,
+            # 4 players: Clan of the glens 5 (largest food group 4 >= 8 - 4 = 4), Mayor 5 (Oban, Stranraer,
+            # Wick, Aviemore, Fort William: 5 won >= 13 - 8 = 5), Cathedral gift 3: 5+5+3 = 13
+            "missions": 13,
         },
         "Bob": {
             "farms": 31,  # 1+2+3+1+1+2+3+4+5+2+1+1+1+1+1+2 = 31
@@ -177,7 +181,7 @@ SCOTLAND_4P: Hand = {
             "incomplete_areas": 0,
             "castles": 10,  # Edinburgh, Hermitage
             # Stirling bridge 0 (Cat's), Crown of Scotland 6 (Edinburgh is his), Power of the north 0 (largest
-            # energy group 5 < 8), Bread basket 0 (7 food tiles; Cat and Dan 9): 6
+            # energy group 5 < 6), Bread basket 0 (largest food group 3 < Dan's 8): 6
             "missions": 6,
         },
         "Cat": {
@@ -188,10 +192,9 @@ SCOTLAND_4P: Hand = {
             "areas": 25,
             "incomplete_areas": 3,  # Kelso (5,16) settlement:3
             "castles": 30,  # Ardvreck, Eilean Donan, Urquhart, Stirling, Culzean, Caerlaverock
-            # Pilgrim 0 (6 cathedrals touched < 8: Elgin m2, Dornoch m34, Dunkeld and Dunblane m42, St
-            # Machar's m54, Whithorn m86), Chieftain 0 (influence 15 < 19 of the others), Heartland 5 (energy
-            # group of 9 >= 9), Coastline 0 (11 by the sea), Borderlands 0 (9 castles touched < 11), Cathedral
-            # gift 3: 5+3 = 8
+            # Pilgrim 0 (10 tiles next to a cathedral < 15 - 2*1 = 13), Chieftain 0 (1 area won, Tobermory,
+            # < Dan's 6), Heartland 5 (energy group of 9 >= 6), Coastline 0 (11 by the sea < 22 - 2*2*1 = 18),
+            # Borderlands 0 (9 castles touched < 14 - 4 = 10), Cathedral gift 3: 5+3 = 8
             "missions": 8,
         },
         "Dan": {
@@ -202,13 +205,14 @@ SCOTLAND_4P: Hand = {
             "areas": 36,
             "incomplete_areas": 0,
             "castles": 15,  # Dunnottar, Glamis, Inveraray
-            # Cathedral gift 3, Town builder 0 (6 areas < 11), Twin fields 0 (food groups 8, 1: one of 3+),
-            # Harbour master 0 (2 < 5), Castle guard 0 (12 tiles by castles < 20): 3
+            # Cathedral gift 3, Town builder 0 (6 areas < 10 - 2*1 = 8), Twin fields 0 (food groups 8, 1: one
+            # of 2+ < 3), Harbour master 0 (2 < 8 - 4 = 4), Castle guard 0 (12 tiles by castles < 21 - 2*2*1 =
+            # 17): 3
             "missions": 3,
         },
     },
-    # 31+5+35+3+5+3 = 82; 31+3+34+0+10+6 = 84; 61+0+25+3+30+8 = 127; 65+2+36+0+15+3 = 121
-    "scores": {"Ann": 82, "Bob": 84, "Cat": 127, "Dan": 121},
+    # 31+5+35+3+5+13 = 92; 31+3+34+0+10+6 = 84; 61+0+25+3+30+8 = 127; 65+2+36+0+15+3 = 121
+    "scores": {"Ann": 92, "Bob": 84, "Cat": 127, "Dan": 121},
     "winners": ["Cat"],
     "castles": {"Ardvreck": "Cat", "Eilean Donan": "Cat", "Urquhart": "Cat", "Balmoral": "Ann", "Dunnottar": "Dan",
                 "Glamis": "Dan", "Inveraray": "Dan", "Stirling": "Cat", "Edinburgh": "Bob", "Culzean": "Cat",

@@ -1,14 +1,11 @@
-"""Missions that matter (issue 12): on a seeded lab run, every conditional mission card of Scotland and
-Ireland is fulfilled by between 15 % and 75 % of the players who hold it.
+"""Missions that matter (issue 12, issue 23 item 5): the balance lab's measure of the mission cards
+(rebirth_dsl/play/missions.py, which writes docs/missions.md): each card's fulfilment rate among its holders
+at each player count, and how much play changes it, from the same deals played again by random seats.
 
-Scotland is checked with the search agent, on the very run docs/missions.md shows (`python -m
-rebirth_dsl.play.missions`: ismcts:budget=64 in every seat, 3 players, 40 games, seed 0): the band is a
-property of players who play for their cards, and the greedy agent does not (it scores each placement
-alone: measured with tools/mission_values.py, its holders touch all 8 cathedrals, put 20 tiles by castles
-or touch 11 castles only 3 to 11 times in a hundred). The run takes about a minute of CPU, on two workers;
-it needs the native playouts (on the Python ones the same seed plays other games, and far more slowly), so
-it is skipped where those cannot run. Ireland is checked with greedy seats: its search run costs some five times as much a
-game, and its cards are in the band for both agents (docs/missions.md)."""
+A card whose condition, read at the end, comes out the same for every seat of every deal whatever is played
+is decided by the deal: "most food tiles" when every tile gets played (S-T2: every tile of the supply is
+placed, S-P5 aside) is one. The decks are tuned so that with the lab's default agent every conditional card
+is met by 15-75 % of its holders at 2, 3 and 4 players, and none is decided by the deal (Scotland so far)."""
 
 from __future__ import annotations
 
@@ -16,28 +13,7 @@ import os
 
 import pytest
 
-from rebirth_dsl import native
-from rebirth_dsl.play.missions import AGENT, GAMES, PLAYERS, SEED, CardRate, card_rates, out_of_band
-
-WHY = native.unavailable()
-
-
-@pytest.mark.skipif(WHY is not None, reason=f"the search agent's native playouts cannot run here: {WHY}")
-def test_scotland_cards_are_fulfilled_by_15_to_75_percent_of_searching_holders() -> None:
-    """The search agent of docs/missions.md, its seed and games: each Scotland card's rate lies in the band."""
-    workers = min(2, os.cpu_count() or 1)
-    rates = card_rates("scotland", PLAYERS, GAMES, [AGENT] * PLAYERS, seed=SEED, workers=workers)
-    assert len(rates) == 17  # 16 conditional cards and the Cathedral gift, each held at least once
-    assert min(r.held for r in rates) >= 30, "too few holders for a rate"
-    assert out_of_band(rates) == [], [(r.card, round(r.rate, 2)) for r in out_of_band(rates)]
-
-
-def test_ireland_cards_are_fulfilled_by_15_to_75_percent_of_greedy_players() -> None:
-    """Greedy seats, 3 players, a fixed seed: each Ireland card's rate (every player holds a face-up card)
-    lies in the band."""
-    rates = card_rates("ireland", 3, 20, ["greedy"] * 3, seed=1)
-    assert len(rates) >= 12
-    assert out_of_band(rates) == [], [(r.card, round(r.rate, 2)) for r in out_of_band(rates)]
+from rebirth_dsl.play.missions import AGENT, BASELINE, COUNTS, SEED, CardRate, card_rates, out_of_band
 
 
 def test_the_band_check_can_fail() -> None:
@@ -46,3 +22,47 @@ def test_the_band_check_can_fail() -> None:
     none = CardRate("None", "4", "count(tiles(me)) >= 99", 10, 0, 0.0, 0.3, False)
     gift = CardRate("Gift", "3", "always", 10, 10, 0.7, 1.0, True)
     assert out_of_band([easy, none, gift]) == [easy, none]
+
+
+def test_a_card_play_never_changes_is_decided_by_the_deal() -> None:
+    """The measure tells a card play moves from one the deal decides: a card changed for no seat between the
+    lab agent's game and random play on the same deal is decided by the deal, unless nobody meets it."""
+    deal = CardRate("Deal", "4", "most(count(tiles(me, food)))", 10, 6, 0.3, 0.8, False, 3, 0.6, 0.0)
+    played = CardRate("Played", "4", "count(touched(me, cathedral)) >= 8", 10, 6, 0.3, 0.8, False, 3, 0.1, 0.4)
+    never = CardRate("Never", "4", "count(tiles(me)) >= 99", 10, 0, 0.0, 0.3, False, 3, 0.0, 0.0)
+    assert [c.decided_by_deal for c in (deal, played, never)] == [True, False, False]
+
+
+def test_the_lab_measures_how_much_play_changes_each_card() -> None:
+    """On a few seeded 3-player Scotland games, each card's rate, its random-play rate on the same deals and
+    the share of seats play changes are all measured; the Cathedral gift (S-M2) is met by every holder and
+    changed for nobody."""
+    rates = {r.card: r for r in card_rates("scotland", 3, 6, ["oneply"] * 3, seed=0, baseline="random")}
+    assert all(r.players == 3 and r.baseline is not None and r.changed is not None for r in rates.values())
+    gift = rates["Cathedral gift"]
+    assert gift.rate == 1.0 and gift.changed == 0.0 and not gift.decided_by_deal
+    assert any(r.changed and r.changed > 0 for r in rates.values())
+
+
+# The band re-checked at every count on the first games of the docs/missions.md run (same agent, same seed:
+# game i is dealt and played alike whatever the run's length), half of them to keep this test under a minute
+# on two cores (60 games were too few: Clan of the glens and Mayor fell to 12-13 % with two players, 22-24 %
+# over the 320): each card is held some 100 times or more.
+# Scotland only for now: Ireland's re-tuned deck is not in yet (its hand-computed positions are to redo).
+BAND_GAMES = {"scotland": 160}
+
+
+@pytest.mark.parametrize("players", COUNTS)
+@pytest.mark.parametrize("rules", sorted(BAND_GAMES))
+def test_every_conditional_card_is_met_by_15_to_75_percent_of_its_holders(rules: str, players: int) -> None:
+    """The lab's default agent in every seat, seed 0: at each player count every conditional card's rate
+    among its holders lies in the band, and no card is decided by the deal (random play on the same deals
+    changes some seat's outcome)."""
+    workers = min(2, os.cpu_count() or 1)
+    rates = card_rates(rules, players, BAND_GAMES[rules], [AGENT] * players, seed=SEED, workers=workers,
+                       baseline=BASELINE)
+    conditional = [r for r in rates if not r.unconditional]
+    assert len(conditional) == 16
+    assert min(r.held for r in conditional) >= 80, [(r.card, r.held) for r in conditional if r.held < 80]
+    assert out_of_band(rates) == [], [(r.card, round(r.rate, 2)) for r in out_of_band(rates)]
+    assert [r.card for r in rates if r.decided_by_deal] == []
