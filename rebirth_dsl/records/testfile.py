@@ -69,7 +69,7 @@ class ScoreExpect:
 
 @dataclass
 class OwnerExpect:
-    """`expect castle "Edinburgh": Ann` (or `nobody`): who holds a landmark held by majority."""
+    """`expect castle "NAME": Ann` (or `nobody`): who holds a landmark held by majority."""
 
     kind: str
     name: str
@@ -87,7 +87,7 @@ class WinnersExpect:
 
 @dataclass
 class CardsExpect:
-    """`expect cards Ann: "Cathedral gift"` (or `none`): the private mission cards a player holds."""
+    """`expect cards Ann: "CARD"` (or `none`): the private mission cards a player holds."""
 
     player: str
     cards: list[str]
@@ -453,7 +453,7 @@ def _expectation(st: _Line) -> Expect:
         st.expect(":")
         names = [] if st.accept("none") else st.listed(lambda: st.name("a player's name"))
         return PublicExpect(str(nxt.value), names, span)
-    if t is not None and t.kind == "word" and nxt is not None and nxt.kind == "str":  # castle "Edinburgh"
+    if t is not None and t.kind == "word" and nxt is not None and nxt.kind == "str":  # castle "NAME"
         st.i += 2
         st.expect(":")
         owner = st.name("who holds it, or nobody")
