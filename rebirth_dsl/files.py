@@ -124,6 +124,36 @@ def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
     return p
 
 
+def check_output_folder(path: str | Path, flag: str) -> Path:
+    """Refuse, before any work is done, a folder an option writes into that cannot take the files: a file
+    or a device in its place, a link to nothing, a missing parent or a folder that is not writable. A
+    missing folder whose parent can take it is made when the files are written."""
+    folder = Path(path)
+    name = shown(folder)
+    try:
+        st = os.stat(folder)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise RebirthError.single(f"{flag}: cannot use the folder: {e.strerror or e}", file=name) from None
+    if st is None:
+        if os.path.lexists(folder):  # a link to nothing: making the folder would fail after the games
+            raise RebirthError.single(f"{flag}: a symbolic link to nothing (name a folder)", file=name)
+        parent = folder.parent
+        if not parent.is_dir():
+            raise RebirthError.single(f"{flag}: the folder {shown(parent)} does not exist", file=name)
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise RebirthError.single(f"{flag}: cannot create the folder: {shown(parent)} is not writable",
+                                      file=name)
+    else:
+        if not stat.S_ISDIR(st.st_mode):
+            raise RebirthError.single(f"{flag}: not a folder (name a folder: the files are written into it)",
+                                      file=name)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise RebirthError.single(f"{flag}: the folder is not writable", file=name)
+    return folder
+
+
 def write_text_atomic(path: str | Path, text: str, exclusive: bool = False) -> None:
     """Write text to a temp file beside the target, then rename it into place. `exclusive`: never over a
     file that exists, even one made meanwhile (the temp file is linked into place, which fails if so)."""

@@ -22,7 +22,6 @@ import datetime as dt
 import hashlib
 import json
 import os
-import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
@@ -32,7 +31,14 @@ from typing import IO, TYPE_CHECKING, Any
 from rebirth_dsl import __version__
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.files import atomic_file, check_output, read_bytes, shown, write_text_atomic
+from rebirth_dsl.files import (
+    atomic_file,
+    check_output,
+    check_output_folder,
+    read_bytes,
+    shown,
+    write_text_atomic,
+)
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.records.resources import name_of
@@ -153,28 +159,9 @@ def prepare(args: argparse.Namespace, sides: Sequence[tuple[Path, Path]]) -> Tar
     out = getattr(args, "out", None)
     if out is None:
         return None
-    folder = Path(out)
+    folder = check_output_folder(out, "--out")
     name = shown(folder)
-    try:
-        st = os.stat(folder)
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise RebirthError.single(f"--out: cannot use the folder: {e.strerror or e}", file=name) from None
-    if st is None:
-        if os.path.lexists(folder):  # a link to nothing: making the folder would fail after the games
-            raise RebirthError.single("--out: a symbolic link to nothing (name a folder)", file=name)
-        parent = folder.parent
-        if not parent.is_dir():
-            raise RebirthError.single(f"--out: the folder {shown(parent)} does not exist", file=name)
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise RebirthError.single(f"--out: cannot create the folder: {shown(parent)} is not writable", file=name)
-    else:
-        if not stat.S_ISDIR(st.st_mode):
-            raise RebirthError.single("--out: not a folder (name a folder: the tables are written into it)",
-                                      file=name)
-        if not os.access(folder, os.W_OK | os.X_OK):
-            raise RebirthError.single("--out: the folder is not writable", file=name)
+    if folder.is_dir():
         inputs = [p for r, b in sides for p in _input_files(r, b)]
         force = bool(getattr(args, "force", False))
         earlier = []

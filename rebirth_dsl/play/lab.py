@@ -39,7 +39,7 @@ from typing import Any
 
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.files import shown
+from rebirth_dsl.files import check_output_folder, shown
 from rebirth_dsl.play import export, stats
 from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
 from rebirth_dsl.play.registry import default_agents, make_agent
@@ -546,8 +546,8 @@ def compare_command(args: argparse.Namespace) -> int:
     else:  # the variant's own board (its `board` statement, or a variant of Scotland: Scotland's), else the base's
         var_board = board_for(var_rules) or base_board
     plot_dir = Path(args.plot) if args.plot else None
-    if plot_dir is not None and plot_dir.exists() and not plot_dir.is_dir():
-        raise RebirthError.single(f"--plot {args.plot}: not a folder")
+    if plot_dir is not None:
+        check_output_folder(plot_dir, "--plot")  # before the games, as --out and --map-stats
     agents = agent_list(default_agents(args.agents, args.backend), args.players)
     target = export.prepare(args, [(base_rules, base_board), (var_rules, var_board)])  # refused before any game
     map_dir = getattr(args, "map_stats", None)  # None: off; "": tables and JSON; else a folder (play/mapstats.py)

@@ -24,7 +24,7 @@ from typing import Any
 
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.files import shown
+from rebirth_dsl.files import check_output, check_output_folder, shown, write_text_atomic
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.summary import Result, seat_advantage
 from rebirth_dsl.present.plots import write_heat_pngs
@@ -225,9 +225,8 @@ def _stem(name: str) -> str:
 
 
 def check_map_dir(folder: Path) -> None:
-    """A folder for the heat maps: one that exists, or none yet (made when they are written)."""
-    if folder.exists() and not folder.is_dir():
-        raise RebirthError.single(f"--map-stats {shown(folder)}: not a folder")
+    """A folder for the heat maps: one that can take them, existing or made when they are written."""
+    check_output_folder(folder, "--map-stats")
 
 
 def write_maps(ms: dict[str, Any], rs: Ruleset, folder: Path, players: Sequence[str], png: bool | None = None
@@ -241,12 +240,13 @@ def _write(maps: list[tuple[str, Heat]], rs: Ruleset, folder: Path, what: str, p
     board = rs.t.board
     if board is None:
         raise RebirthError.single("map pictures need a board")
-    check_map_dir(folder)
+    if folder.exists():  # its top folder was checked before the games; a sub-folder is made here
+        check_map_dir(folder)
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for stem, heat in maps:
-        path = folder / f"{stem}.svg"
-        path.write_text(heat_svg(board, heat), encoding="utf-8")
+        path = check_output(folder / f"{stem}.svg")  # never through a link or over a non-file
+        write_text_atomic(path, heat_svg(board, heat))
         out.append(path)
     if png is None:
         png = importlib.util.find_spec("matplotlib") is not None

@@ -212,6 +212,13 @@ def test_simulate_map_stats_dir_cli(run_cli, tmp_path: Path) -> None:
     a_file.write_text("x")
     code, out, err = run_cli("simulate", "--board", CASTLES, "--games", "3", "--map-stats", a_file)
     assert code == 1 and "not a folder" in err and not out
+    # a folder that cannot be made is refused before any game, as --out and --plot refuse theirs
+    code, out, err = run_cli("simulate", "--board", CASTLES, "--games", "3", "--map-stats", tmp_path / "no" / "maps")
+    assert code == 1 and "does not exist" in err and not out
+    (out_dir / "taken.svg").unlink()
+    (out_dir / "taken.svg").symlink_to(a_file)  # a link among the pictures is not written through
+    code, out, err = run_cli("simulate", "--board", CASTLES, "--games", "3", "--map-stats", out_dir)
+    assert code == 1 and "symbolic link" in err and a_file.read_text() == "x"
 
 
 def test_compare_map_stats(run_cli, tmp_path: Path) -> None:
