@@ -132,6 +132,8 @@ class HumanAgent:
         self._by_number: dict[int, int] = {}
         self._numbers_of: object = None
         self._pen: Pen | None = None
+        self._does: dict[int, tuple[int, str]] = {}  # per legal hex: points now and what the move does
+        self._takes: dict[int, int] = {}  # per legal hex: how many landmarks the move takes
 
     @property
     def pen(self) -> Pen:
@@ -309,7 +311,10 @@ class HumanAgent:
         t = game.t
         self.status(game, p)
         numbers = self.numbering(game)
-        options = sorted(((immediate_points(game, p, tile, h), h) for h in hexes), key=lambda x: (-x[0], numbers[x[1]]))
+        self._does = self.effects(game, p, tile)
+        # best first: points now, then landmarks taken (their points come at the end), then the hex's number
+        options = sorted(((self._does[h][0] if h in self._does else immediate_points(game, p, tile, h), h)
+                          for h in hexes), key=lambda x: (-x[0], -self._takes.get(x[1], 0), numbers[x[1]]))
         self.draw_map(game, hexes)
         self.list_options(game, tile, options, SHOWN)
         while True:
@@ -341,6 +346,24 @@ class HumanAgent:
                 return h
             self.say("  " + self.refusal(game, tile, h))
 
+    def effects(self, game: Game, p: int, tile: tuple[int, int]) -> dict[int, tuple[int, str]]:
+        """Per legal hex: the points the move scores now and what it does, in words (the table's previews:
+        the engine's own placement on a copy, so the words are the scoring events' own)."""
+        self._takes = {}
+        if self.table is None:
+            return {}
+        rows = self.table.previews(p).get(game.rs.tile_name(*tile), [])
+        out = {}
+        for row in rows:
+            said = [", ".join(f"{c} {v:+d}" for c, v in row["breakdown"].items())]
+            said.append("takes " + " and ".join(row["takes"]) if row["takes"] else "")
+            said += row["areas"]
+            said += [f"{who} {v:+d}" for who, v in row["others"].items()]
+            said += [f"uses {a}" for a in row["abilities"]]
+            out[row["index"]] = (row["points"], "; ".join(x for x in said if x))
+            self._takes[row["index"]] = len(row["takes"])
+        return out
+
     def refusal(self, game: Game, tile: tuple[int, int], h: int) -> str:
         """Why the tile in hand cannot go on this hex: what is there, and the rule, as a record's replay says."""
         q, r = game.t.coords[h]
@@ -357,9 +380,16 @@ class HumanAgent:
         name = game.rs.tile_name(*tile)
         self.say(f"   {name} goes on {len(options)} hexes; the best:" if limit < len(options)
                  else f"   {name} goes on {len(options)} hexes:")
+        width = max(40, shutil.get_terminal_size((100, 24)).columns - 1)
         for pts, h in options[:limit]:
             q, r = t.coords[h]
-            self.say(f"  {self.pen.legal(f'{numbers[h]:>3}')}  {f'({q},{r})':<9} {t.hex_kind[h]:<11} {pts:+d}")
+            head = f"  {self.pen.legal(f'{numbers[h]:>3}')}  {f'({q},{r})':<9} {t.hex_kind[h]:<11} {pts:+3d}"
+            does = self._does.get(h, (0, ""))[1]
+            pad = len(_strip(head)) + 2  # what the move does, in a column of its own
+            lines = wrap(does, width, " " * pad) if does else []
+            self.say(head + ("  " + lines[0][pad:] if lines else ""))
+            for more in lines[1:]:
+                self.say(more)
         if limit < len(options):
             self.say(f"   ... {len(options) - limit} more: type `all`")
 

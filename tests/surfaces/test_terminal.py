@@ -61,7 +61,7 @@ class Terminal:
 def listed(turn: str) -> dict[int, tuple[int, int]]:
     """The numbered legal hexes of one turn's list: number -> (q, r)."""
     plain = SGR.sub("", turn)
-    return {int(n): (int(q), int(r)) for n, q, r in re.findall(r"^\s+(\d+)\s+\((-?\d+),(-?\d+)\)\s+\w+\s+[+-]\d+$",
+    return {int(n): (int(q), int(r)) for n, q, r in re.findall(r"^\s+(\d+)\s+\((-?\d+),(-?\d+)\)\s+\w+\s+[+-]\d+(?:  .*)?$",
                                                              plain, re.M)}
 
 
@@ -110,5 +110,7 @@ def test_two_turns_at_a_terminal(tmp_path: Path, colour: bool) -> None:
     assert re.search(r"\(-?\d+,-?\d+\) is castle '[\w' ]+': no tile goes there \(S-\w+\)", turns[1]), turns[1]
     # landmarks by name in the legend, with a three-letter mark on the map; no line wider than the terminal
     assert "castle: " in turns[0] and "cathedral: " in turns[0]
+    # each listed move says what it does now: its points by category (and landmarks taken, areas completed)
+    assert re.search(r"^\s+\d+\s+\(-?\d+,-?\d+\)\s+\w+\s+\+[1-9]\d*  \w+ \+[1-9]", turns[0], re.M), turns[0]
     board = plain.split("saved the game")[0]  # what the game drew (the closing line names a file's path)
     assert all(len(line) <= 100 for line in board.splitlines()), max(board.splitlines(), key=len)
