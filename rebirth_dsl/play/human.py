@@ -4,14 +4,101 @@ of input stops the game so that it is saved and can be resumed."""
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
+import shutil
 import sys
 from typing import Any, TextIO
 
+from rebirth_dsl.errors import IllegalMove
 from rebirth_dsl.play.agents import immediate_points
-from rebirth_dsl.runtime.game import NEUTRAL, Game
+from rebirth_dsl.runtime.game import NEUTRAL, Game, static
+from rebirth_dsl.runtime.placement import check_place
 
 SHOWN = 10  # the best hexes listed under the map; `all` lists every one
+SEAT_LETTERS = "abcdefghij"
+# ANSI colours of the seats, in seat order: red, blue, green, magenta, then the rest
+SEAT_COLOURS = ("31", "34", "32", "35", "36", "33", "91", "94", "92", "95")
+
+
+class Pen:
+    """Colours for the terminal: each seat its own, legal hexes bright, empty hexes dim. Off (plain text)
+    when the output is not a terminal or NO_COLOR is set (https://no-color.org), or TERM is `dumb`."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    @staticmethod
+    def for_stream(stream: TextIO) -> Pen:
+        """Colour when the stream is a terminal and neither NO_COLOR nor TERM=dumb says otherwise."""
+        isatty = getattr(stream, "isatty", None)
+        tty = bool(isatty and isatty())
+        return Pen(tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
+
+    def paint(self, code: str, text: str) -> str:
+        """The text in an SGR colour, or as it is when colour is off."""
+        return f"\x1b[{code}m{text}\x1b[0m" if self.on else text
+
+    def seat(self, q: int, text: str, bold: bool = False) -> str:
+        """A seat's colour (no colour for nobody, q < 0)."""
+        if q < 0:
+            return self.paint("1", text) if bold else text
+        return self.paint(("1;" if bold else "") + SEAT_COLOURS[q % len(SEAT_COLOURS)], text)
+
+    def legal(self, text: str) -> str:
+        """A hex the tile in hand may go on."""
+        return self.paint("1;33", text)
+
+    def dim(self, text: str) -> str:
+        """An empty hex no tile in hand can take, or a neutral tile."""
+        return self.paint("2", text)
+
+    def water(self, text: str) -> str:
+        """Sea and lakes."""
+        return self.paint("2;36", text)
+
+
+def short_names(names: list[str]) -> list[str]:
+    """A distinct three-letter name per landmark: its first three letters, else its initial and two later
+    letters of its name in order, so that Stirling is `Sti` and a second St... castle gets a name of its own."""
+    out: list[str] = []
+    for n, name in enumerate(names):
+        chars = [c for c in name if c.isalnum()] or ["x"]
+        first, rest = chars[0].upper(), [c.lower() for c in chars[1:]]
+        pairs = itertools.chain(itertools.combinations(rest, 2), [(f"{n:02d}"[0], f"{n:02d}"[1])])
+        out.append(next(p for p in (first + x + y for x, y in pairs) if p not in out))
+    return out
+
+
+def wrap(text: str, width: int, indent: str) -> list[str]:
+    """Lines of at most `width` visible characters (colour codes do not count), each indented."""
+    words = text.split(" ")
+    lines: list[str] = []
+    line, seen = indent, len(indent)
+    for w in words:
+        visible = len(_strip(w))
+        if seen + visible + 1 > width and seen > len(indent):
+            lines.append(line.rstrip())
+            line, seen = indent, len(indent)
+        line += w + " "
+        seen += visible + 1
+    if seen > len(indent):
+        lines.append(line.rstrip())
+    return lines
+
+
+def _strip(text: str) -> str:
+    """The text without its SGR colour codes."""
+    out, skip = [], False
+    for c in text:
+        if c == "\x1b":
+            skip = True
+        elif skip and c == "m":
+            skip = False
+        elif not skip:
+            out.append(c)
+    return "".join(out)
 
 
 def letters(kinds: list[str], upper: set[str]) -> dict[str, str]:
@@ -40,6 +127,20 @@ class HumanAgent:
         self._seen = 0  # moves already shown
         self._status_for = -1  # the move whose status was printed
         self._letter: dict[str, str] = {}
+        self._short: list[str] = []
+        self._numbers: dict[int, int] = {}
+        self._by_number: dict[int, int] = {}
+        self._numbers_of: object = None
+        self._pen: Pen | None = None
+        self._does: dict[int, tuple[int, str]] = {}  # per legal hex: points now and what the move does
+        self._takes: dict[int, int] = {}  # per legal hex: how many landmarks the move takes
+
+    @property
+    def pen(self) -> Pen:
+        """The colours of this terminal, decided at the first line drawn."""
+        if self._pen is None:
+            self._pen = Pen.for_stream(self._out or sys.stderr)
+        return self._pen
 
     # ----- input and output (read at call time, so a test may swap sys.stdin) -----------------------
     def say(self, text: str = "") -> None:
@@ -74,13 +175,14 @@ class HumanAgent:
         for m in log:
             if m["seat"] == p:
                 continue
-            where = f"({m['hex'][0]},{m['hex'][1]})" if m["hex"] else "nowhere (passed)"
-            self.say(f"  move {m['n']}: {m['player']} placed {m['tile']} on {where}")
+            where = self._where(game, m["hex"]) if m["hex"] else "nowhere (passed)"
+            self.say(f"  move {m['n']}: {self.pen.seat(m['seat'], m['player'])} placed {m['tile']} on {where}")
             for e in m["events"]:
                 pts = f"{e['points']:+d} " if e["points"] else ""
                 self.say(f"      {pts}{e['text']} ({', '.join(e['rules'])})")
         self._seen = len(self.table.moves) if self.table is not None else game.move_index
-        scores = ", ".join(f"{n}{' (you)' if q == p else ''} {game.track[q]}" for q, n in enumerate(game.players))
+        scores = ", ".join(f"{self.pen.seat(q, n)}{' (you)' if q == p else ''} {game.track[q]}"
+                           for q, n in enumerate(game.players))
         self.say(f"== move {game.move_index}: {game.players[p]} to play. Scores: {scores}")
         held = [game.players[o] for o in game.lm_owner]
         owned = [f"{game.t.landmark_name[lm]}: {held[lm]}" for lm in sorted(game.metric_of) if game.lm_owner[lm] >= 0]
@@ -101,50 +203,91 @@ class HumanAgent:
             dbl = " [your doubling marker]" if c in game.doubled[p] else ""
             self.say(f"   public mission {c!r} {card.points}/{card.small or 0}: {texts.get(c, '')}; done by {by}{dbl}")
 
-    def draw_map(self, game: Game, numbers: dict[int, int]) -> None:
-        """The board as rows of two-character cells; a legal hex shows its number. Hex (q, r) is in row r,
+    def numbering(self, game: Game) -> dict[int, int]:
+        """A number for every hex a tile may ever go on, in reading order (row by row, then along the row),
+        the same all game: hex 17 is hex 17 on every turn, whichever tile is in hand."""
+        if self._numbers_of is not game.t:
+            t = game.t
+            placeable = [h for h in range(len(t.coords)) if t.hex_kind[h] in static(game.rs).free]
+            placeable.sort(key=lambda h: (t.coords[h][1], t.coords[h][0]))
+            self._numbers = {h: i for i, h in enumerate(placeable, 1)}
+            self._by_number = {i: h for h, i in self._numbers.items()}
+            self._numbers_of = t
+        return self._numbers
+
+    def _where(self, game: Game, qr: list[int]) -> str:
+        """A hex as the seat reads it: its number and coordinates, and the landmark's name on a landmark."""
+        q, r = qr
+        h = game.t.index.get((q, r))
+        if h is None:
+            return f"({q},{r})"
+        n = self.numbering(game).get(h)
+        return f"hex {n} ({q},{r})" if n else f"({q},{r})"
+
+    def draw_map(self, game: Game, legal: list[int]) -> None:
+        """The board as rows of three-character cells; a legal hex shows its number. Hex (q, r) is in row r,
         and q counts up by one per cell from the row's first q, shown at its left."""
         t = game.t
+        numbers = self.numbering(game)
+        legal_set = set(legal)
         rows: dict[int, list[int]] = {}
         for h, (_q, r) in enumerate(t.coords):
             rows.setdefault(r, []).append(h)
         xs = [2 * q + r for q, r in t.coords]
         x0 = min(xs)
-        width = 2 * (max(xs) - x0) + 2
         kinds = sorted(set(t.hex_kind))
-        lm_kinds = set(t.landmark_kind)
-        self._letter = letters(kinds, lm_kinds)
-        seat_ch = "abcdefghij"
+        self._letter = letters(kinds, set(t.landmark_kind))
+        self._short = short_names([t.landmark_name[lm] for lm in range(len(t.landmark_name))])
         for r in range(min(rows), max(rows) + 1):
             hs = sorted(rows.get(r, []), key=lambda h: t.coords[h][0])
-            line = [" "] * width
+            line, col = [], 0
             for h in hs:
                 c = 2 * (xs[h] - x0)
-                line[c:c + 2] = self._cell(game, h, numbers, lm_kinds, seat_ch)
+                line.append(" " * (c - col) + self._cell(game, h, numbers, legal_set))
+                col = c + 3
             first = f"q{t.coords[hs[0]][0]:>3}" if hs else ""
             self.say(f"r{r:>3} {first:>4} |{''.join(line).rstrip()}")
-        legend = ", ".join(f"{self._letter[k]}={k}" for k in kinds)
-        self.say(f"   cells: number = a legal hex (type it), {legend}, ## neutral; a tile is its seat's letter "
-                 f"({', '.join(f'{seat_ch[q]}={n}' for q, n in enumerate(game.players))}) and its kind or value")
+        for text in self.legend(game, kinds):
+            self.say(text)
 
-    def _cell(self, game: Game, h: int, numbers: dict[int, int], lm_kinds: set[str], seat_ch: str) -> str:
-        t = game.t
+    def legend(self, game: Game, kinds: list[str]) -> list[str]:
+        """What the cells mean and which landmark is which, wrapped to the terminal's width."""
+        t, pen = game.t, self.pen
+        width = max(40, shutil.get_terminal_size((100, 24)).columns - 1)
+        seats = ", ".join(pen.seat(q, f"{SEAT_LETTERS[q]} {n}") for q, n in enumerate(game.players))
+        empty = ", ".join(f"{self._letter[k]} {k}" for k in kinds if k not in t.landmark_kind)
+        parts = [f"a number: a legal hex (the same number all game; type it); empty hexes: {empty}; ### neutral;",
+                 f"a tile: its seat's letter ({seats}), its kind's letter and its value;"]
+        by_kind: dict[str, list[str]] = {}
+        for lm, name in enumerate(t.landmark_name):
+            o = game.lm_owner[lm]
+            q, r = t.coords[t.landmark_hex[lm]]
+            held = f", {game.players[o]}'s" if o >= 0 else ""
+            by_kind.setdefault(t.landmark_kind[lm], []).append(pen.seat(o, f"{self._short[lm]} {name}") + f" ({q},{r}{held})")
+        for kind, marks in by_kind.items():
+            parts.append(f"{kind}: " + ", ".join(marks) + ";")
+        return wrap(" ".join(parts).rstrip(";") + ".", width, "   ")
+
+    def _cell(self, game: Game, h: int, numbers: dict[int, int], legal: set[int]) -> str:
+        """Three characters for a hex: its number when legal, a tile, a landmark's short name, or its kind."""
+        t, pen = game.t, self.pen
         o = game.owner[h]
         if o == NEUTRAL:
-            return "##"
+            return pen.dim("###")
         if o >= 0:
             k = game.rs.tile_kinds[game.tkind[h]]
-            second = str(game.tval[h]) if t.attribute_of.get(k) else k[0].upper()
-            return seat_ch[o % len(seat_ch)] + second[:1]
-        if h in numbers:
-            n = numbers[h]
-            return f"{n:>2}" if n < 100 else "++"
+            value = str(game.tval[h]) if t.attribute_of.get(k) else " "
+            return pen.seat(o, SEAT_LETTERS[o % len(SEAT_LETTERS)] + k[0].upper() + value[:1])
+        if h in legal:
+            n = numbers.get(h, 0)
+            return pen.legal(f"{n:>3}")
+        lm = t.landmark_of_hex.get(h)
+        if lm is not None:
+            return pen.seat(game.lm_owner[lm], self._short[lm], bold=True)
         kind = t.hex_kind[h]
-        if kind in lm_kinds:
-            lm = t.landmark_of_hex.get(h)
-            lo = game.lm_owner[lm] if lm is not None else -1
-            return self._letter[kind] + (seat_ch[lo] if lo >= 0 else " ")
-        return self._letter[kind] + " "
+        if kind in ("sea", "water", "lake"):
+            return pen.water("~  ")
+        return pen.dim(self._letter[kind] + "  ")
 
     # ----- the questions --------------------------------------------------------------------------
     def choose_tile(self, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
@@ -164,42 +307,89 @@ class HumanAgent:
             self.say(f"  type 1 to {len(hand)}, or one of: {', '.join(names)}")
 
     def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
-        """Prompt until a legal hex is given."""
+        """Prompt until a legal hex is given: its number (the same all game) or its coordinates q,r."""
         t = game.t
         self.status(game, p)
-        options = sorted(((immediate_points(game, p, tile, h), h) for h in hexes), key=lambda x: (-x[0], t.coords[x[1]]))
-        numbers = {h: i for i, (_, h) in enumerate(options, 1)}
-        self.draw_map(game, numbers)
+        numbers = self.numbering(game)
+        self._does = self.effects(game, p, tile)
+        # best first: points now, then landmarks taken (their points come at the end), then the hex's number
+        options = sorted(((self._does[h][0] if h in self._does else immediate_points(game, p, tile, h), h)
+                          for h in hexes), key=lambda x: (-x[0], -self._takes.get(x[1], 0), numbers[x[1]]))
+        self.draw_map(game, hexes)
         self.list_options(game, tile, options, SHOWN)
         while True:
-            text = self.ask("your move (number or q,r; all, map; q saves and stops): ")
+            text = self.ask("your move (a hex's number or q,r; all, map; q saves and stops): ")
             low = text.lower()
             if low in ("all", "?", "list"):
                 self.list_options(game, tile, options, len(options))
                 continue
             if low == "map":
-                self.draw_map(game, numbers)
+                self.draw_map(game, hexes)
                 continue
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                return options[int(text) - 1][1]
-            try:
-                q, r = (int(x) for x in text.replace("(", "").replace(")", "").split(","))
-            except ValueError:
-                self.say("  type a number from the list (or the map), or q,r (e.g. 3,-1)")
-                continue
-            h = t.index.get((q, r))
+            if text.isdigit():
+                h = self._by_number.get(int(text))
+                if h is None:
+                    self.say(f"  no hex is numbered {text}: the numbers run from 1 to {len(numbers)}")
+                    continue
+            else:
+                try:
+                    q, r = (int(x) for x in text.replace("(", "").replace(")", "").split(","))
+                except ValueError:
+                    self.say("  type a hex's number (on the map or in the list), or q,r (e.g. 3,-1)")
+                    continue
+                found = t.index.get((q, r))
+                if found is None:
+                    self.say(f"  ({q},{r}) is not on the board")
+                    continue
+                h = found
             if h in hexes:
                 return h
-            self.say(f"  ({q},{r}) is not legal for this tile")
+            self.say("  " + self.refusal(game, tile, h))
+
+    def effects(self, game: Game, p: int, tile: tuple[int, int]) -> dict[int, tuple[int, str]]:
+        """Per legal hex: the points the move scores now and what it does, in words (the table's previews:
+        the engine's own placement on a copy, so the words are the scoring events' own)."""
+        self._takes = {}
+        if self.table is None:
+            return {}
+        rows = self.table.previews(p).get(game.rs.tile_name(*tile), [])
+        out = {}
+        for row in rows:
+            said = [", ".join(f"{c} {v:+d}" for c, v in row["breakdown"].items())]
+            said.append("takes " + " and ".join(row["takes"]) if row["takes"] else "")
+            said += row["areas"]
+            said += [f"{who} {v:+d}" for who, v in row["others"].items()]
+            said += [f"uses {a}" for a in row["abilities"]]
+            out[row["index"]] = (row["points"], "; ".join(x for x in said if x))
+            self._takes[row["index"]] = len(row["takes"])
+        return out
+
+    def refusal(self, game: Game, tile: tuple[int, int], h: int) -> str:
+        """Why the tile in hand cannot go on this hex: what is there, and the rule, as a record's replay says."""
+        q, r = game.t.coords[h]
+        label = f"hex {self._numbers[h]} ({q},{r})" if h in self._numbers else f"({q},{r})"
+        try:
+            check_place(game, tile[0], h, None)
+        except IllegalMove as e:
+            return f"{label}: {e.diagnostics[0].message}"
+        return f"{label} is not legal for this tile now"
 
     def list_options(self, game: Game, tile: tuple[int, int], options: list[tuple[int, int]], limit: int) -> None:
-        """The legal hexes, best first: number, coordinates, hex kind and points now."""
-        t = game.t
-        self.say(f"   {game.rs.tile_name(*tile)} goes on {len(options)} hexes; the best:" if limit < len(options)
-                 else f"   {game.rs.tile_name(*tile)} goes on {len(options)} hexes:")
-        for i, (pts, h) in enumerate(options[:limit], 1):
+        """The legal hexes, best first: number, coordinates, hex kind and points now, in aligned columns."""
+        t, numbers = game.t, self.numbering(game)
+        name = game.rs.tile_name(*tile)
+        self.say(f"   {name} goes on {len(options)} hexes; the best:" if limit < len(options)
+                 else f"   {name} goes on {len(options)} hexes:")
+        width = max(40, shutil.get_terminal_size((100, 24)).columns - 1)
+        for pts, h in options[:limit]:
             q, r = t.coords[h]
-            self.say(f"  {i:>3}. ({q},{r}) {t.hex_kind[h]:<11} +{pts}")
+            head = f"  {self.pen.legal(f'{numbers[h]:>3}')}  {f'({q},{r})':<9} {t.hex_kind[h]:<11} {pts:+3d}"
+            does = self._does.get(h, (0, ""))[1]
+            pad = len(_strip(head)) + 2  # what the move does, in a column of its own
+            lines = wrap(does, width, " " * pad) if does else []
+            self.say(head + ("  " + lines[0][pad:] if lines else ""))
+            for more in lines[1:]:
+                self.say(more)
         if limit < len(options):
             self.say(f"   ... {len(options) - limit} more: type `all`")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,23 @@ class Player(io.TextIOBase):
         return f"{q},{r}\n"
 
 
+class Typist(io.TextIOBase):
+    """A person who types the given lines, `BEST` standing for the first hex of the latest list (the best by
+    points now: hexes keep one number all game, so which number is best changes from turn to turn)."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+
+    def readline(self) -> str:  # noqa: D401 - a file's method
+        if not self.lines:
+            return ""
+        line = self.lines.pop(0)
+        if line == "BEST":
+            latest = sys.stderr.getvalue().rsplit(" hexes", 1)[-1]  # run_cli captures what the seat printed
+            line = re.findall(r"^\s+(\d+)\s+\(-?\d+,-?\d+\)", latest, re.M)[0]
+        return line + "\n"
+
+
 def test_the_tower_questions_and_the_hand_tile_are_asked_at_the_prompt() -> None:
     out = io.StringIO()
     person = Player(out)
@@ -75,7 +93,7 @@ def test_the_tower_questions_and_the_hand_tile_are_asked_at_the_prompt() -> None
     assert answered, table.moves
     # what the seat was shown: the map with row and first-q labels, the others' moves with rule ids, scores
     assert re.search(r"^r\s*-?\d+ q\s*-?\d+ \|", shown, re.M)
-    assert re.search(r"move \d+: Bob placed \S+ on \(-?\d+,-?\d+\)", shown)
+    assert re.search(r"move \d+: Bob placed \S+ on hex \d+ \(-?\d+,-?\d+\)", shown)
     assert re.search(r"\((?:[SI]-[A-Z]+\d)(?:, [SI]-[A-Z]+\d)*\)", shown)
     assert "Scores: Ann (you)" in shown and "your hand:" in shown and "public mission" in shown
     assert "set aside: 4 face down" in shown or "face down" in shown
@@ -83,10 +101,10 @@ def test_the_tower_questions_and_the_hand_tile_are_asked_at_the_prompt() -> None
 
 def test_q_saves_the_game_and_resume_continues_it(run_cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     saved = tmp_path / "g.json"
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n3,-1\n2\nq\n"))  # a move, an illegal hex, a move, stop
+    monkeypatch.setattr("sys.stdin", Typist("BEST", "3,-1", "BEST", "q"))  # a move, an illegal hex, a move, stop
     code, out, err = run_cli("play", "--players", "2", "--agents", "human,greedy", "--seed", "4", "-o", saved)
     assert code == 0, err
-    assert "is not legal for this tile" in err or "type a number" in err
+    assert re.search(r"\(3,-1\)(: .* \(S-\w+\)| is not on the board)", err)  # what is there, and the rule
     assert f"saved the game after 4 moves to {saved}" in err and "--resume" in err
     rec = json.loads(saved.read_text())
     assert len(rec["moves"]) == 4 and rec["agents"] == ["human", "greedy"]
@@ -94,7 +112,7 @@ def test_q_saves_the_game_and_resume_continues_it(run_cli, monkeypatch: pytest.M
     code, out, err = run_cli("eval", saved)  # an unfinished game is a record like any other
     assert code == 0 and "not over" in out
     # resumed: the same seats, two more moves of Ann's, then the end of input saves it again
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n"))
+    monkeypatch.setattr("sys.stdin", Typist("BEST", "BEST"))
     code, out, err = run_cli("play", "--resume", saved)
     assert code == 0, err
     assert "move 3: Bob placed" in err  # the resumed seat is shown the last move it has not seen
