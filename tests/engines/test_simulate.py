@@ -107,7 +107,8 @@ def test_mc_agent_beats_greedy() -> None:
 
 
 def test_human_seat_plays_from_the_prompt(tmp_path: Path) -> None:
-    """A human seat reads its moves from standard input (here: always the first listed hex)."""
+    """A human seat reads its moves from standard input: a bad answer is refused with the reason and asked
+    again. Hex numbers stay the same all game, so typing 1, 2, 3, ... places on the first legal one."""
     import subprocess
     import sys
 
@@ -116,9 +117,9 @@ def test_human_seat_plays_from_the_prompt(tmp_path: Path) -> None:
         [sys.executable, "-m", "rebirth_dsl", "play", "--players", "2", "--agents", "human,random", "--seed", "4",
          "--rules", str(RULES / "scotland.rules"), "--board", str(BOARDS / "scotland.json"), "-o", str(out),
          "--quiet"],
-        input="x\n" + "1\n" * 200, capture_output=True, text=True, timeout=120)
+        input="x\n" + "".join(f"{i}\n" for i in range(1, 130)) * 60, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "type a number from the list" in proc.stderr  # the bad answer was refused and asked again
+    assert "type a hex's number" in proc.stderr  # the bad answer was refused and asked again
     rec = json.loads(out.read_text())
     assert sum(1 for m in rec["moves"] if m["player"] == "Ann") == 34
 
