@@ -79,6 +79,10 @@ def callgrind(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-agents-") as tmp:
         per = {}
         for agent in args.agents:
+            # a first process outside callgrind byte-compiles what an edit left stale and fills the caches,
+            # so neither measured run pays for that
+            subprocess.run([sys.executable, "-c", WORKER, args.rules, str(args.players), agent, "1", str(args.seed)],
+                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, capture_output=True)
             full = instructions(args.rules, args.players, agent, args.games, args.seed, Path(tmp))
             start = instructions(args.rules, args.players, agent, few, args.seed, Path(tmp))
             per[agent] = (full - start) / (args.games - few)
