@@ -54,10 +54,16 @@ for i in range(games):
 """
 
 
+def _env(tmp: Path) -> dict[str, str]:
+    # a cache folder of the run's own: the shared one may be rewritten by other trees' processes meanwhile,
+    # and a measured run would pay for compiling the ruleset again
+    return {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0", "REBIRTH_CACHE": str(tmp / "cache")}
+
+
 def instructions(rules: str, players: int, agent: str, games: int, seed: int, tmp: Path) -> int:
     """Instructions a fresh process executes playing `games` lab games of the agent, under callgrind."""
     out = tmp / f"cg.{agent}.{games}"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
+    env = _env(tmp)
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", WORKER,
            rules, str(players), agent, str(games), str(seed)]
     res = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -82,7 +88,7 @@ def callgrind(args: argparse.Namespace) -> int:
             # a first process outside callgrind byte-compiles what an edit left stale and fills the caches,
             # so neither measured run pays for that
             subprocess.run([sys.executable, "-c", WORKER, args.rules, str(args.players), agent, "1", str(args.seed)],
-                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, capture_output=True)
+                           cwd=ROOT, env=_env(Path(tmp)), check=True, capture_output=True)
             full = instructions(args.rules, args.players, agent, args.games, args.seed, Path(tmp))
             start = instructions(args.rules, args.players, agent, few, args.seed, Path(tmp))
             per[agent] = (full - start) / (args.games - few)
