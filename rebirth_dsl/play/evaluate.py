@@ -25,7 +25,6 @@ influence their completion of an area ends). So it is about as fast as greedy.
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -269,7 +268,12 @@ class Evaluation:
         t = g.t
         sc = self.points
         n = g.n_players
-        live = self._live(g, p)
+        # the position's values the delta evaluators read (a seat's tiles, groups, landmarks) are cached in d
+        # and shared by the cards' values now (a placement by a seat nobody has: nothing added) and after
+        d = Delta(g, p)
+        blank = Delta(g, -2)
+        blank.cache = d.cache
+        live = self._live(g, p, blank)
         area_rules = self.area_kind_rules
         out: list[float] = []
         posts: list[dict[int, int]] = []
@@ -343,6 +347,8 @@ class Evaluation:
                 mine, others = by_area.get(a) or area_change(a)
                 val += mine
                 other += others
+            if not draws:
+                return val, OTHERS * other, post, ()
             worths = tuple(worth for adj, worth in draws for lm in adj[h] if lm not in touched)
             return val, OTHERS * other, post, worths
 
@@ -363,13 +369,25 @@ class Evaluation:
                 fval += worth
             out.append(fval + other)
             posts.append(post)
-        return self._with_cards(g, p, k, v, hexes, out, posts, live, prune)
+        return self._with_cards(g, p, k, v, hexes, out, posts, live, prune, d)
 
-    def _live(self, g: Game, p: int) -> list[tuple[str, _Card, int, float, float, int | None]]:
+    def _live(self, g: Game, p: int, blank: Delta) -> list[tuple[str, _Card, int, float, float, int | None]]:
         """p's held cards and the face-up missions p has not fulfilled, as `placements_plain` lists them, each
-        with its measure E now where it has one (None where it has not): E read once for the value and bounds."""
+        with its measure E now where it has one (None where it has not): E read once for the value and bounds,
+        by the card's delta evaluator on `blank` (no placement) where it has one: the same number as the
+        measure's, its base values kept for the hexes after."""
         live: list[tuple[str, _Card, int, float, float, int | None]] = []
         n = g.n_players
+
+        def measure(c: _Card) -> int:
+            if c.delta_measure is not None:
+                try:
+                    return int(c.delta_measure(blank, p))
+                except DeltaUnsupported:
+                    pass
+            assert c.measure is not None
+            return int(c.measure(Ctx(g, p)))
+
         if self.rs.end_held is not None:
             for name in g.held[p]:
                 c = self.cards[name]
@@ -378,7 +396,7 @@ class Evaluation:
                 pc = g.cards[name].points
                 limit = c.lim(n)
                 if c.measure is not None and limit > c.base:
-                    e = int(c.measure(Ctx(g, p)))
+                    e = measure(c)
                     # card_value: all of it when the condition holds, else by progress (`_progress`)
                     holds = e >= limit if c.exact else g.cards[name].cond(Ctx(g, p))
                     now = float(pc) if holds else pc * HOPE * max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
@@ -398,7 +416,7 @@ class Evaluation:
                 if c.measure is None or limit <= c.base:
                     live.append((name, c, pc, pc * HOPE * PRIOR, 0.0, None))
                 else:
-                    e = int(c.measure(Ctx(g, p)))
+                    e = measure(c)
                     prog = max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
                     live.append((name, c, pc, pc * HOPE * prog, 0.0, e))
         return live
@@ -492,11 +510,12 @@ class Evaluation:
 
     def _with_cards(self, g: Game, p: int, k: int, v: int, hexes: list[int], out: list[float],
                     posts: list[dict[int, int]], live: list[tuple[str, _Card, int, float, float, int | None]],
-                    prune: bool) -> list[float]:
+                    prune: bool, d: Delta | None = None) -> list[float]:
         """The hexes' worth without the cards, plus what the placement changes of p's live cards."""
         if not live:
             return out
-        d = Delta(g, p)
+        if d is None:
+            d = Delta(g, p)
         if not prune:
             for i, h in enumerate(hexes):
                 out[i] += self._missions_after(g, p, k, v, h, d, posts[i], live)
@@ -507,8 +526,8 @@ class Evaluation:
             return out
         hi = [out[i] + b for i, b in enumerate(self._bounds(g, p, k, v, hexes, posts, live))]
         best = float("-inf")
-        # the most promising first, equal bounds in hex order (nlargest is sorted(..., reverse=True)[:n])
-        for i in heapq.nlargest(PRUNED_WIDTH, range(len(hexes)), key=hi.__getitem__):
+        # the most promising first, equal bounds in hex order (a stable sort: reverse=True keeps their order)
+        for i in sorted(range(len(hexes)), key=hi.__getitem__, reverse=True)[:PRUNED_WIDTH]:
             if hi[i] <= best:
                 break  # neither this hex nor any after it can beat the best
             out[i] += self._missions_after(g, p, k, v, hexes[i], d, posts[i], live)

@@ -211,7 +211,7 @@ def test_the_fast_placements_are_the_plain_ones_at_every_decision(name: str, pla
                     assert ev.placements(g, p, tile, hexes, prune) == ev.placements_plain(g, p, tile, hexes, prune), \
                         (g.move_index, p, tile, prune)
                 compared += 1
-                cards += bool(ev._live(g, p))
+                cards += bool(g.held[p] or g.public)  # cards to read: held, or face-up missions
             tile, h, choices = decide(seats[p], g, p, rngs[p])
             g.play(p, tile, h, None, choices)
     assert compared > 50 and cards > 10  # the positions compared had cards to read, not only empty hands
