@@ -97,14 +97,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     e.add_argument("--forecast", action="store_true", help="each player's expected final score and chance to win, "
                    "from playouts that re-deal what the viewer cannot see")
     _playout_options(e, 200)
-    e.add_argument("--as", dest="viewer", metavar="NAME", help="--forecast: whose view (default: the player to move)")
+    e.add_argument("--as", dest="viewer", metavar="NAME", help="whose view: other players' secret cards are not shown "
+                   "(default with --forecast: the player to move)")
+    _position_options(e)
 
     h = sub.add_parser("hint", help="rank the moves of the player to move by expected final margin, from playouts")
     h.add_argument("game", help="a game record, or a bundled example by name")
     _record_options(h)
     h.add_argument("--tile", help="the tile to place (default: each tile in hand; scenarios must say)")
     h.add_argument("--player", help="scenarios: whose move (default: the first player)")
-    _playout_options(h, 100)
+    _playout_options(h, 50, "oneply")
+    h.add_argument("--width", type=count, default=8, help="play out only the moves the one-ply evaluation ranks "
+                   "in its best WIDTH (default 8; 0: every move); the others are listed as screened out")
+    _position_options(h)
     h.add_argument("--top", type=count, default=10, help="how many moves to list (default 10; --json lists all)")
     h.add_argument("--json", action="store_true")
 
@@ -284,9 +289,15 @@ def _check_export(args: argparse.Namespace) -> None:
         build_parser(args.command).error(problem)
 
 
-def _playout_options(p: argparse.ArgumentParser, playouts: int) -> None:
+def _position_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that play a set-up position on (play/complete.py)."""
+    p.add_argument("--as-is", action="store_true", help="scenarios: score the position as it stands instead of "
+                   "dealing what is left of the tiles and cards (seeded by --seed) and playing on")
+
+
+def _playout_options(p: argparse.ArgumentParser, playouts: int, agents: str = "random") -> None:
     """Options of the commands that play the game out (eval --forecast, hint)."""
-    p.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random)")
+    p.add_argument("--agents", default=agents, help=f"playout agent per seat, or one for all (default {agents})")
     p.add_argument("--playouts", type=count, default=playouts, help=f"playouts (hint: per move; default {playouts})")
     p.add_argument("--seed", type=int, default=0, help="the playouts' seed")
     p.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
@@ -460,7 +471,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """`rebirth eval GAME [--json] [--explain]`."""
     r = _load_replay(args)
     game = r.game
-    result = evaluate(game)
+    dealt = None
+    if args.forecast:
+        game, dealt = _played_on(args, r, game.player_index(args.viewer) if args.viewer else None, None)
+    result = evaluate(game, _viewer(args, game))
+    if dealt is not None:
+        result["dealt"] = dealt
     if r.error is not None:
         result["error"] = {"move": r.error.index, "rule": r.error.rule, "message": r.error.diagnostics[0].message}
     if args.explain:
@@ -484,11 +500,32 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print()
         print(render_table(result, game.rs.categories))
         if args.forecast:
-            print("\n" + render_forecast(result["forecast"]))
+            print("\n" + (f"{dealt}\n" if dealt else "") + render_forecast(result["forecast"]))
     if r.error is not None:
         print(f"{args.game}: {r.error.render()}\nnothing after this move was applied", file=sys.stderr)
         return EXIT_PROBLEMS
     return EXIT_OK
+
+
+def _viewer(args: argparse.Namespace, game: Any) -> int | None:
+    """Whose view `eval` shows: --as, or with --forecast the player to move (the forecast's own viewer);
+    None: the record's whole content (a record holds every card)."""
+    if args.viewer:
+        return int(game.player_index(args.viewer))
+    return int(game.turn) if args.forecast and not game.is_over() else None
+
+
+def _played_on(args: argparse.Namespace, r: Any, player: int | None, tile: tuple[int, int] | None) -> tuple[Any, str | None]:
+    """A scenario position completed so that it plays on (play/complete.py), and what was dealt in words;
+    any other game as it is (None: nothing dealt). --as-is keeps a scenario as it stands."""
+    game = r.game
+    if not game.scenario or game.is_over() or getattr(args, "as_is", False):
+        return game, None
+    from rebirth_dsl.play.complete import complete, known_of_record, render_dealt
+
+    to_move = 0 if player is None else player
+    done = complete(game, known_of_record(r.loaded.record, game, to_move, tile), args.seed)
+    return done.game, render_dealt(done, args.seed)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -501,15 +538,22 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=2, ensure_ascii=False))
         return EXIT_OK
-    print(f"{info['player']} to place {info['tile']}" + (" (fallback hexes: no primary hex is free)"
-                                                          if info["fallback"] else ""))
+    print(_moves_text(info))
+    return EXIT_OK
+
+
+def _moves_text(info: dict[str, Any]) -> str:
+    """`rebirth moves` as text: a line per legal hex with what the move does now."""
+    head = f"{info['player']} to place {info['tile']}"
+    if not info["in_hand"]:
+        head += f" (not in hand: {info['player']} holds {', '.join(info['hand']) or 'nothing'}; what it would do)"
+    lines = [head + (" (fallback hexes: no primary hex is free)" if info["fallback"] else "")]
     if not info["moves"]:
-        print("  no legal hex: the tile is passed")
+        lines.append("  no legal hex: the tile is passed")
     for mv in info["moves"]:
         q, rr = mv["hex"]
-        detail = ", ".join(f"{k} {v}" for k, v in mv["breakdown"].items() if v)
-        print(f"  ({q:>3},{rr:>3}) {mv['hex_kind']:<11} +{mv['points']:<3} {detail}")
-    return EXIT_OK
+        lines.append(f"  ({q:>3},{rr:>3}) {mv['hex_kind']:<11} {mv['points']:+3d}  {mv['does']}")
+    return "\n".join(lines)
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -522,8 +566,14 @@ def cmd_hint(args: argparse.Namespace) -> int:
     game = r.game
     player = game.player_index(args.player) if args.player else None
     tile = game.rs.parse_tile(args.tile) if args.tile else None
-    result = hint(game, player, tile, args.agents, args.playouts, args.seed, args.backend)
-    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else render_hint(result, max(1, args.top)))
+    game, dealt = _played_on(args, r, player, tile)
+    if dealt is not None:
+        player = None  # the completed position: its player to move holds the tile
+    result = hint(game, player, tile, args.agents, args.playouts, args.seed, args.backend, width=args.width)
+    if dealt is not None:
+        result["dealt"] = dealt
+    text = render_hint(result, max(1, args.top))
+    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else (f"{dealt}\n" if dealt else "") + text)
     return EXIT_OK
 
 
