@@ -120,6 +120,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     m.add_argument("--player", help="scenarios: whose tile it is (default: the first player)")
     m.add_argument("--json", action="store_true")
 
+    _review_parser(sub)
+
     d = sub.add_parser("draw", help="draw a board, or a game's position, as SVG or text")
     d.add_argument("file", help="a board or a game record (a file, or a bundled board by name)")
     d.add_argument("-o", "--output", help="write SVG here (default: text to the terminal)")
@@ -287,6 +289,60 @@ def _check_export(args: argparse.Namespace) -> None:
     problem = usage_problem(args)
     if problem is not None:
         build_parser(args.command).error(problem)
+
+
+def _review_parser(sub: Any) -> None:
+    """`rebirth review GAME`: its options."""
+    rv = sub.add_parser("review", help="judge every move of a game against the best move, from the mover's "
+                        "information, and chart each player's chance to win")
+    rv.add_argument("game", help="a game record, or a bundled example by name")
+    _record_options(rv)
+    rv.add_argument("--playouts", type=count, default=100, help="playouts per candidate move (default 100)")
+    rv.add_argument("--width", type=count, default=6, help="candidates per move: the one-ply evaluation's best "
+                    "WIDTH, and the move played (default 6; 0: every legal move)")
+    rv.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random: "
+                    "on the native engine when it can run)")
+    rv.add_argument("--seed", type=int, default=0, help="the playouts' seed")
+    rv.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
+                    help="where random playouts run (as hint's --backend)")
+    rv.add_argument("--workers", type=count, default=1, help="processes to share the moves between")
+    rv.add_argument("--all", action="store_true", help="list every move, not only the marked ones")
+    rv.add_argument("--json", action="store_true", help="print one JSON object")
+    rv.add_argument("--plot", metavar="FILE", help="chart each player's chance to win after each move: FILE.png "
+                    "or FILE.svg (needs the extra [lab]: matplotlib)")
+    rv.add_argument("--annotate", metavar="OUT", help="write a copy of the record with a comment on each marked move")
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """`rebirth review GAME`: every move against the best, marked, summed up and charted."""
+    from pathlib import Path
+
+    from rebirth_dsl.play.review import ReviewJob, annotated, render_review, review, write_plot
+
+    path = find("examples", args.game)
+    outs = {}
+    for flag, value in (("--plot", args.plot), ("--annotate", args.annotate)):
+        if value:  # refused before any playout: a bad name, or an input of the command
+            if flag == "--plot" and Path(value).suffix.lower() not in (".png", ".svg"):
+                build_parser("review").error(f"--plot {value}: name a .png or .svg file")
+            outs[flag] = check_output(value, [path])
+    if args.workers < 1:
+        build_parser("review").error("--workers: at least 1")
+    job = ReviewJob(str(path), None, args.allow_paths, find("rules", args.rules) if args.rules else None,
+                    board_for(None, args.board) if args.board else None, args.playouts, args.width, args.agents,
+                    args.backend, args.seed)
+    rv = review(job, args.workers)
+    rv["game"] = shown(path)
+    print(json.dumps(rv, indent=2, ensure_ascii=False) if args.json else render_review(rv, args.all))
+    if "--plot" in outs:
+        write_plot(rv, outs["--plot"])
+        print(f"wrote {shown(outs['--plot'])}", file=sys.stderr if args.json else sys.stdout)
+    if "--annotate" in outs:
+        from rebirth_dsl.records.record import write_json_atomic
+
+        write_json_atomic(outs["--annotate"], annotated(load_json(path), rv))
+        print(f"wrote {shown(outs['--annotate'])}", file=sys.stderr if args.json else sys.stdout)
+    return EXIT_OK
 
 
 def _position_options(p: argparse.ArgumentParser) -> None:
@@ -803,4 +859,4 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
             "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "test": cmd_test, "list": cmd_list,
-            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new}
+            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new, "review": cmd_review}

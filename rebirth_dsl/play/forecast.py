@@ -270,10 +270,12 @@ class Outcomes:
 
 
 def play_candidates(game: Game, p: int, cands: Sequence[Candidate], agents: str = "random", playouts: int = 100,
-                    seed: int = 0, backend: str = "auto") -> list[Outcomes]:
+                    seed: int = 0, backend: str = "auto",
+                    choices: dict[Candidate, dict[str, Any]] | None = None) -> list[Outcomes]:
     """Each candidate move of p made on `playouts` re-dealt copies (what p cannot see drawn anew,
     `resample`) and played to the end; playout j deals the same future to every candidate (common random
-    numbers), so the differences are the moves' own."""
+    numbers), so the differences are the moves' own. `choices`: a candidate's own answers to its ability
+    questions (a move played in a record); the others' are answered as greedy and mc answer them."""
     _validate(playouts)
     n = game.n_players
     ags = _agents(agents, n)
@@ -286,7 +288,7 @@ def play_candidates(game: Game, p: int, cands: Sequence[Candidate], agents: str 
             g = game.fork()
             resample(g, p, random.Random(s * 16))
             g.auto_choose = smart_answer  # the move's own ability questions: answered as greedy and mc do
-            g.play(p, x, h, None, {})
+            g.play(p, x, h, None, dict((choices or {}).get((x, h), {})))
             final, winners = _play_out(g, ags, s, eng)
             o.margins.append(float(final[p] - max((final[q] for q in range(n) if q != p), default=0)))
             o.own.append(float(final[p]))
