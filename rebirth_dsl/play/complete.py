@@ -149,10 +149,8 @@ def _deal_cards(g: Game, known: Known, rng: random.Random) -> list[str]:
         for c, k in seen.items():
             if deck_of.get(c) == name:
                 unseen[c] -= min(k, unseen[c])
-        pool = _deal(rng, list(unseen.elements()))
-        g.decks[name] = pool
-        if pool:
-            said.append(f"deck {name} {len(pool)} cards")
+        g.decks[name] = _deal(rng, list(unseen.elements()))
+    dealt_decks = [name for name in rs.decks if known.decks is None or name not in known.decks]
     first = next(iter(rs.decks), None)
     for q in range(g.n_players):
         k = _at(known.unknown_held, q, 0)
@@ -163,7 +161,7 @@ def _deal_cards(g: Game, known: Known, rng: random.Random) -> list[str]:
             raise RebirthError.single(f"{who[q]} is said to hold {k} unnamed cards; only {len(deck)} are unseen")
         g.held[q] += [deck.pop() for _ in range(k)]
         said.append(f"{who[q]} {k} card{'s' if k != 1 else ''}")
-    return said
+    return said + [f"deck {name} {len(g.decks[name])} cards" for name in dealt_decks if g.decks[name]]
 
 
 def known_of_record(record: Any, game: Game, to_move: int, tile: Tile | None = None) -> Known:
@@ -182,11 +180,14 @@ def known_of_record(record: Any, game: Game, to_move: int, tile: Tile | None = N
     hands: list[list[Tile] | None] = [None] * n
     if tile is not None:
         hands[to_move] = [tile]
-    held = [list((s.missions_held or {}).get(p, [])) for p in players]
+    named = [list((s.missions_held or {}).get(p, [])) for p in players]
     decks: dict[str, list[str]] | None = None
-    if s.decks is not None or s.missions is not None:
+    if s.decks is not None or s.missions is not None:  # the record gives the decks: what its moves drew is known
         decks = {k: list(v) for k, v in game.decks.items()}
-    return Known(to_move, hands, supplies, aside, held, [0] * n, decks)
+        return Known(to_move, hands, supplies, aside, [list(h) for h in game.held], [0] * n, decks)
+    # the moves drew from a deck the record does not give (dealt from its seed): how many is known, not which
+    unknown = [max(0, len(game.held[q]) - len(named[q])) for q in range(n)]
+    return Known(to_move, hands, supplies, aside, named, unknown, decks)
 
 
 def render_dealt(c: Completion, seed: int) -> str:
