@@ -73,9 +73,17 @@ class NativeSearchAgent:
     def search(self, game: Game, p: int, tiles: list[tuple[int, int]],
                rng: random.Random) -> tuple[tuple[int, int], int | None]:
         """The best (tile, hex) of these tiles' moves (hex None: a pass), by mean playout margin."""
+        cands, totals = self.evaluate(game, p, tiles, rng)
+        best = max(range(len(cands)), key=lambda c: (totals[c], -c))  # equal means: the worth's order
+        return cands[best]
+
+    def evaluate(self, game: Game, p: int, tiles: list[tuple[int, int]],
+                 rng: random.Random) -> tuple[list[tuple[tuple[int, int], int | None]], list[int]]:
+        """The candidate moves, the worth's best first, and each one's summed playout margin (one draw from
+        `rng`; no playout when there is a single candidate)."""
         eng = _engine(game)
         ev = evaluation_for(game.rs)
-        ranked: list[tuple[float, int, tuple[int, int], int | None]] = []
+        ranked: list[tuple[float, int, tuple[int, int], int]] = []
         passes: list[tuple[tuple[int, int], int | None]] = []
         for tile in tiles:
             hexes, _ = game.legal_hexes(tile[0])
@@ -87,7 +95,7 @@ class NativeSearchAgent:
         ranked.sort()  # the best worth first; among equals, the order of the hand and of the legal hexes
         cands = [(t, h) for _, _, t, h in (ranked[:self.width] if self.width else ranked)] + passes
         if len(cands) == 1:
-            return cands[0]
+            return cands, [0]
         from rebirth_dsl.play.forecast import resample  # here: forecast imports the agents' registry
 
         seed = rng.getrandbits(62)
@@ -100,9 +108,7 @@ class NativeSearchAgent:
         pairs = [(hand.index(t), -1 if h is None else h) for t, h in cands]
         sample = self.sample if POLICIES[self.policy] is None else 0
         margins, _ = eng.search(dets, p, pairs, seed, sample)
-        totals = [sum(m[c] for m in margins) for c in range(len(cands))]
-        best = max(range(len(cands)), key=lambda c: (totals[c], -c))  # equal means: the worth's order
-        return cands[best]
+        return cands, [sum(m[c] for m in margins) for c in range(len(cands))]
 
 
 def _engine(game: Game) -> Any:
@@ -113,7 +119,8 @@ def _engine(game: Game) -> Any:
 
     eng = native.engine(game.rs, notice=False)
     if eng is None:
-        why = native.unavailable() or "; ".join(native.unsupported(game.rs)) or "it could not be built"
+        got = game.rs.derived.native  # engine() keeps the reason it cannot run there
+        why = got if isinstance(got, str) else "it could not be built"
         raise RebirthError.single(f"agent 'search' needs the native engine (rebirth_dsl.native), which cannot "
                                   f"run for {game.rs.title}: {why}")
     return eng
