@@ -43,7 +43,9 @@ class NativeSearchAgent:
     sample: int = 3
     name: str = "search"
     answer = staticmethod(smart_answer)
-    _chosen: dict[tuple[int, int], tuple[tuple[int, int], int | None]] = field(default_factory=dict, repr=False)
+    # choose_tile's whole decision for `choose`: the game itself (not its id, which a later game may reuse),
+    # the move index, the tile and the hex (None: a pass, and `choose` is not called)
+    _chosen: tuple[Game, int, tuple[int, int], int | None] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -57,14 +59,14 @@ class NativeSearchAgent:
     def choose_tile(self, game: Game, p: int, rng: random.Random) -> tuple[int, int]:
         """The tile of the best move over every tile in hand (the hex is kept for `choose`)."""
         tile, h = self.search(game, p, list(dict.fromkeys(game.hand[p])), rng)
-        self._chosen = {(id(game), game.move_index): (tile, h)}
+        self._chosen = (game, game.move_index, tile, h)
         return tile
 
     def choose(self, game: Game, p: int, tile: tuple[int, int], hexes: list[int], rng: random.Random) -> int:
         """The hex of the best move with this tile (the one `choose_tile` found, when it chose this tile)."""
-        got = self._chosen.pop((id(game), game.move_index), None)
-        if got is not None and got[0] == tile and got[1] in hexes:
-            return got[1]
+        got, self._chosen = self._chosen, None
+        if got is not None and got[0] is game and got[1] == game.move_index and got[2] == tile and got[3] in hexes:
+            return got[3]
         if len(hexes) == 1:
             return hexes[0]
         _, h = self.search(game, p, [tile], rng)
