@@ -155,3 +155,41 @@ def test_it_beats_oneply() -> None:
         won += 1 / len(winners) if seat in winners else 0.0
     lo, _ = wilson(won, games)
     assert lo > 0.5, f"search won {won} of {games} against oneply"
+
+
+@needs_native
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_root_move_is_the_reference_engines(players: int, tmp_path: Path) -> None:
+    """rb_search's move (move_at) against the reference engine at a game's last move, where the playout has
+    nothing left to play: for every legal hex, on determinisations dealt as the agent deals them, the margin
+    and winners rb_search returns are the reference engine's after Game.play (the placement, its reactions,
+    the draw, the end) and its end scoring, held private cards included (Scotland has no ability, so the
+    move asks no question answered at random)."""
+    rs = ruleset("scotland")
+    names = DEFAULT_NAMES[:players]
+    _, moves = play_game(rs, names, [make_agent("greedy") for _ in range(players)], 9)
+    rec = {"rules": "scotland", "board": "scotland", "players": names, "setup": {"seed": 9}, "moves": moves}
+    game = replay(load_record(tmp_path / "g.json", data=rec), stop_at=len(moves) - 1).game
+    p = game.turn
+    assert not game.is_over() and sum(len(h) + len(s) for h, s in zip(game.hand, game.supply, strict=True)) == 1
+    tile = game.hand[p][0]
+    hexes = game.legal_hexes(tile[0])[0]
+    assert len(hexes) > 3
+    eng = native.engine(rs)
+    dets = []
+    for j in range(3):
+        g = game.fork()
+        forecast.resample(g, p, random.Random(j))
+        dets.append(g)
+    margins, winners = eng.search(dets, p, [(0, h) for h in hexes], 1000, 0)
+    seen = set()
+    for j, det in enumerate(dets):
+        for c, h in enumerate(hexes):
+            g = det.fork()
+            g.play(p, tile, h, None, {})
+            assert g.is_over()
+            final = g.final_scores(g.end_events())
+            assert margins[j][c] == final[p] - max(x for q, x in enumerate(final) if q != p)
+            assert winners[j][c] == g.winners(final)[0]
+            seen.add(margins[j][c])
+    assert len(seen) > 1  # the margins differ: the comparison means something
