@@ -14,9 +14,10 @@ placement rule's free lists, in the rule's order; else its fallback's).
 from __future__ import annotations
 
 import json
+from _random import Random  # random.Random's C base: its generator for an int seed, without its Python frames
 from collections.abc import Callable
+from math import floor
 from pathlib import Path
-from random import Random
 
 # S-C2: one colour's tiles as (kind, influence) in the rules file's order; kinds 0 food, 1 energy, 2 settlement
 MIX = [(0, 0)] * 12 + [(1, 0)] * 12 + [(2, 1)] * 3 + [(2, 2)] * 4 + [(2, 3)] * 3 + [(2, 4)] * 2
@@ -69,17 +70,19 @@ def engine(board: Path) -> Callable[[int, int, bool], Result]:
     harbour = [int("harbour" in x.get("tags", ())) for x in hexes]
     cas = [tuple(lm_of[m] for m in nbs[h] if kind[m] == "castle") for h in range(nh)]
     cath = [tuple(lm_of[m] for m in nbs[h] if kind[m] == "cathedral") for h in range(nh)]
-    # what the mission cards count per tile: next to a cathedral, a castle, the sea (S-M3)
-    near = [(int(any(kind[m] == "cathedral" for m in nbs[h])), int(any(kind[m] == "castle" for m in nbs[h])),
-             int(any(kind[m] == "sea" for m in nbs[h]))) for h in range(nh)]
+    # what the mission cards count per tile (S-M3), packed a byte each in one int added per placement: next to
+    # a cathedral, next to a castle, next to the sea, on a harbour (a colour has at most 36 tiles)
+    pack = [int(any(kind[m] == "cathedral" for m in nbs[h])) | int(any(kind[m] == "castle" for m in nbs[h])) << 8
+            | int(any(kind[m] == "sea" for m in nbs[h])) << 16 | harbour[h] << 24 for h in range(nh)]
+    abit = [1 << a if a >= 0 else 0 for a in area]  # per hex, the bit of its area
     # a tile of one kind only ever stands on the hexes its placement allows: the neighbours its group can join
     farm_ok = {0: ("food", "plain", "energy"), 1: ("energy", "plain", "food")}
     nbk = [[tuple(m for m in nbs[h] if kind[m] in farm_ok[k]) for h in range(nh)] for k in (0, 1)]
     neutral = [h for h in range(nh) if "neutral" in hexes[h].get("tags", ())][:NEUTRALS]
     tiles_of = {n: colour(n) for n in (2, 3, 4)}
 
-    def blank(n: int) -> tuple[list[int], list[list[int]], list[int], list[int]]:
-        """owner (-1 empty, -2 neutral, else seat * 4 + kind), free lists, their positions, area hexes free."""
+    def blank(n: int) -> tuple[list[int], list[list[int]], list[int]]:
+        """owner (-1 empty, -2 neutral, else seat * 4 + kind), free lists, area hexes free."""
         owner = [-1] * nh
         free: list[list[int]] = [[h for h in range(nh) if kind[h] == k] for k in FREE_KINDS]
         fpos = [-1] * nh
@@ -99,17 +102,17 @@ def engine(board: Path) -> Callable[[int, int, bool], Result]:
                     fpos[h] = -1
                 if area[h] >= 0:
                     afree[area[h]] -= 1
-        return owner, free, fpos, afree
+        return owner, free, afree
 
     blanks = {n: blank(n) for n in (2, 3, 4)}
     na, nl = len(asize), len(lms)
 
-    def play(n: int, seed: int, record: bool = False, *, floor: Callable[[float], int] = int, nbk: list = nbk,
+    def play(n: int, seed: int, record: bool = False, *, floor: Callable[[float], int] = floor, nbk: list = nbk,
              area: list[int] = area, harbour: list[int] = harbour, cas: list = cas, cath: list = cath,
-             near: list = near, asize: list[int] = asize) -> Result:
+             pack: list[int] = pack, abit: list[int] = abit, asize: list[int] = asize) -> Result:
         """One random game of n players from a seed."""
-        owner0, free0, fpos0, afree0 = blanks[n]
-        owner, fpos, afree = owner0[:], fpos0[:], afree0[:]
+        owner0, free0, afree0 = blanks[n]
+        owner, afree = owner0[:], afree0[:]
         food, plain, energy, settle = [lst[:] for lst in free0]
         parent = list(range(nh))
         gsize = [1] * nh
@@ -120,8 +123,9 @@ def engine(board: Path) -> Callable[[int, int, bool], Result]:
         cfarms = [[0] * n for _ in range(nl)]
         touched: list[set[int]] = [set() for _ in range(n)]
         score = [0] * n
-        stats = [[0] * 5 for _ in range(n)]  # near cathedral, near castle, near sea, harbours, areas won
-        areas_of: list[set[int]] = [set() for _ in range(n)]
+        counted = [0] * n  # per seat, the sum of pack[h] over its tiles
+        won = [0] * n  # areas won (S-M3)
+        areas_of = [0] * n  # the areas holding one of the seat's settlements, as bits
         farms: list[list[int]] = [[] for _ in range(n)]
         held: list[list[int]] = [[] for _ in range(n)]
         # S-U4: the deal, from one generator
@@ -146,42 +150,66 @@ def engine(board: Path) -> Callable[[int, int, bool], Result]:
                 k, v = dealt[p][i]
                 # S-P2..S-P5: a free hex of the placement rule's kinds, else the fallback's, else a pass
                 if k == 2:
-                    lst, t = settle, len(settle)
-                    r = floor(seats[p]() * t) if t else -1
+                    t = len(settle)
+                    if not t:
+                        if moves is not None:
+                            moves.append((p, k, v, -1))
+                        continue
+                    r = floor(seats[p]() * t)
+                    lst = settle
                 else:
-                    a, b = (food, plain) if k == 0 else (energy, plain)
+                    if k == 0:
+                        a, b, c = food, plain, energy
+                    else:
+                        a, b, c = energy, plain, food
                     na_ = len(a)
                     t = na_ + len(b)
                     if t:
                         r = floor(seats[p]() * t)
-                        lst = a
-                        if r >= na_:
+                        if r < na_:
+                            lst = a
+                        else:
                             r -= na_
                             lst = b
                     else:
-                        lst = energy if k == 0 else food
-                        t = len(lst)
-                        r = floor(seats[p]() * t) if t else -1
-                if r < 0:
-                    if moves is not None:
-                        moves.append((p, k, v, -1))
-                    continue
+                        t = len(c)
+                        if not t:
+                            if moves is not None:
+                                moves.append((p, k, v, -1))
+                            continue
+                        r = floor(seats[p]() * t)
+                        lst = c
                 h = lst[r]
-                last = lst.pop()  # S-P1
+                last = lst.pop()  # S-P1: h leaves its free list, the last free hex takes its place
                 if last != h:
                     lst[r] = last
-                    fpos[last] = r
-                fpos[h] = -1
                 me = p * 4 + k
                 owner[h] = me
-                st = stats[p]
-                nc, nk, ns = near[h]
-                st[0] += nc
-                st[1] += nk
-                st[2] += ns
-                pts = harbour[h]  # S-H1
-                st[3] += pts
-                if k != 2:  # S-F1
+                counted[p] += pack[h]  # what the mission cards count of this tile
+                if k == 2:
+                    score[p] += harbour[h]  # S-H1
+                    a_ = area[h]
+                    areas_of[p] |= abit[h]
+                    inf = ainf[a_]
+                    inf[p] += v
+                    afree[a_] -= 1
+                    if not afree[a_]:  # S-A1..S-A3: ranked by influence, the completer last, then clockwise
+                        adone[a_] = True
+                        ranked = sorted((q for q in range(n) if inf[q]), key=lambda q: (-inf[q], (q - p - 1) % n))
+                        w = ranked[0]
+                        won[w] += 1
+                        size = asize[a_]
+                        if size == 1:
+                            score[w] += inf[w]
+                        elif len(ranked) == 1:
+                            score[w] += 8 if size == 2 else 13
+                        elif size == 2:
+                            score[w] += 5
+                            score[ranked[1]] += 3
+                        else:
+                            score[w] += 8
+                            score[ranked[1]] += 5
+                else:  # S-F1: the group it creates or enlarges, itself included
                     root = h
                     for m in nbk[k][h]:
                         if owner[m] == me:
@@ -193,32 +221,8 @@ def engine(board: Path) -> Callable[[int, int, bool], Result]:
                                     m, root = root, m
                                 parent[m] = root
                                 gsize[root] += gsize[m]
-                    score[p] += pts + gsize[root]
+                    score[p] += gsize[root]
                     farms[p].append(h)
-                else:
-                    score[p] += pts
-                    a_ = area[h]
-                    areas_of[p].add(a_)
-                    inf = ainf[a_]
-                    inf[p] += v
-                    afree[a_] -= 1
-                    if not afree[a_]:  # S-A1..S-A3: ranked by influence, the completer last, then clockwise
-                        adone[a_] = True
-                        ranked = sorted((q for q in range(n) if inf[q]), key=lambda q: (-inf[q], (q - p - 1) % n))
-                        if ranked:
-                            w = ranked[0]
-                            stats[w][4] += 1
-                            size = asize[a_]
-                            if size == 1:
-                                score[w] += inf[w]
-                            elif len(ranked) == 1:
-                                score[w] += 8 if size == 2 else 13
-                            elif size == 2:
-                                score[w] += 5
-                                score[ranked[1]] += 3
-                            else:
-                                score[w] += 8
-                                score[ranked[1]] += 5
                 for lm in cas[h]:  # S-K1..S-K5
                     ct, cf = ctiles[lm], cfarms[lm]
                     ct[p] += 1
@@ -263,46 +267,45 @@ def engine(board: Path) -> Callable[[int, int, bool], Result]:
                         pairs[q] += s >= 2
                     else:
                         largest_energy[q] = max(largest_energy[q], s)
-        won = [st[4] for st in stats]
         for q in range(n):
-            st = stats[q]
-            for c in held[q]:
-                if c == GIFT:
+            st = counted[q]
+            for card in held[q]:
+                if card == GIFT:
                     ok = True
-                elif c == LORD:
+                elif card == LORD:
                     ok = owned[q] >= 1 and owned[q] == max(owned)
-                elif c == CLAN:
+                elif card == CLAN:
                     ok = largest_food[q] >= 8 - n
-                elif c == POWER:
+                elif card == POWER:
                     ok = largest_energy[q] >= 6
-                elif c == HARBOUR:
-                    ok = st[3] >= 8 - n
-                elif c == PILGRIM:
-                    ok = st[0] >= 15 - big
-                elif c == TOWN:
-                    ok = len(areas_of[q]) >= 10 - big
-                elif c == BREAD:
+                elif card == HARBOUR:
+                    ok = st >> 24 >= 8 - n
+                elif card == PILGRIM:
+                    ok = st & 255 >= 15 - big
+                elif card == TOWN:
+                    ok = areas_of[q].bit_count() >= 10 - big
+                elif card == BREAD:
                     ok = largest_food[q] >= 2 and largest_food[q] == max(largest_food)
-                elif c == CHIEF:
+                elif card == CHIEF:
                     ok = won[q] >= 1 and won[q] == max(won)
-                elif c == GUARD:
-                    ok = st[1] >= 21 - 2 * big
-                elif c == TWIN:
+                elif card == GUARD:
+                    ok = st >> 8 & 255 >= 21 - 2 * big
+                elif card == TWIN:
                     ok = pairs[q] >= 3
-                elif c == COAST:
-                    ok = st[2] >= 22 - 2 * big
-                elif c == HEART:
+                elif card == COAST:
+                    ok = st >> 16 & 255 >= 22 - 2 * big
+                elif card == HEART:
                     ok = largest_food[q] >= 6 or largest_energy[q] >= 6
-                elif c == MAYOR:
+                elif card == MAYOR:
                     ok = won[q] >= 13 - 2 * n
-                elif c == BORDER:
+                elif card == BORDER:
                     ok = near_castles[q] >= 14 - n
-                elif c == CROWN:
+                elif card == CROWN:
                     ok = clover >= 0 and cowner[clover] == q
                 else:  # BRIDGE
                     ok = stirling >= 0 and cowner[stirling] == q
                 if ok:
-                    totals[q] += POINTS[c]
+                    totals[q] += POINTS[card]
         # S-E4: the clover castle's owner among the tied, then Stirling's owner anywhere
         top = max(totals)
         tied = [q for q in range(n) if totals[q] == top]
