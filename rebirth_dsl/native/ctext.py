@@ -41,12 +41,16 @@ STATE = r"""
 typedef struct {
     u64 rng[4];
     i32 n, turn, move_index;
-    i32 owner[NH], tkind[NH], tval[NH], parent[NH], gsize[NH];
+    own_t owner[NH], tkind[NH];  /* the smallest types of their values (cgen.py state_types) */
+    tv_t tval[NH];
+    hx_t parent[NH], gsize[NH];
     u64 tbits[NP][NK][W];
     i32 tcount[NP][NK];
-    i32 freel[NH], freen[NFKX], fpos[NH];
+    hx_t freel[NH], fpos[NH];
+    i32 freen[NFKX];
     i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
-    i32 lm_owner[NLX], lm_count[NLX][NM][NP];
+    i32 lm_owner[NLX];
+    cnt_t lm_count[NLX][NM][NP];
     u8 touched[NP][NLX];
     i64 score[NP][NCX], track[NP];
     i32 hand[NP][HMAX], nhand[NP];
@@ -425,13 +429,14 @@ static void rebuild(S *s) {
     }
 }
 #define TAKE(x) do { if (i >= nflat) return -2; (x) = flat[i++]; } while (0)
-#define TAKE_IN(x, lo, hi) do { TAKE(x); if ((x) < (lo) || (x) > (hi)) return -2; } while (0)
+/* the range checked on the int read, before it is stored: a field narrower than 32 bits would wrap first */
+#define TAKE_IN(x, lo, hi) do { if (i >= nflat || flat[i] < (lo) || flat[i] > (hi)) return -2; (x) = flat[i++]; } while (0)
 static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     int i = 0, n, c, x;
     memset(s, 0, sizeof *s);
     TAKE_IN(n, 1, NP); s->n = n;
     TAKE_IN(s->turn, 0, n - 1); TAKE_IN(s->move_index, 0, 1 << 30);
-    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, VMASK); }
+    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, TVMAX); }
     for (int h = 0; h < NH; h++) if (s->owner[h] >= 0 && s->tkind[h] < 0) return -2;
     for (int a = 0; a < NA; a++) { TAKE_IN(s->area_first[a], -1, n - 1); if (s->area_first[a] < 0) s->area_first[a] = NOFIRST; TAKE_IN(s->area_done[a], 0, 1); }
     for (int lm = 0; lm < NL; lm++) TAKE_IN(s->lm_owner[lm], -1, n - 1);
