@@ -253,6 +253,15 @@ class _Gen:
             nb = [x[:6] for x in nb]
         out.append(f"static const i16 NB[{c_int(max(t.n, 1))}][6] = {{{', '.join(c_ints(x) for x in nb) or '{0}'}}};")
         out.append(f"static const i32 NNB[{c_int(max(t.n, 1))}] = {c_ints([len(x) for x in t.neighbours])};")
+        # per tile kind and hex, the neighbours (bits over NB's slots) on a hex kind the kind's placement or
+        # fallback allows: the only ones a tile of that kind, hence its group, can stand on (S-P2..S-P4;
+        # occupy's union reads no other)
+        rows = []
+        for k in range(self.nk):
+            ok = {*rs.primary.get(k, ()), *rs.fallback.get(k, ())}
+            rows.append(c_ints([sum(1 << j for j, m in enumerate(t.neighbours[h][:6]) if t.hex_kind[m] in ok)
+                                for h in range(t.n)] or [0]))
+        out.append(f"static const u8 NBKM[{c_int(max(self.nk, 1))}][{c_int(max(t.n, 1))}] = {{{', '.join(rows) or '{0}'}}};")
         out.append(f"static const i32 AREA_OF[{c_int(max(t.n, 1))}] = {c_ints([int(a) for a in t.area_of])};")
         out.append(f"static const i32 AREA_SIZE[NAX] = {c_ints([len(a) for a in t.area_hexes])};")
         fk_of = {k: i for i, k in enumerate(self.free_kinds)}
@@ -593,7 +602,7 @@ class _Gen:
             w.line("i64 top = totals[0]; i32 tied = 0;")
             w.line("for (int q = 1; q < s->n; q++) if (totals[q] > top) top = totals[q];")
             w.line("for (int q = 0; q < s->n; q++) if (totals[q] == top) tied |= 1 << q;")
-            w.line("if (__builtin_popcount((u32)tied) == 1) return tied;")
+            w.line("if (!(tied & (tied - 1))) return tied;  /* one seat tied for the top */")
             for fn, among, _text in rs.winner_ties:
                 f = self.expr(fn.node, "a winner tie-break")
                 with w.block("{", "}"):

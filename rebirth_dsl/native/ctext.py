@@ -112,7 +112,14 @@ static inline void add(S *s, int p, int cat, i64 pts) { if (cat >= 0) s->score[p
 
 HELPERS = r"""
 /* ----- what expressions read: the meaning of compile/exprgen.py and compile/closures.py ----- */
-static int rb_popcount(const u64 *t) { int c = 0; for (int w = 0; w < W; w++) c += __builtin_popcountll(t[w]); return c; }
+/* the bits set in a word, inline: without -mpopcnt (build.py's flags) __builtin_popcountll is a call to libgcc */
+static inline int rb_pop64(u64 x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+static int rb_popcount(const u64 *t) { int c = 0; for (int w = 0; w < W; w++) c += rb_pop64(t[w]); return c; }
 static void rb_and(const u64 *a, const u64 *b, u64 *out) { for (int w = 0; w < W; w++) out[w] = a[w] & b[w]; }
 static i64 rb_valsum(const S *s, const u64 *t) {
     i64 v = 0;
@@ -247,8 +254,8 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     take_free(s, h);
     if ((GROUPMASK >> k) & 1) {
         int root = h;
-        for (int j = 0; j < NNB[h]; j++) {
-            int m = NB[h][j];
+        for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
+            int m = NB[h][__builtin_ctz(b)];
             if (s->owner[m] == p && s->tkind[m] == k) {
                 int rm = find_mut(s, m);
                 if (rm != root) {  /* union by size: every neighbouring group joins */
