@@ -105,11 +105,16 @@ def engine(board: Path) -> Callable[[int, int, bool], Result]:
         return owner, free, afree
 
     blanks = {n: blank(n) for n in (2, 3, 4)}
+    # Fisher-Yates from the top (S-U4): i and i + 1 as a float (the same product, without an int to convert),
+    # per player count for the colours' tiles and under 0 for the deck
+    steps = {n: [(i, float(i + 1)) for i in range(len(tiles_of[n]) - 1, 0, -1)] for n in (2, 3, 4)}
+    steps[0] = [(i, float(i + 1)) for i in range(len(DECK) - 1, 0, -1)]
     na, nl = len(asize), len(lms)
 
     def play(n: int, seed: int, record: bool = False, *, floor: Callable[[float], int] = floor, nbk: list = nbk,
              area: list[int] = area, harbour: list[int] = harbour, cas: list = cas, cath: list = cath,
-             pack: list[int] = pack, abit: list[int] = abit, asize: list[int] = asize) -> Result:
+             pack: list[int] = pack, abit: list[int] = abit, asize: list[int] = asize,
+             steps: dict[int, list[tuple[int, float]]] = steps) -> Result:
         """One random game of n players from a seed."""
         owner0, free0, afree0 = blanks[n]
         owner, afree = owner0[:], afree0[:]
@@ -133,13 +138,13 @@ def engine(board: Path) -> Callable[[int, int, bool], Result]:
         dealt = []
         for _ in range(n):
             mine = list(tiles_of[n])
-            for i in range(len(mine) - 1, 0, -1):
-                j = floor(rnd() * (i + 1))
+            for i, k in steps[n]:
+                j = floor(rnd() * k)
                 mine[i], mine[j] = mine[j], mine[i]
             dealt.append(mine)
         deck = list(DECK)
-        for i in range(len(deck) - 1, 0, -1):
-            j = floor(rnd() * (i + 1))
+        for i, k in steps[0]:
+            j = floor(rnd() * k)
             deck[i], deck[j] = deck[j], deck[i]
         setup = ([list(d) for d in dealt], list(deck)) if record else None
         deck.reverse()  # the top at the end: drawn by pop()
