@@ -223,6 +223,7 @@ class _Gen:
             "NCW": max(1, (len(self.cards) + 63) // 64),
             # the landmarks next to one hex: what one placement can touch first (place's `first`)
             "NFIRST": max([len(a) for a in static(rs).lm_adj] + [1]),
+            "NLW": max(1, (len(t.landmark_hex) + 63) // 64),  # words of a bit set over the landmarks
         }
         sizes["EXTRA"] = (1 + 2 * np_ + 2 * sizes["NMAJX"] * np_ + np_ * (1 + 2 * sizes["HELDMAX"])
                           + 1 + sizes["PUBMAX"] * (2 + 2 * np_))
@@ -386,6 +387,16 @@ class _Gen:
         _per_hex_lists("LMADJ", [list(st.lm_adj[h]) for h in range(t.n)], self.tables)
         self.tables.append(f"static const i32 LM_KIND[NLX] = "
                            f"{c_ints([t.landmark_kinds.index(k) for k in t.landmark_kind])};")
+        # the landmarks next to each hex and of each kind, as bit sets of NLW words (rules/touch.py's C)
+        nlw = max(1, (len(t.landmark_hex) + 63) // 64)
+        adjm = [[sum(1 << (lm - 64 * w) for lm in st.lm_adj[h] if lm // 64 == w) for w in range(nlw)]
+                for h in range(t.n)] or [[0] * nlw]
+        self.tables.append(f"static const u64 LMADJM[{c_int(max(t.n, 1))}][NLW] = "
+                           f"{{{', '.join(c_ints(x, words=True) for x in adjm)}}};")
+        kindm = [[sum(1 << (lm - 64 * w) for lm, k in enumerate(t.landmark_kind) if k == kk and lm // 64 == w)
+                  for w in range(nlw)] for kk in t.landmark_kinds] or [[0] * nlw]
+        self.tables.append(f"static const u64 LMKINDM[{c_int(len(kindm))}][NLW] = "
+                           f"{{{', '.join(c_ints(x, words=True) for x in kindm)}}};")
         # the landmarks this placement touches first are found before any reaction and marked touched after
         # all of them, so every `on first touch KIND` statement sees the same first touch (rules/touch.py)
         e = Emitter()

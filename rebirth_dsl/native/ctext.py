@@ -51,7 +51,7 @@ typedef struct {
     i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
     i32 lm_owner[NLX];
     cnt_t lm_count[NLX][NM][NP];
-    u8 touched[NP][NLX];
+    u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
     i64 score[NP][NCX], track[NP];
     i32 hand[NP][HMAX], nhand[NP];
     i32 supply[NP][TMAX], nsupply[NP];
@@ -447,7 +447,7 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     for (int h = 0; h < NH; h++) if (s->owner[h] >= 0 && s->tkind[h] < 0) return -2;
     for (int a = 0; a < NA; a++) { TAKE_IN(s->area_first[a], -1, n - 1); if (s->area_first[a] < 0) s->area_first[a] = NOFIRST; TAKE_IN(s->area_done[a], 0, 1); }
     for (int lm = 0; lm < NL; lm++) TAKE_IN(s->lm_owner[lm], -1, n - 1);
-    for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); s->touched[p][lm] = (u8)x; }
+    for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); if (x) s->touched[p][lm >> 6] |= 1ULL << (lm & 63); }
     for (int p = 0; p < n; p++) {
         for (int cat = 0; cat < NC; cat++) s->score[p][cat] = scores[p * (NC + 1) + cat];
         s->track[p] = scores[p * (NC + 1) + NC];
