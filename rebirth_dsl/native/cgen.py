@@ -257,12 +257,13 @@ class _Gen:
         # per tile kind and hex, the neighbours (bits over NB's slots) on a hex kind the kind's placement or
         # fallback allows: the only ones a tile of that kind, hence its group, can stand on (S-P2..S-P4;
         # occupy's union reads no other)
-        rows = []
-        for k in range(self.nk):
-            ok = {*rs.primary.get(k, ()), *rs.fallback.get(k, ())}
-            rows.append(c_ints([sum(1 << j for j, m in enumerate(t.neighbours[h][:6]) if t.hex_kind[m] in ok)
-                                for h in range(t.n)] or [0]))
-        out.append(f"static const u8 NBKM[{c_int(max(self.nk, 1))}][{c_int(max(t.n, 1))}] = {{{', '.join(rows) or '{0}'}}};")
+        nbk_rows = []
+        for kid in range(self.nk):
+            ok = {*rs.primary.get(kid, ()), *rs.fallback.get(kid, ())}
+            nbk_rows.append(c_ints([sum(1 << j for j, m in enumerate(t.neighbours[h][:6]) if t.hex_kind[m] in ok)
+                                    for h in range(t.n)] or [0]))
+        out.append(f"static const u8 NBKM[{c_int(max(self.nk, 1))}][{c_int(max(t.n, 1))}] = "
+                   f"{{{', '.join(nbk_rows) or '{0}'}}};")
         out.append(f"static const i32 AREA_OF[{c_int(max(t.n, 1))}] = {c_ints([int(a) for a in t.area_of])};")
         out.append(f"static const i32 AREA_SIZE[NAX] = {c_ints([len(a) for a in t.area_hexes])};")
         fk_of = {k: i for i, k in enumerate(self.free_kinds)}
