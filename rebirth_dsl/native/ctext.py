@@ -43,13 +43,17 @@ STATE = r"""
 typedef struct {
     u64 rng[4];
     i32 n, turn, move_index;
-    i32 owner[NH], tkind[NH], tval[NH], parent[NH], gsize[NH];
+    own_t owner[NH], tkind[NH];  /* the smallest types of their values (cgen.py state_types) */
+    tv_t tval[NH];
+    hx_t parent[NH], gsize[NH];
     u64 tbits[NP][NK][W];
     i32 tcount[NP][NK];
-    i32 freel[NH], freen[NFKX], fpos[NH];
+    hx_t freel[NH], fpos[NH];
+    i32 freen[NFKX];
     i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
-    i32 lm_owner[NLX], lm_count[NLX][NM][NP];
-    u8 touched[NP][NLX];
+    i32 lm_owner[NLX];
+    cnt_t lm_count[NLX][NM][NP];
+    u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
     i64 score[NP][NCX], track[NP];
     i32 hand[NP][HMAX], nhand[NP];
     i32 supply[NP][TMAX], nsupply[NP];
@@ -110,7 +114,14 @@ static inline void add(S *s, int p, int cat, i64 pts) { if (cat >= 0) s->score[p
 
 HELPERS = r"""
 /* ----- what expressions read: the meaning of compile/exprgen.py and compile/closures.py ----- */
-static int rb_popcount(const u64 *t) { int c = 0; for (int w = 0; w < W; w++) c += __builtin_popcountll(t[w]); return c; }
+/* the bits set in a word, inline: without -mpopcnt (build.py's flags) __builtin_popcountll is a call to libgcc */
+static inline int rb_pop64(u64 x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+static int rb_popcount(const u64 *t) { int c = 0; for (int w = 0; w < W; w++) c += rb_pop64(t[w]); return c; }
 static void rb_and(const u64 *a, const u64 *b, u64 *out) { for (int w = 0; w < W; w++) out[w] = a[w] & b[w]; }
 static i64 rb_valsum(const S *s, const u64 *t) {
     i64 v = 0;
@@ -245,8 +256,8 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     take_free(s, h);
     if ((GROUPMASK >> k) & 1) {
         int root = h;
-        for (int j = 0; j < NNB[h]; j++) {
-            int m = NB[h][j];
+        for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
+            int m = NB[h][__builtin_ctz(b)];
             if (s->owner[m] == p && s->tkind[m] == k) {
                 int rm = find_mut(s, m);
                 if (rm != root) {  /* union by size: every neighbouring group joins */
@@ -427,17 +438,18 @@ static void rebuild(S *s) {
     }
 }
 #define TAKE(x) do { if (i >= nflat) return -2; (x) = flat[i++]; } while (0)
-#define TAKE_IN(x, lo, hi) do { TAKE(x); if ((x) < (lo) || (x) > (hi)) return -2; } while (0)
+/* the range checked on the int read, before it is stored: a field narrower than 32 bits would wrap first */
+#define TAKE_IN(x, lo, hi) do { if (i >= nflat || flat[i] < (lo) || flat[i] > (hi)) return -2; (x) = flat[i++]; } while (0)
 static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     int i = 0, n, c, x;
     memset(s, 0, sizeof *s);
     TAKE_IN(n, 1, NP); s->n = n;
     TAKE_IN(s->turn, 0, n - 1); TAKE_IN(s->move_index, 0, 1 << 30);
-    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, VMASK); }
+    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, TVMAX); }
     for (int h = 0; h < NH; h++) if (s->owner[h] >= 0 && s->tkind[h] < 0) return -2;
     for (int a = 0; a < NA; a++) { TAKE_IN(s->area_first[a], -1, n - 1); if (s->area_first[a] < 0) s->area_first[a] = NOFIRST; TAKE_IN(s->area_done[a], 0, 1); }
     for (int lm = 0; lm < NL; lm++) TAKE_IN(s->lm_owner[lm], -1, n - 1);
-    for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); s->touched[p][lm] = (u8)x; }
+    for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); if (x) s->touched[p][lm >> 6] |= 1ULL << (lm & 63); }
     for (int p = 0; p < n; p++) {
         for (int cat = 0; cat < NC; cat++) s->score[p][cat] = scores[p * (NC + 1) + cat];
         s->track[p] = scores[p * (NC + 1) + NC];
