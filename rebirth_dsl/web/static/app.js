@@ -815,10 +815,14 @@ async function stepTo(k) {
   S.want = k;
   $("#slider").value = k;  // the step shown (#step) is the position on the board, once it is here
   const gen = S.gen;
+  const from = S.step;
   const v = await fetchStep(k);
-  if (!v || gen !== S.gen || S.want !== k) return;  // a later step was asked for meanwhile: that one shows
+  // shown if it lies on the way from the step shown to the one asked for now (a held arrow key shows
+  // the positions as they come); one asked for before a jump elsewhere is not
+  const onTheWay = (from <= k && k <= S.want) || (S.want <= k && k <= from);
+  if (!v || gen !== S.gen || !onTheWay || Math.abs(S.want - k) > Math.abs(S.want - S.step)) return;
   showStep(v);
-  ahead(k);
+  if (S.want >= k) ahead(k);
 }
 
 function showStep(v) {
