@@ -35,8 +35,10 @@ async function svgText(url) {
 
 function showError(msg) {
   const box = $("#error");
+  const was = box.hidden;
   box.textContent = msg;
   box.hidden = !msg;
+  if (was !== box.hidden) fitFrames();  // the board's frame takes what is left below the message
 }
 
 function status(text) { $("#status").textContent = text; }
@@ -635,6 +637,7 @@ const centre = (h) => [Math.sqrt(3) * (h[0] + h[1] / 2), 1.5 * h[1]];
 
 // the arrows move the cursor to the nearest legal hex that way (the first press: the best hex)
 function keys(ev) {
+  if (!G.view || ev.target.tagName === "BUTTON") return;  // a zoom button's own Enter is its click
   const dirs = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
   const v = viewer($("#board-svg"));
   if (ev.key === "+" || ev.key === "=") { v.zoom(0.7); ev.preventDefault(); return; }
