@@ -35,7 +35,7 @@ from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.runtime.game import static
 from rebirth_dsl.runtime.setup import colour_tiles
 
-FORMAT = 1  # the layout of the exported functions' buffers; part of every cache key
+FORMAT = 2  # the layout of the exported functions' buffers; part of every cache key (2: rb_search)
 VBITS = 20  # a tile is kind << VBITS | value; values are at most lang.limits.MAX_NUMBER < 2^20
 REST = {"bottom": 0, "top": 1, "box": 2}  # I-R1 "draw N keep K, rest to ..."
 ABILITY_ASKS = {"TakeAsideEffect": "take", "DrawKeepEffect": "keep", "DoubleEffect": "double"}
