@@ -598,6 +598,8 @@ function rowHtml(row) {
 
 function placeBox(box, x, y) {  // beside a point of the window, inside the window
   box.hidden = false;
+  box.style.left = "0px";  // measured where nothing squeezes it, then moved
+  box.style.top = "0px";
   const w = box.offsetWidth, h = box.offsetHeight;
   box.style.left = `${Math.max(4, Math.min(x + 14, window.innerWidth - w - 4))}px`;
   box.style.top = `${Math.max(4, y + 14 + h > window.innerHeight ? y - h - 14 : y + 14)}px`;
