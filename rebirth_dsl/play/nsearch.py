@@ -28,6 +28,7 @@ from typing import Any
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.play.agents import smart_answer
 from rebirth_dsl.play.evaluate import evaluation_for
+from rebirth_dsl.play.hidden import resample
 from rebirth_dsl.runtime.game import Game
 
 POLICIES = {"random": 0, "points": None}  # policy -> hexes drawn per playout move (None: `sample`)
@@ -98,7 +99,6 @@ class NativeSearchAgent:
         cands = [(t, h) for _, _, t, h in (ranked[:self.width] if self.width else ranked)] + passes
         if len(cands) == 1:
             return cands, [0]
-        from rebirth_dsl.play.forecast import resample  # here: forecast imports the agents' registry
 
         seed = rng.getrandbits(62)
         dets = []
