@@ -19,7 +19,7 @@ from rebirth_dsl.board.model import load_board
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.play import forecast
+from rebirth_dsl.play import forecast, nsearch
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.nsearch import NativeSearchAgent
 from rebirth_dsl.play.registry import make_agent, parse_options
@@ -134,7 +134,7 @@ def test_it_never_reads_what_the_mover_cannot_see(monkeypatch: pytest.MonkeyPatc
     runs = [agent.evaluate(g, p, tiles, random.Random(7)) for g in (game, other)]
     assert runs[0] == runs[1] and len(runs[0][0]) > 5
     assert agent.search(game, p, tiles, random.Random(7)) == agent.search(other, p, tiles, random.Random(7))
-    monkeypatch.setattr(forecast, "resample", lambda g, viewer, rng: None)  # a search that sees everything
+    monkeypatch.setattr(nsearch, "resample", lambda g, viewer, rng: None)  # a search that sees everything
     leaky = [agent.evaluate(g, p, tiles, random.Random(7)) for g in (game, other)]
     assert leaky[0][1] != leaky[1][1]
 
@@ -193,3 +193,27 @@ def test_the_root_move_is_the_reference_engines(players: int, tmp_path: Path) ->
             assert winners[j][c] == g.winners(final)[0]
             seen.add(margins[j][c])
     assert len(seen) > 1  # the margins differ: the comparison means something
+
+
+def test_the_lookahead_agent_shares_the_re_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookahead agent re-deals through the same `resample`: with another seat's hidden hand and private
+    card arranged otherwise, every seeded choice stays the same. The control: a re-deal that keeps the other
+    seats' hands and cards as they lie (what it did before) lets the change move some choice."""
+    from rebirth_dsl.play import lookahead
+    from rebirth_dsl.play.lookahead import LookaheadAgent
+
+    game = _unfinished()
+    other = _hidden_changed(game)
+    p = game.turn
+    tile = game.hand[p][0]
+    hexes = game.legal_hexes(tile[0])[0]
+    assert len(hexes) > 10
+    agent = LookaheadAgent(width=10, samples=3)
+
+    def choices() -> list[tuple[int, int]]:
+        return [(agent.choose(game, p, tile, hexes, random.Random(s)), agent.choose(other, p, tile, hexes,
+                                                                                 random.Random(s)))
+                for s in range(8)]
+    assert all(a == b for a, b in choices())
+    monkeypatch.setattr(lookahead, "resample", lambda g, viewer, rng: g.shuffle_hidden(rng))
+    assert any(a != b for a, b in choices())
