@@ -15,7 +15,7 @@ from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.present.report import evaluate, explain, render_table
-from rebirth_dsl.records.record import load_record, replay
+from rebirth_dsl.records.games import load_game
 from rebirth_dsl.records.resources import board_for, bundled, default_board, default_rules, find, name_of
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("--strict", action="store_true", help="also require every statement to cite a rule id")
 
     e = sub.add_parser("eval", help="replay a game record and score it")
-    e.add_argument("game", help="a game record, or a bundled example by name")
+    e.add_argument("game", help=GAME_HELP)
     _record_options(e)
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--explain", action="store_true", help="list every scoring event with its rule id")
@@ -98,9 +98,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    "from playouts that re-deal what the viewer cannot see")
     _playout_options(e, 200)
     e.add_argument("--as", dest="viewer", metavar="NAME", help="--forecast: whose view (default: the player to move)")
+    _at_option(e)
 
     h = sub.add_parser("hint", help="rank the moves of the player to move by expected final margin, from playouts")
-    h.add_argument("game", help="a game record, or a bundled example by name")
+    h.add_argument("game", help=GAME_HELP)
     _record_options(h)
     h.add_argument("--tile", help="the tile to place (default: each tile in hand; scenarios must say)")
     h.add_argument("--player", help="scenarios: whose move (default: the first player)")
@@ -109,7 +110,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     h.add_argument("--json", action="store_true")
 
     m = sub.add_parser("moves", help="legal hexes for the next tile, with the points each scores at once")
-    m.add_argument("game", help="a game record, or a bundled example by name")
+    m.add_argument("game", help=GAME_HELP)
     _record_options(m)
     m.add_argument("--tile", help="the tile to place (default: the tile in hand), e.g. food or settlement:3")
     m.add_argument("--player", help="scenarios: whose tile it is (default: the first player)")
@@ -201,6 +202,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                     "the one the tests file names")
 
     sub.add_parser("list", help="the bundled rulesets, variants, boards and examples")
+    _position_parser(sub)
 
     f = sub.add_parser("fmt", help="lay out rules files in the canonical format, in place (docs/language.md)")
     f.add_argument("files", nargs="*", metavar="FILE", help="rules files or folders (their .rules files, "
@@ -254,6 +256,30 @@ Also: seed N, scores Ann 87, holds Ann: "CARD", set aside Ann: TILE..., supply A
 missions "CARD"..., deck NAME: "CARD"..., setup refused RULE, record "game.json",
 move ... choose NAME: decline | take TILE | keep TILE | double "CARD". A line ending in a comma
 continues on the next. Nothing in a tests file runs code."""
+
+
+GAME_HELP = ("a game record (JSON), a position in the notation (a file, or the text itself; docs/notation.md), "
+             "a bundled example by name, or - for standard input")
+
+
+def _at_option(p: argparse.ArgumentParser) -> None:
+    """--at N: the game as of move N (the first N moves of the record played)."""
+    p.add_argument("--at", type=count, metavar="N", help="as of move N: only the record's first N moves are played")
+
+
+def _position_parser(sub: Any) -> None:
+    """`rebirth position GAME`: a record's position as notation, or a notation as a record."""
+    po = sub.add_parser("position", help="a game's position in the notation (docs/notation.md), or a notation as a "
+                        "game record")
+    po.add_argument("game", help=GAME_HELP)
+    _record_options(po)
+    _at_option(po)
+    po.add_argument("--as", dest="viewer", metavar="NAME", help="write only what this player may see (the others' "
+                    "hands and cards, the supplies' and decks' order: unknown)")
+    po.add_argument("--record", action="store_true", help="write a game record (JSON) that starts from the "
+                    "position (the default when GAME is a notation)")
+    po.add_argument("--notation", action="store_true", help="write the notation (the default when GAME is a record)")
+    po.add_argument("-o", "--output", help="write it here (default: print it); never over an input")
 
 
 def _record_options(p: argparse.ArgumentParser) -> None:
@@ -450,10 +476,11 @@ def _inherited_warnings(problems: list[Diagnostic], rules_path: Path | None) -> 
 
 
 def _load_replay(args: argparse.Namespace) -> Any:
-    """The record a command names, replayed (with the --rules/--board overrides and --allow-paths)."""
+    """The game a command names (a record, a notation, an example or `-`: records.games), replayed (with the
+    --rules/--board overrides, --allow-paths and --at)."""
     rules = find("rules", args.rules) if args.rules else None
     board = board_for(None, args.board) if args.board else None
-    return replay(load_record(find("examples", args.game), allow_paths=args.allow_paths, rules=rules, board=board))
+    return load_game(args.game, allow_paths=args.allow_paths, rules=rules, board=board, at=getattr(args, "at", None))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -465,6 +492,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         result["error"] = {"move": r.error.index, "rule": r.error.rule, "message": r.error.diagnostics[0].message}
     if args.explain:
         result["events"] = explain(game)
+        _annotations(r, result, args.at)
     if args.forecast:
         from rebirth_dsl.play.forecast import forecast, render_forecast  # playouts: not on eval's plain path
 
@@ -474,20 +502,60 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         rec = r.loaded.record
-        print(f"{game.rs.title}: {len(rec.moves)} moves, {len(game.players)} players"
+        at = f" (as of move {args.at})" if args.at is not None else ""
+        print(f"{game.rs.title}: {len(rec.moves)} moves{at}, {len(game.players)} players"
               + (" (scenario)" if rec.scenario else ""))
         if args.explain:
-            for ev in result["events"]:
-                where = "end" if ev["move"] is None else f"move {ev['move']}"
-                ids = ", ".join(ev["rules"])
-                print(f"  [{where:>8}] {ev['points']:>+4} {ev['category']:<16} {ev['text']}  ({ids})")
-            print()
+            _print_explained(result)
         print(render_table(result, game.rs.categories))
         if args.forecast:
             print("\n" + render_forecast(result["forecast"]))
     if r.error is not None:
         print(f"{args.game}: {r.error.render()}\nnothing after this move was applied", file=sys.stderr)
         return EXIT_PROBLEMS
+    return EXIT_OK
+
+
+def _annotations(r: Any, result: dict[str, Any], at: int | None) -> None:
+    """eval --explain: the record's metadata, comments and variations beside the events (records.annotate)."""
+    from rebirth_dsl.records.annotate import read_annotations
+
+    result.update(read_annotations(r, at))
+
+
+def _print_explained(result: dict[str, Any]) -> None:
+    """eval --explain as text: the game's metadata and comment, then each event, a move's comment and its
+    variations after its events."""
+    from rebirth_dsl.records.annotate import render_annotated
+
+    print(render_annotated(result))
+
+
+def cmd_position(args: argparse.Namespace) -> int:
+    """`rebirth position GAME [--at N] [--as NAME] [-o FILE]`: record -> notation, notation -> record."""
+    from rebirth_dsl.records.games import game_data
+    from rebirth_dsl.records.inputs import record_files
+    from rebirth_dsl.records.position import position_of, record_of, write_position
+    from rebirth_dsl.records.record import dumps
+
+    if args.record and args.notation:
+        build_parser("position").error("--record and --notation: one or the other")
+    path, data, text = game_data(args.game)
+    inputs = record_files(path, data, args.allow_paths) if path.name not in ("<stdin>", "<position>") else []
+    target = check_output(args.output, inputs) if args.output else None
+    r = _load_replay(args)
+    if r.error is not None:
+        raise RebirthError([*r.error.diagnostics])
+    rec = r.loaded.record
+    viewer = r.game.player_index(args.viewer) if args.viewer else None
+    pos = position_of(r.game, rec.rules, rec.board, viewer)
+    as_record = args.record or (text is not None and not args.notation)
+    out = dumps(record_of(pos)) + "\n" if as_record else write_position(pos)
+    if target is not None:
+        write_text_atomic(target, out)
+        print(f"wrote {shown(target)}")
+    else:
+        sys.stdout.write(out)
     return EXIT_OK
 
 
@@ -753,4 +821,5 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
             "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "test": cmd_test, "list": cmd_list,
-            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new}
+            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new,
+            "position": cmd_position}

@@ -36,6 +36,7 @@ class Loaded:
     board: BoardView  # the board as validated by board.model.Board, as plain data
     base: Path
     file: str = ""
+    notation: bool = False  # read from the notation itself: its errors name that file, not a record's JSON path
 
 
 # Compiled rulesets of this process, by content: an edited rules file (or a file it extends, or the board) is
@@ -328,7 +329,7 @@ def _from_position(loaded: Loaded) -> Game:
     if others:
         raise RebirthError.single(f"a setup that starts from a position gives nothing else: {', '.join(others)} "
                                   "belong in the position", path=f"$.setup.{others[0]}")
-    where = f"{loaded.file}: $.setup.position" if loaded.file else "$.setup.position"
+    where = loaded.file if loaded.notation else f"{loaded.file}: $.setup.position" if loaded.file else "$.setup.position"
     assert s.position is not None  # the caller's test
     pos = read_position(s.position, where)
     if pos.players != list(rec.players):

@@ -1,0 +1,72 @@
+"""The one loader of every command that takes a game: a record (JSON), a position in the notation (a file, or
+the notation itself on the command line), a bundled example by name, or `-` for standard input (either
+form). A notation becomes a record that starts from it (`setup.position`), so every command replays the
+same way whatever it was given."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from rebirth_dsl.errors import RebirthError
+from rebirth_dsl.files import decode_text, read_bytes, shown
+from rebirth_dsl.records.record import Replay, load_record, replay
+from rebirth_dsl.records.resources import find
+
+MAX_GAME_BYTES = 16 * 1024 * 1024  # a record of the longest game is about 20 KB; stdin is refused past this
+
+
+def is_notation(text: str) -> bool:
+    """Whether a text reads as the notation rather than JSON: its first word (after comments) is `position`."""
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            return line.startswith("position") and (len(line) == 8 or not line[8].isalnum())
+    return False
+
+
+def game_data(arg: str) -> tuple[Path, Any, str | None]:
+    """What a command's GAME argument names: the path its relative names are read from, the record's JSON
+    data (None: read the file as a record), and the notation text when it was one."""
+    if arg == "-":
+        raw = sys.stdin.buffer.read(MAX_GAME_BYTES + 1)
+        if len(raw) > MAX_GAME_BYTES:
+            raise RebirthError.single(f"the game is over the limit of {MAX_GAME_BYTES:,} bytes", file="<stdin>")
+        text = decode_text(raw, "<stdin>", "game")
+        return Path("<stdin>"), _parse_text(text, "<stdin>"), text if is_notation(text) else None
+    if is_notation(arg) and "\n" in arg or (arg.startswith("position ") and not Path(arg).exists()):
+        return Path("<position>"), _parse_text(arg, "<position>"), arg
+    path = find("examples", arg)
+    if path.suffix == ".json":
+        return path, None, None
+    text = decode_text(read_bytes(path, "game"), shown(path), "game")
+    return path, _parse_text(text, shown(path)), text if is_notation(text) else None
+
+
+def _parse_text(text: str, file: str) -> Any:
+    """A record's JSON, or the record that starts from a notation."""
+    if is_notation(text):
+        from rebirth_dsl.records.position import read_position, record_of
+
+        return record_of(read_position(text, file), text)
+    from rebirth_dsl.board.data import load_json
+
+    return load_json(file, text.encode("utf-8"))
+
+
+def load_game(arg: str, allow_paths: bool = False, rules: Path | None = None, board: Path | None = None,
+              at: int | None = None) -> Replay:
+    """A command's game, replayed (to move `at` when given): a record, a notation, an example or `-`."""
+    path, data, text = game_data(arg)
+    loaded = load_record(path if path.name not in ("<stdin>", "<position>") else Path.cwd() / "game", data=data,
+                         allow_paths=allow_paths, rules=rules, board=board)
+    if text is not None:
+        loaded.file = shown(path) if path.name not in ("<stdin>", "<position>") else path.name
+        loaded.notation = True
+    if at is not None:
+        n = len(loaded.record.moves)
+        if not 0 <= at <= n:
+            raise RebirthError.single(f"--at {at}: the game has {n} moves; N is 0 (the start) to {n}",
+                                      file=loaded.file)
+    return replay(loaded, stop_at=at)
