@@ -35,13 +35,21 @@ def game_data(arg: str) -> tuple[Path, Any, str | None]:
             raise RebirthError.single(f"the game is over the limit of {MAX_GAME_BYTES:,} bytes", file="<stdin>")
         text = decode_text(raw, "<stdin>", "game")
         return Path("<stdin>"), _parse_text(text, "<stdin>"), text if is_notation(text) else None
-    if is_notation(arg) and "\n" in arg or (arg.startswith("position ") and not Path(arg).exists()):
+    if is_notation(arg) and not _is_file(arg):  # the notation itself, typed or pasted as the argument
         return Path("<position>"), _parse_text(arg, "<position>"), arg
     path = find("examples", arg)
     if path.suffix == ".json":
         return path, None, None
     text = decode_text(read_bytes(path, "game"), shown(path), "game")
     return path, _parse_text(text, shown(path)), text if is_notation(text) else None
+
+
+def _is_file(arg: str) -> bool:
+    """Whether an argument names an existing file (a notation's text is too long a name for some systems)."""
+    try:
+        return "\n" not in arg and Path(arg).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _parse_text(text: str, file: str) -> Any:

@@ -66,8 +66,8 @@ class Position:
     public: list[tuple[str, list[str]]] | None = None  # face-up cards and who fulfilled each; None: not given
     scenario: bool = False
     over: bool = False
-    file: str = "<position>"
-    text: str = ""
+    file: str = field(default="<position>", compare=False)
+    text: str = field(default="", repr=False, compare=False)
     spans: dict[str, Span] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -171,15 +171,16 @@ class _Build:
         self.spans: dict[str, Span] = {}
         self.pos = Position("", "", [], file=file, text=text, spans=self.spans)
 
-    def span(self, key: str, node: Any) -> None:
-        """Remember where `key` was written: a token, or a subtree's first token."""
+    def span(self, key: str, node: Any, force: bool = False) -> None:
+        """Remember where `key` was written: a token, or a subtree's first token (`force`: the more precise
+        place of something already placed, such as the `?` of `supply ?`)."""
         line, col = getattr(node, "line", None), getattr(node, "column", None)
         if line is None and hasattr(node, "meta") and not node.meta.empty:
             line, col = node.meta.line, node.meta.column
             end = node.meta.end_column if node.meta.end_line == line else col + 1
         else:
             end = getattr(node, "end_column", None) or (col or 1) + 1
-        if line is not None and key not in self.spans:
+        if line is not None and (force or key not in self.spans):
             self.spans[key] = (line, col or 1, end)
 
     def twice(self, key: str, node: Any, what: str) -> None:
@@ -338,7 +339,7 @@ class _Build:
         """A list of tiles (runs expanded), or unknown with its count if given."""
         first = t.children[0] if t.children else None
         if first is not None and getattr(first, "data", None) == "unknown":
-            self.span(key, first)
+            self.span(key, first, force=True)
             return None, _count(first.children[0])
         out: list[str] = []
         for run in (c for c in t.children if c is not None):
@@ -351,7 +352,7 @@ class _Build:
         """A list of cards, or unknown with its count if given."""
         first = t.children[0] if t.children else None
         if first is not None and getattr(first, "data", None) == "unknown":
-            self.span(key, first)
+            self.span(key, first, force=True)
             return None, _count(first.children[0])
         out: list[str] = []
         for c in (c for c in t.children if c is not None):
@@ -418,29 +419,33 @@ def write_position(pos: Position) -> str:
         head.append("over")
     lines = ["  ".join(head)]
     for s in pos.seats:
-        parts = [f"score {s.score}" + (": " + ", ".join(f"{_quote(c)} {v}" for c, v in s.categories.items())
+        # a line for the score and what the player holds on the board, one for the tiles placed, one for what
+        # is in hand, supply and set aside (and cards): a player's part reads down, not across
+        first = [f"score {s.score}" + (": " + ", ".join(f"{_quote(c)} {v}" for c, v in s.categories.items())
                                         if s.categories else "")]
+        if s.owns:
+            first.append("owns " + ", ".join(_quote(x) for x in s.owns))
+        if s.won:
+            first.append("won " + ", ".join(_quote(x) for x in s.won))
+        if s.passed:
+            first.append(f"passed {s.passed}")
+        if s.doubled:
+            first.append("doubled " + ", ".join(f"{_quote(c)} {f}" for c, f in s.doubled.items()))
+        rows = ["  ".join(first)]
         if s.tiles:
             by_tile: dict[str, list[Hex]] = {}
             for tile, h in s.tiles:
                 by_tile.setdefault(tile, []).append(h)
-            parts.append("tiles " + ", ".join(_quote(t) + " " + " ".join(f"({q},{r})" for q, r in hs)
-                                              for t, hs in by_tile.items()))
-        if s.owns:
-            parts.append("owns " + ", ".join(_quote(x) for x in s.owns))
-        if s.won:
-            parts.append("won " + ", ".join(_quote(x) for x in s.won))
-        parts.append("hand " + _known(s.hand, s.hand_count))
-        parts.append("supply " + _known(s.supply, s.supply_count))
+            rows.append("tiles " + ", ".join(_quote(t) + " " + " ".join(f"({q},{r})" for q, r in hs)
+                                             for t, hs in by_tile.items()))
+        held = ["hand " + _known(s.hand, s.hand_count), "supply " + _known(s.supply, s.supply_count)]
         if s.aside is None or s.aside:
-            parts.append("aside " + _known(s.aside, s.aside_count))
+            held.append("aside " + _known(s.aside, s.aside_count))
         if s.cards is None or s.cards:
-            parts.append("cards " + _known(s.cards, s.cards_count, tiles=False))
-        if s.passed:
-            parts.append(f"passed {s.passed}")
-        if s.doubled:
-            parts.append("doubled " + ", ".join(f"{_quote(c)} {f}" for c, f in s.doubled.items()))
-        lines.append(f"{_quote(s.name)} {{ " + "  ".join(parts) + " }")
+            held.append("cards " + _known(s.cards, s.cards_count, tiles=False))
+        rows.append("  ".join(held))
+        pad = " " * (len(_quote(s.name)) + 3)
+        lines.append(f"{_quote(s.name)} {{ " + f"\n{pad}".join(rows) + " }")
     tail = []
     if pos.public is not None:
         tail.append("public " + ", ".join(_quote(c) + (" [" + ", ".join(_quote(n) for n in by) + "]" if by else "")
