@@ -6,6 +6,7 @@ variation played from the position before its move, so a line that breaks a rule
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -143,8 +144,10 @@ def _line(before: Game, line: list[MoveView], at: int) -> dict[str, Any]:
         try:
             events = _apply(g, m, at + j)
         except (IllegalMove, RebirthError) as e:
-            d = e.diagnostics[0]
-            out["error"] = {"move": j, "rule": getattr(e, "rule", None), "message": d.message.rsplit(" (", 1)[0]}
+            # the refusal's own words, without the record index and rule id its message carries
+            text = re.sub(r"^move \d+: ", "", e.diagnostics[0].message).rsplit(" (", 1)[0]
+            entry["refused"] = {"rule": getattr(e, "rule", None), "message": text}
+            out["error"] = {"move": j, **entry["refused"]}
             moves.append(entry)
             break
         entry["points"] = {g.players[q]: sum(e.points for e in events if e.player == q)
@@ -175,7 +178,8 @@ def render_annotated(result: dict[str, Any]) -> str:
         for ev in by_move.get(i, []):
             out.append(_event(ev))
         if i in comments:
-            out.extend(f"  [{'':>8}] {'':>4} {ln}" if k else f"  [move {i:>3}] note {ln}"
+            where = f"move {i}"
+            out.extend(f"  [{where if not k else '':>8}] {'note' if not k else '':>4} {ln}"
                        for k, ln in enumerate(str(comments[i]).splitlines()))
         for k, line in enumerate(variations.get(i, [])):
             out.extend(_render_line(line, f"move {i}, variation {k + 1}", 1))
@@ -196,11 +200,12 @@ def _render_line(line: dict[str, Any], title: str, depth: int) -> list[str]:
     for m in line["moves"]:
         hx = f"({m['hex'][0]},{m['hex'][1]})" if m["hex"] else "pass"
         pts = ", ".join(f"{who} {v:+}" for who, v in (m.get("points") or {}).items()) or "no points"
+        if "refused" in m:
+            pts = f"refused: {m['refused']['message']} ({m['refused']['rule']})"
         out.append(f"{pad}  {m['player']} {m['tile']} {hx}: {pts}" + (f"  -- {m['comment']}" if m.get("comment") else ""))
         for k, sub in enumerate(m.get("variations", [])):
             out.extend(_render_line(sub, f"instead, variation {k + 1}", depth + 1))
     if "error" in line:
-        e = line["error"]
-        out.append(f"{pad}  refused at its move {e['move'] + 1}: {e['message']} ({e['rule']})")
+        out.append(f"{pad}  the line stops at its move {line['error']['move'] + 1}: nothing after it is played")
     out.append(f"{pad}  scores after it: " + ", ".join(f"{k} {v}" for k, v in line["scores"].items()))
     return out
