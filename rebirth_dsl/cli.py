@@ -533,23 +533,22 @@ def _print_explained(result: dict[str, Any]) -> None:
 
 def cmd_position(args: argparse.Namespace) -> int:
     """`rebirth position GAME [--at N] [--as NAME] [-o FILE]`: record -> notation, notation -> record."""
-    from rebirth_dsl.records.games import game_data
+    from rebirth_dsl.records.games import game_data, position_for
     from rebirth_dsl.records.inputs import record_files
-    from rebirth_dsl.records.position import position_of, record_of, write_position
+    from rebirth_dsl.records.position import record_of, write_position
     from rebirth_dsl.records.record import dumps
 
     if args.record and args.notation:
         build_parser("position").error("--record and --notation: one or the other")
-    path, data, text = game_data(args.game)
-    inputs = record_files(path, data, args.allow_paths) if path.name not in ("<stdin>", "<position>") else []
-    target = check_output(args.output, inputs) if args.output else None
-    r = _load_replay(args)
-    if r.error is not None:
-        raise RebirthError([*r.error.diagnostics])
-    rec = r.loaded.record
-    viewer = r.game.player_index(args.viewer) if args.viewer else None
-    pos = position_of(r.game, rec.rules, rec.board, viewer)
-    as_record = args.record or (text is not None and not args.notation)
+    target = None
+    if args.output:  # before any work: never over the game, nor a file it names (standard input is read once)
+        path, data, _ = game_data(args.game) if args.game != "-" else (None, None, None)
+        inputs = record_files(path, data, args.allow_paths) if path is not None and path.name != "<position>" else []
+        target = check_output(args.output, inputs)
+    rules = find("rules", args.rules) if args.rules else None
+    board = board_for(None, args.board) if args.board else None
+    pos, notation = position_for(args.game, args.allow_paths, rules, board, args.at, args.viewer)
+    as_record = args.record or (notation and not args.notation)
     out = dumps(record_of(pos)) + "\n" if as_record else write_position(pos)
     if target is not None:
         write_text_atomic(target, out)

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import decode_text, read_bytes, shown
 from rebirth_dsl.records.record import Replay, load_record, replay
 from rebirth_dsl.records.resources import find
+
+if TYPE_CHECKING:
+    from rebirth_dsl.records.position import Position
 
 MAX_GAME_BYTES = 16 * 1024 * 1024  # a record of the longest game is about 20 KB; stdin is refused past this
 
@@ -78,3 +81,25 @@ def load_game(arg: str, allow_paths: bool = False, rules: Path | None = None, bo
             raise RebirthError.single(f"--at {at}: the game has {n} moves; N is 0 (the start) to {n}",
                                       file=loaded.file)
     return replay(loaded, stop_at=at)
+
+
+def position_for(arg: str, allow_paths: bool = False, rules: Path | None = None, board: Path | None = None,
+                 at: int | None = None, viewer: str | None = None) -> tuple[Position, bool]:
+    """`rebirth position`: the position a GAME argument gives (a record replayed to move `at`, or a notation
+    checked against its ruleset and board, unknown parts and all), as `viewer` may see it; and whether it
+    was given as a notation."""
+    from rebirth_dsl.records.position import check_position, position_of, read_position, view_of
+
+    path, data, text = game_data(arg)
+    if text is not None and not at:
+        loaded = load_record(path if path.name not in ("<stdin>", "<position>") else Path.cwd() / "game", data=data,
+                             allow_paths=allow_paths, rules=rules, board=board)
+        pos = read_position(text, shown(path) if path.name not in ("<stdin>", "<position>") else path.name)
+        check_position(pos, loaded.rs)
+        return (pos if viewer is None else view_of(pos, viewer, loaded.rs.set_aside_visible)), True
+    r = load_game(arg, allow_paths, rules, board, at)
+    if r.error is not None:
+        raise RebirthError([*r.error.diagnostics])
+    rec = r.loaded.record
+    seat = r.game.player_index(viewer) if viewer is not None else None
+    return position_of(r.game, rec.rules, rec.board, seat), text is not None

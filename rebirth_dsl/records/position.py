@@ -459,9 +459,8 @@ def write_position(pos: Position) -> str:
 
 # ----- from a game --------------------------------------------------------------------------------------
 def position_of(game: Game, rules: str, board: str, viewer: int | None = None) -> Position:
-    """The position of a game in progress, every part known; with `viewer`, only what that seat may see:
-    the others' hands, supplies and cards, its own supply's order and every deck's order are unknown (with
-    their counts, which are public), and others' set-aside tiles too where the rules set them aside hidden."""
+    """The position of a game in progress, every part known; with `viewer` (a seat), only what that seat
+    may see (`view_of`)."""
     rs, t = game.rs, game.t
     seats: list[Seat] = []
     for q, name in enumerate(game.players):
@@ -480,23 +479,45 @@ def position_of(game: Game, rules: str, board: str, viewer: int | None = None) -
         s.cards = list(game.held[q])
         s.passed = game.passed[q]
         s.doubled = dict(game.doubled[q])
-        if viewer is not None:
-            if q != viewer:
-                s.hand, s.hand_count = None, len(game.hand[q])
-                s.cards, s.cards_count = None, len(game.held[q])
-                if not rs.set_aside_visible:
-                    s.aside, s.aside_count = None, len(game.set_aside[q])
-            s.supply, s.supply_count = None, len(game.supply[q])  # face down: nobody knows its order
         seats.append(s)
     decks: dict[str, list[str] | None] = {d: list(c) for d, c in game.decks.items()}
-    counts: dict[str, int] = {}
-    if viewer is not None:
-        counts = {d: len(c) for d, c in game.decks.items()}
-        decks = dict.fromkeys(game.decks)
     public = [(c, [game.players[x] for x in game.public_by.get(c, [])]) for c in game.public] if rs.public else None
     over = game.scenario and game.declared_over
-    return Position(rules, board, seats, game.move_index, game.players[game.turn] if game.players else None,
-                    decks, counts, public, game.scenario, over)
+    pos = Position(rules, board, seats, game.move_index, game.players[game.turn] if game.players else None,
+                   decks, {}, public, game.scenario, over)
+    return pos if viewer is None else view_of(pos, game.players[viewer], rs.set_aside_visible)
+
+
+def view_of(pos: Position, viewer: str, set_aside_visible: bool = True) -> Position:
+    """What one player may see of a position: the others' hands and cards, every supply's order (a supply is
+    drawn face down, S-T1) and every deck's order become unknown, with their counts, which are public; the
+    others' set-aside tiles too where the rules set them aside hidden (`set aside N hidden`)."""
+    import copy
+
+    if viewer not in pos.players:
+        dym = did_you_mean(viewer, pos.players)
+        raise RebirthError.single(f"{viewer!r} is not a player" + (f"; did you mean {dym!r}?" if dym else "")
+                                  + f" (the players are {', '.join(pos.players)})")
+    out = copy.deepcopy(pos)
+
+    def hide(s: Seat, what: str) -> None:
+        items = getattr(s, what)
+        if items:  # none at all is public: a count of 0 hides nothing
+            setattr(s, what, None)
+            setattr(s, f"{what}_count", len(items))
+
+    for s in out.seats:
+        if s.name != viewer:
+            hide(s, "hand")
+            hide(s, "cards")
+            if not set_aside_visible:
+                hide(s, "aside")
+        hide(s, "supply")
+    for d, cards in list(out.decks.items()):
+        if cards is not None:
+            out.decks[d] = None
+            out.deck_counts[d] = len(cards)
+    return out
 
 
 # ----- to a game ----------------------------------------------------------------------------------------
@@ -512,8 +533,8 @@ def start_game(position: Position, rs: Ruleset, board: Any = None, rng: random.R
         what = ", ".join(m.replace(".", "'s ", 1) if not m.startswith("deck.") else f"deck {m[5:]!r}"
                          for m in missing)
         raise position.error(first, f"this position does not say {what}: a game cannot be played on from it",
-                             hint="write them out, or let `rebirth` deal them from what is left of the tile mix and "
-                             "decks where the command offers it")
+                             hint="write them out (`supply food, energy x2, settlement:3`), or take a whole position "
+                             "from a record with `rebirth position GAME --at N`")
     return _build(position, rs)
 
 

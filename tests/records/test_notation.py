@@ -239,6 +239,24 @@ def test_position_as_a_player_hides_the_others(tmp_path):
                               "Cat.cards", "deck.mission"]
 
 
+def test_a_notation_with_unknowns_converts_without_being_played(tmp_path):
+    src = tmp_path / "hand.pos"
+    src.write_text(HAND_WRITTEN)
+    code, out, err = rebirth("position", src, limit=60)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["players"] == ["Ann", "Bob", "Cat"] and data["moves"] == []
+    assert read_position(data["setup"]["position"]) == read_position(HAND_WRITTEN)
+    code, out, err = rebirth("position", src, "--notation", "--as", "Cat", limit=60)
+    assert code == 0, err
+    seen = read_position(out)
+    assert seen.seat("Ann").hand is None and seen.seat("Ann").hand_count == 1
+    assert seen.seat("Cat").hand == ["settlement:2"]
+    assert seen.seat("Ann").cards == []  # holding none is public: nothing to hide
+    code, _, err = rebirth("moves", src, limit=60)  # played on: refused, saying what is missing
+    assert code == 1 and "hand.pos:6:42: this position does not say Ann's supply" in err
+
+
 def test_stdin_and_notation_text_are_games(tmp_path):
     text = rebirth("position", "scotland-3p", "--at", "9", limit=60)[1]
     run = subprocess.run([sys.executable, "-m", "rebirth_dsl", "moves", "-"], input=text, capture_output=True,
