@@ -117,7 +117,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true")
 
     d = sub.add_parser("draw", help="draw a board, or a game's position, as SVG or text")
-    d.add_argument("file", help="a board or a game record (a file, or a bundled board by name)")
+    d.add_argument("file", help="a board, a game record or a position in the notation (a file, or a bundled "
+                   "board by name; - reads standard input)")
     d.add_argument("-o", "--output", help="write SVG here (default: text to the terminal)")
     d.add_argument("--allow-paths", action="store_true", help="let a record name files outside its folder")
 
@@ -503,6 +504,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     else:
         rec = r.loaded.record
         at = f" (as of move {args.at})" if args.at is not None else ""
+        at += " from a position" if rec.setup.position is not None else ""
         print(f"{game.rs.title}: {len(rec.moves)} moves{at}, {len(game.players)} players"
               + (" (scenario)" if rec.scenario else ""))
         if args.explain:
@@ -599,8 +601,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     from rebirth_dsl.present.render import draw  # see the start-up note at the top
     from rebirth_dsl.records.inputs import record_files  # draw's own: not on eval's path
 
-    path = find("boards", args.file)
-    data = load_json(path)
+    path, data = _drawn(args.file)
     # before any work is done; a record's rules (and the files they extend) and board are inputs too
     target = check_output(args.output, record_files(path, data, args.allow_paths)) if args.output else None
     out = draw(shown(path), data, svg=target is not None, allow_paths=args.allow_paths)
@@ -610,6 +611,25 @@ def cmd_draw(args: argparse.Namespace) -> int:
     else:
         print(out)
     return EXIT_OK
+
+
+def _drawn(arg: str) -> tuple[Any, Any]:
+    """What `draw` draws: a board or a record (a file or a bundled board by name), or a position in the
+    notation (a file, the text, or `-`), as the record that starts from it (records.games)."""
+    from pathlib import Path
+
+    from rebirth_dsl.records.games import game_data, is_notation
+
+    try:
+        notation_file = not arg.endswith(".json") and Path(arg).is_file()
+    except (OSError, ValueError):
+        notation_file = False
+    if arg == "-" or is_notation(arg) or notation_file:
+        path, data, _ = game_data(arg)
+        if data is not None:  # `<stdin>` and `<position>`: names relative to the current folder
+            return path, data
+    path = find("boards", arg)
+    return path, load_json(path)
 
 
 def cmd_play(args: argparse.Namespace) -> int:

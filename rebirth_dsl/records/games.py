@@ -33,7 +33,8 @@ def game_data(arg: str) -> tuple[Path, Any, str | None]:
     """What a command's GAME argument names: the path its relative names are read from, the record's JSON
     data (None: read the file as a record), and the notation text when it was one."""
     if arg == "-":
-        raw = sys.stdin.buffer.read(MAX_GAME_BYTES + 1)
+        stream = getattr(sys.stdin, "buffer", None)  # a text stream in its place (a test, an embedding) has none
+        raw = stream.read(MAX_GAME_BYTES + 1) if stream is not None else sys.stdin.read(MAX_GAME_BYTES + 1).encode()
         if len(raw) > MAX_GAME_BYTES:
             raise RebirthError.single(f"the game is over the limit of {MAX_GAME_BYTES:,} bytes", file="<stdin>")
         text = decode_text(raw, "<stdin>", "game")
@@ -70,10 +71,9 @@ def load_game(arg: str, allow_paths: bool = False, rules: Path | None = None, bo
               at: int | None = None) -> Replay:
     """A command's game, replayed (to move `at` when given): a record, a notation, an example or `-`."""
     path, data, text = game_data(arg)
-    loaded = load_record(path if path.name not in ("<stdin>", "<position>") else Path.cwd() / "game", data=data,
-                         allow_paths=allow_paths, rules=rules, board=board)
+    # `<stdin>` and `<position>` are no files: their folder, for the names they give, is the current one
+    loaded = load_record(path, data=data, allow_paths=allow_paths, rules=rules, board=board)
     if text is not None:
-        loaded.file = shown(path) if path.name not in ("<stdin>", "<position>") else path.name
         loaded.notation = True
     if at is not None:
         n = len(loaded.record.moves)
@@ -92,9 +92,8 @@ def position_for(arg: str, allow_paths: bool = False, rules: Path | None = None,
 
     path, data, text = game_data(arg)
     if text is not None and not at:
-        loaded = load_record(path if path.name not in ("<stdin>", "<position>") else Path.cwd() / "game", data=data,
-                             allow_paths=allow_paths, rules=rules, board=board)
-        pos = read_position(text, shown(path) if path.name not in ("<stdin>", "<position>") else path.name)
+        loaded = load_record(path, data=data, allow_paths=allow_paths, rules=rules, board=board)
+        pos = read_position(text, shown(path))
         check_position(pos, loaded.rs)
         return (pos if viewer is None else view_of(pos, viewer, loaded.rs.set_aside_visible)), True
     r = load_game(arg, allow_paths, rules, board, at)

@@ -329,7 +329,9 @@ def _from_position(loaded: Loaded) -> Game:
     if others:
         raise RebirthError.single(f"a setup that starts from a position gives nothing else: {', '.join(others)} "
                                   "belong in the position", path=f"$.setup.{others[0]}")
-    where = loaded.file if loaded.notation else f"{loaded.file}: $.setup.position" if loaded.file else "$.setup.position"
+    # a notation read as such (a .pos file, the text, stdin) is its own file; a record's is at its JSON path
+    own = loaded.notation or (loaded.file != "" and not loaded.file.endswith(".json"))
+    where = loaded.file if own else f"{loaded.file}: $.setup.position" if loaded.file else "$.setup.position"
     assert s.position is not None  # the caller's test
     pos = read_position(s.position, where)
     if pos.players != list(rec.players):
