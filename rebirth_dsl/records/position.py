@@ -98,14 +98,14 @@ class Position:
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     """The notation's LALR parser, built once per process and its tables kept in the data-only cache by the
-    grammar's content, as the rules language's are (lang.syntax.lark_parser): building them costs about
-    0.4 s on an idle machine (Lark's terminal collision checks), loading them a few milliseconds."""
+    grammar's content, as the rules language's are (lang.syntax.lark_parser): building them took 1.9 s on a
+    loaded machine (Lark's terminal collision checks), loading them 0.25 s (tools/bench_notation.py)."""
     import lark
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
 
     from rebirth_dsl import cache
-    from rebirth_dsl.lang.syntax import _KEYWORD_FORMAT, _whole_word  # keywords as whole words, as in the rules
+    from rebirth_dsl.lang.syntax import _KEYWORD_FORMAT, _whole_word  # noqa: I001 - keywords as whole words
 
     grammar = _HERE.joinpath("notation.lark").read_text(encoding="utf-8")
     options: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
