@@ -408,7 +408,7 @@ def _quote(name: str) -> str:
 
 
 _KEYWORDS = frozenset({"position", "on", "players", "move", "turn", "scenario", "over", "deck", "public", "score",
-                       "tiles", "hand", "supply", "aside", "cards", "owns", "won", "passed", "doubled"})
+                       "tiles", "hand", "supply", "aside", "cards", "owns", "won", "passed", "doubled", "none"})
 
 
 def _runs(tiles: list[str]) -> str:
@@ -425,8 +425,11 @@ def _runs(tiles: list[str]) -> str:
 
 
 def _known(items: list[str] | None, count: int | None, tiles: bool = True) -> str:
+    """A list as the notation writes it: `?` (with its count) when not known, `none` when empty."""
     if items is None:
         return "?" + (f" x{count}" if count is not None else "")
+    if not items:
+        return "none"
     return _runs(items) if tiles else ", ".join(_quote(c) for c in items)
 
 
@@ -462,12 +465,15 @@ def write_position(pos: Position) -> str:
                 by_tile.setdefault(tile, []).append(h)
             rows.append("tiles " + ", ".join(_quote(t) + " " + " ".join(f"({q},{r})" for q, r in hs)
                                              for t, hs in by_tile.items()))
-        held = ["hand " + _known(s.hand, s.hand_count), "supply " + _known(s.supply, s.supply_count)]
+        # a scenario has no hands nor supplies (docs/formats.md): written only when it says something
+        held = [f"{what} " + _known(getattr(s, what), getattr(s, f"{what}_count")) for what in ("hand", "supply")
+                if not (pos.scenario and getattr(s, what) == [])]
         if s.aside is None or s.aside:
             held.append("aside " + _known(s.aside, s.aside_count))
         if s.cards is None or s.cards:
             held.append("cards " + _known(s.cards, s.cards_count, tiles=False))
-        rows.append("  ".join(held))
+        if held:
+            rows.append("  ".join(held))
         pad = " " * (len(_quote(s.name)) + 3)
         lines.append(f"{_quote(s.name)} {{ " + f"\n{pad}".join(rows) + " }")
     tail = []
@@ -738,5 +744,9 @@ def _build(pos: Position, rs: Ruleset) -> Game:
 # ----- records ------------------------------------------------------------------------------------------
 def record_of(pos: Position, text: str | None = None) -> dict[str, Any]:
     """A game record that starts from the position (its notation in `setup.position`), with no moves yet."""
-    return {"rules": pos.rules, "board": pos.board, "players": pos.players,
-            "setup": {"position": text if text is not None else write_position(pos)}, "moves": []}
+    out: dict[str, Any] = {"rules": pos.rules, "board": pos.board, "players": pos.players,
+                           "setup": {"position": text if text is not None else write_position(pos)}, "moves": []}
+    if pos.scenario:  # the record says so too: it decides how its moves are checked (docs/formats.md)
+        out["scenario"] = True
+        out["over"] = pos.over
+    return out

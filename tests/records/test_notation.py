@@ -199,6 +199,29 @@ def test_round_trip_record_notation_record(seed, n, rules, cut):
     assert evaluate(g2) == evaluate(g1)
 
 
+@pytest.mark.parametrize("example", ["scotland-2p", "scotland-3p", "scotland-4p", "ireland-2p", "ireland-4p",
+                                     "unfinished", "scenario-120"])
+def test_every_bundled_example_round_trips(example):
+    """Each example's final position (a finished game, an unfinished one, a scenario scored as over) as a
+    record that starts from its notation: the same `eval --json`, end-of-game scoring and winner included."""
+    folder = ROOT / "examples"
+    r1 = replay(load_record(folder / f"{example}.json"))
+    rec = r1.loaded.record
+    text = write_position(position_of(r1.game, rec.rules, rec.board))
+    r2 = replay(load_record(folder / "x.json", data=record_of(read_position(text), text)))
+    assert r2.error is None
+    assert evaluate(r2.game) == evaluate(r1.game)
+    assert r2.game.is_over() == r1.game.is_over()
+
+
+def test_empty_and_unknown_lists_read_apart():
+    pos = read_position(HEAD + "Ann { hand none  supply ? x3  cards none }\nBob { hand ?  supply food x2, energy }")
+    ann, bob = pos.seat("Ann"), pos.seat("Bob")
+    assert (ann.hand, ann.supply, ann.supply_count, ann.cards) == ([], None, 3, [])
+    assert (bob.hand, bob.hand_count, bob.supply) == (None, None, ["food", "food", "energy"])
+    assert "hand none" in write_position(pos) and "supply ? x3" in write_position(pos)
+
+
 # ----- the command line ---------------------------------------------------------------------------------
 def test_position_both_ways_on_the_command_line(tmp_path):
     pos = tmp_path / "p20.pos"
