@@ -656,6 +656,17 @@ def check_position(pos: Position, rs: Ruleset) -> None:
                 dym = did_you_mean(a, area_names)
                 raise pos.error(f"{s.name}.won.{i}", f"no area {a!r} on the board" + (f"; did you mean {dym!r}?"
                                                                                     if dym else ""))
+            other = next((o.name for o in pos.seats if o is not s and a in o.won), None)
+            if other is not None:
+                raise pos.error(f"{s.name}.won.{i}", f"area {a!r} is won by {other} too: one player ranks first")
+    covered = {t.index[h] for s in pos.seats for _, h in s.tiles if h in t.index} | blank_taken
+    for s in pos.seats:
+        for i, a in enumerate(s.won):
+            hexes = t.area_hexes[t.area_names.index(a)]
+            done = sum(h in covered for h in hexes)
+            if done < len(hexes):  # an area is scored, and won, when its last hex is filled (S-A3)
+                raise pos.error(f"{s.name}.won.{i}", f"area {a!r} is not complete: {done} of its {len(hexes)} hexes "
+                                "hold tiles", rule=_area_rule(rs))
         for i, c in enumerate(s.cards or []):
             if c not in all_cards:
                 dym = did_you_mean(c, list(all_cards))
@@ -677,6 +688,14 @@ def check_position(pos: Position, rs: Ruleset) -> None:
         for j, who in enumerate(by):
             if who not in pos.players:
                 raise pos.error(f"public.{i}.{j}", f"{who!r} is not a player")
+
+
+def _area_rule(rs: Ruleset) -> str | None:
+    """The rule id an area's completion cites (its first payout's), if the rules give one."""
+    for rule in rs.areas.values():
+        if rule.ids:
+            return rule.ids[0]
+    return None
 
 
 def _neutral_hexes(rs: Ruleset, n: int) -> set[int]:

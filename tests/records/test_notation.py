@@ -157,6 +157,10 @@ def test_a_position_without_its_header_is_told_how_it_starts():
     ("Ann { score 4: farm 4 }", 16, "no scoring category 'farm'; did you mean 'farms'?", None),
     # a landmark, at column 12 of "Ann { owns Stirlin }"
     ("Ann { owns Stirlin }", 12, "no landmark 'Stirlin' on the board; did you mean 'Stirling'?", None),
+    # Thurso is three hexes, (7,1) (8,1) (9,1): with one tile it is not complete, so nobody has won it (S-A1..A3);
+    # "(7,1)" ends at column 30, two spaces, "won" 33..35, a space: "Thurso" at column 37
+    ("Ann { tiles settlement:2 (7,1)  won Thurso }", 37, "area 'Thurso' is not complete: 1 of its 3 hexes hold tiles",
+     "S-A1"),
     # a card, at column 13
     ('Ann { cards "Castle lrd" }', 13, "no card 'Castle lrd' in the ruleset's decks; did you mean 'Castle lord'?",
      None),
