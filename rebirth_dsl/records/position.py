@@ -152,13 +152,16 @@ def _syntax(e: Exception, text: str, file: str) -> RebirthError:
     line, col = getattr(e, "line", 0) or 0, getattr(e, "column", 0) or 0
     width = 1
     expected: set[str] = set(getattr(e, "expected", None) or getattr(e, "allowed", None) or ())
-    if isinstance(e, UnexpectedEOF) or line <= 0:
-        line = len(lines) if lines[-1] != "" or len(lines) == 1 else len(lines) - 1
+    at_end = isinstance(e, UnexpectedToken) and e.token.type == "$END"
+    if isinstance(e, UnexpectedEOF) or line <= 0 or at_end:
+        while len(lines) > 1 and not lines[-1].split("#", 1)[0].strip():  # the end of the last line written
+            lines.pop()
+        line = len(lines)
         col = len(lines[line - 1]) + 1
         what = "the position ends too soon"
     elif isinstance(e, UnexpectedToken):
         tok = str(e.token)
-        what = "the position ends too soon" if e.token.type == "$END" else f"unexpected {tok!r}"
+        what = f"unexpected {tok!r}"
         width = max(1, len(tok)) if "\n" not in tok else 1
     elif isinstance(e, UnexpectedCharacters):
         ch = e.char
@@ -170,6 +173,13 @@ def _syntax(e: Exception, text: str, file: str) -> RebirthError:
     words = sorted({_READABLE.get(t, f"`{t.lower()}`" if t.isalpha() else t) for t in expected})
     msg = what + (f"; expected {', '.join(words[:10])}" + (", ..." if len(words) > 10 else "") if words else "")
     hint = next((h for want, h in _TEACH if want & expected), None)
+    keywords = [t.lower() for t in expected if t.isalpha() and t not in _READABLE]
+    if isinstance(e, UnexpectedToken) and e.token.type in ("WORD", "STRING") and keywords:
+        dym = did_you_mean(str(e.token).strip('"'), keywords)
+        if dym:
+            hint = f"did you mean `{dym}`?"
+    if "RBRACE" in expected and (isinstance(e, UnexpectedEOF) or at_end):
+        hint = "a player's part ends with `}`"
     if line == 1 and col <= 1 and not text.lstrip().startswith("position"):
         hint = "a position starts with `position RULES on BOARD`, e.g. `position scotland on scotland`"
     src = lines[line - 1] if 0 < line <= len(lines) else ""

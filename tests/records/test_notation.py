@@ -136,6 +136,15 @@ def test_syntax_errors_at_the_character(line, col, words):
     assert d.render().splitlines()[2].index("^") == 4 + col - 1
 
 
+def test_a_misspelt_keyword_and_an_open_brace_are_named():
+    d = _error(HEAD + "Ann { tile food (7,2) }")  # `tile` at column 7
+    assert (d.line, d.col, d.hint) == (2, 7, "did you mean `tiles`?")
+    # "Ann { tiles food (7,2) hand food" is 32 characters: the end is column 33, on the last line written
+    d = _error(HEAD + "Ann { tiles food (7,2) hand food\n\n")
+    assert (d.line, d.col) == (2, 33) and d.message.startswith("the position ends too soon")
+    assert d.hint == "a player's part ends with `}`"
+
+
 def test_a_position_without_its_header_is_told_how_it_starts():
     d = _error("players Ann, Bob\n")
     assert (d.line, d.col) == (1, 1)
