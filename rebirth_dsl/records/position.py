@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 _HERE = Path(__file__).resolve().parent  # the grammar beside this module (see lang.parser._HERE)
 Span = tuple[int, int, int]  # line, column, end column (1-based, end exclusive)
+MAX_TILES = 1000  # a count in a list (tiles, cards, passes): far past any tile mix or deck
+MAX_NUMBER = 10**6  # scores, move numbers, coordinates: far past any game, and within any engine's integers
 Hex = tuple[int, int]
 
 
@@ -217,6 +219,28 @@ class _Build:
         if line is not None and (force or key not in self.spans):
             self.spans[key] = (line, col or 1, end)
 
+    def number(self, tok: Any, key: str, lo: int, hi: int) -> int:
+        """A whole number within its range, else an error at it (a number past any game is a mistake)."""
+        text = str(tok)  # a number of thousands of digits is refused before Python is asked to read it
+        n = int(text) if len(text) <= 15 else hi + 1
+        if not lo <= n <= hi:
+            self.span(key + "#n", tok)
+            raise self.pos.error(key + "#n", f"{text if len(text) < 13 else text[:12] + '...'}: out of range "
+                                 f"({lo} to {hi})")
+        return n
+
+    def count(self, tok: Any, key: str) -> int | None:
+        """A count written `xN` (none: None), at most MAX_TILES."""
+        if tok is None:
+            return None
+        digits = str(tok)[1:]
+        n = int(digits) if len(digits) <= 15 else MAX_TILES + 1
+        if n > MAX_TILES:
+            self.span(key + "#n", tok)
+            raise self.pos.error(key + "#n", f"x{digits if len(digits) < 13 else digits[:12] + '...'}: more than {MAX_TILES}; "
+                                 "no tile mix or deck has that many")
+        return n
+
     def twice(self, key: str, node: Any, what: str) -> None:
         """Refuse a clause given twice (the second is where the error is)."""
         if key in self.spans:
@@ -256,7 +280,7 @@ class _Build:
 
     def c_move(self, t: Any) -> None:
         self.twice("move", t, "`move`")
-        self.pos.move = int(t.children[0])
+        self.pos.move = self.number(t.children[0], "move", 0, MAX_NUMBER)
         if self.pos.move < 0:
             raise self.pos.error("move", "the move number counts the moves made: 0 or more")
 
@@ -312,12 +336,13 @@ class _Build:
 
     def s_score(self, seat: Seat, t: Any, key: str) -> None:
         total, *cats = t.children
-        seat.score = int(total)
+        seat.score = self.number(total, key + ".total", -MAX_NUMBER, MAX_NUMBER)
         self.span(key + ".total", total)
         if cats and cats[0] is not None:
             seat.categories = {}
             for c in cats:
-                cname, pts = _name(c.children[0]), int(c.children[1])
+                cname = _name(c.children[0])
+                pts = self.number(c.children[1], f"{key}.{cname}.points", -MAX_NUMBER, MAX_NUMBER)
                 self.span(f"{key}.{cname}", c.children[0])
                 if cname in seat.categories:
                     raise self.pos.error(f"{key}.{cname}", f"category {cname!r} is given twice")
@@ -333,7 +358,11 @@ class _Build:
         for pl in (c for c in t.children if c is not None):
             tile, *hexes = pl.children
             for h in hexes:
-                q, r = (int(x) for x in str(h).strip("() \t").split(","))
+                parts = str(h).strip("() \t").split(",")
+                q, r = (int(x) if len(x.strip()) <= 15 else MAX_NUMBER + 1 for x in parts)
+                if max(abs(q), abs(r)) > MAX_NUMBER:
+                    self.span(f"{key}.far", h)
+                    raise self.pos.error(f"{key}.far", "there is no hex so far out on any board")
                 self.span(f"{key}.{len(seat.tiles)}", h)
                 self.span(f"{key}.{len(seat.tiles)}.tile", tile)
                 seat.tiles.append((_name(tile), (q, r)))
@@ -361,25 +390,28 @@ class _Build:
             seat.won.append(_name(n))
 
     def s_passed(self, seat: Seat, t: Any, key: str) -> None:
-        seat.passed = int(t.children[0])
+        seat.passed = self.number(t.children[0], key, 0, MAX_TILES)
 
     def s_doubled(self, seat: Seat, t: Any, key: str) -> None:
         kids = t.children
         for i in range(0, len(kids), 2):
             self.span(f"{key}.{_name(kids[i])}", kids[i])
-            seat.doubled[_name(kids[i])] = int(kids[i + 1])
+            seat.doubled[_name(kids[i])] = self.number(kids[i + 1], f"{key}.{_name(kids[i])}", 1, MAX_TILES)
 
     def tiles(self, t: Any, key: str) -> tuple[list[str] | None, int | None]:
         """A list of tiles (runs expanded), or unknown with its count if given."""
         first = t.children[0] if t.children else None
         if first is not None and getattr(first, "data", None) == "unknown":
             self.span(key, first, force=True)
-            return None, _count(first.children[0])
+            return None, self.count(first.children[0], key)
         out: list[str] = []
         for run in (c for c in t.children if c is not None):
             tile, n = run.children
             self.span(f"{key}.{len(out)}", tile)
-            out.extend([_name(tile)] * (_count(n) or 1))
+            out.extend([_name(tile)] * (self.count(n, f"{key}.{len(out)}") or 1))
+            if len(out) > MAX_TILES:
+                raise self.pos.error(f"{key}.{len(out) - 1}", f"more than {MAX_TILES} tiles in one list: no tile mix "
+                                     "has that many")
         return out, None
 
     def cards(self, t: Any, key: str) -> tuple[list[str] | None, int | None]:
@@ -387,7 +419,7 @@ class _Build:
         first = t.children[0] if t.children else None
         if first is not None and getattr(first, "data", None) == "unknown":
             self.span(key, first, force=True)
-            return None, _count(first.children[0])
+            return None, self.count(first.children[0], key)
         out: list[str] = []
         for c in (c for c in t.children if c is not None):
             self.span(f"{key}.{len(out)}", c)
@@ -402,8 +434,6 @@ def _name(node: Any) -> str:
     return s[1:-1] if s.startswith('"') else s
 
 
-def _count(tok: Any) -> int | None:
-    return None if tok is None else int(str(tok)[1:])
 
 
 # ----- writing ------------------------------------------------------------------------------------------

@@ -145,6 +145,17 @@ def test_a_misspelt_keyword_and_an_open_brace_are_named():
     assert d.hint == "a player's part ends with `}`"
 
 
+@pytest.mark.parametrize(("line", "col", "words"), [
+    ("Ann { supply food x99999999999 }", 19, "more than 1000"),  # never a list of 10**11 tiles in memory
+    ("Ann { score " + "9" * 5000 + " }", 13, "out of range"),     # never Python's 4300-digit limit
+    ("Ann { tiles food (" + "9" * 5000 + ",1) }", 18, "no hex so far out"),
+    ("Ann { cards ? x5000 }", 15, "more than 1000"),
+])
+def test_numbers_past_any_game_are_refused_at_them(line, col, words):
+    d = _error(HEAD + line)
+    assert (d.line, d.col) == (2, col) and words in d.message
+
+
 def test_a_position_without_its_header_is_told_how_it_starts():
     d = _error("players Ann, Bob\n")
     assert (d.line, d.col) == (1, 1)
