@@ -101,7 +101,8 @@ def schema_errors(schema: dict[str, Any], data: Any, file: str) -> list[Diagnost
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted((leaf for e in validator.iter_errors(data) for leaf in _leaves(e)),
                     key=lambda e: [(isinstance(k, str), k) for k in e.absolute_path])
-    return [Diagnostic(_schema_message(e), file=file, path=_json_path(e.absolute_path)) for e in errors]
+    seen = dict.fromkeys((_schema_message(e), _json_path(e.absolute_path)) for e in errors)  # once each, in order
+    return [Diagnostic(message, file=file, path=path) for message, path in seen]
 
 
 def _leaves(e: Any) -> list[Any]:

@@ -45,7 +45,10 @@ def game_data(arg: str) -> tuple[Path, Any, str | None]:
     if path.suffix == ".json":
         return path, None, None
     text = decode_text(read_bytes(path, "game"), shown(path), "game")
-    return path, _parse_text(text, shown(path)), text if is_notation(text) else None
+    # a file not named .json that is not JSON is read as the notation, so a slip in its first word is
+    # reported by the notation's reader (`a position starts with ...`), not as bad JSON
+    notation = is_notation(text) or not text.lstrip().startswith(("{", "["))
+    return path, _parse_text(text, shown(path), notation), text if notation else None
 
 
 def _is_file(arg: str) -> bool:
@@ -56,9 +59,9 @@ def _is_file(arg: str) -> bool:
         return False
 
 
-def _parse_text(text: str, file: str) -> Any:
-    """A record's JSON, or the record that starts from a notation."""
-    if is_notation(text):
+def _parse_text(text: str, file: str, notation: bool | None = None) -> Any:
+    """A record's JSON, or the record that starts from a notation (`notation`: which; None: as the text reads)."""
+    if is_notation(text) if notation is None else notation:
         from rebirth_dsl.records.position import read_position, record_of
 
         return record_of(read_position(text, file), text)

@@ -324,6 +324,14 @@ def test_notation_error_on_the_command_line(tmp_path):
     assert "Traceback" not in err
 
 
+def test_a_file_that_is_not_json_is_read_as_notation(tmp_path):
+    slip = tmp_path / "slip.pos"
+    slip.write_text("positon scotland on scotland\n")  # the first word misspelt: not JSON either
+    code, _, err = rebirth("eval", slip, limit=60)
+    assert code == 1 and "slip.pos:1:1: unexpected 'positon'" in err
+    assert "a position starts with `position RULES on BOARD`" in err
+
+
 def test_eval_at_is_the_record_cut_there(tmp_path):
     data = json.loads((ROOT / "examples" / "scotland-3p.json").read_text())
     data["moves"] = data["moves"][:31]
