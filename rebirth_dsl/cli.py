@@ -98,7 +98,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    "from playouts that re-deal what the viewer cannot see")
     _playout_options(e, 200)
     e.add_argument("--as", dest="viewer", metavar="NAME", help="--forecast: whose view (default: the player to move)")
-    _at_option(e)
 
     h = sub.add_parser("hint", help="rank the moves of the player to move by expected final margin, from playouts")
     h.add_argument("game", help=GAME_HELP)
@@ -274,7 +273,6 @@ def _position_parser(sub: Any) -> None:
                         "game record")
     po.add_argument("game", help=GAME_HELP)
     _record_options(po)
-    _at_option(po)
     po.add_argument("--as", dest="viewer", metavar="NAME", help="write only what this player may see (the others' "
                     "hands and cards, the supplies' and decks' order: unknown)")
     po.add_argument("--record", action="store_true", help="write a game record (JSON) that starts from the "
@@ -290,6 +288,7 @@ def _record_options(p: argparse.ArgumentParser) -> None:
                    "by default only bundled games and files beside the record are read)")
     p.add_argument("--rules", help="use this ruleset (a file or bundled name) instead of the record's")
     p.add_argument("--board", help="use this board (a file or bundled name) instead of the record's")
+    _at_option(p)
 
 
 def _export_options(p: argparse.ArgumentParser) -> None:

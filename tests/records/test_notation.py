@@ -324,6 +324,14 @@ def test_notation_error_on_the_command_line(tmp_path):
     assert "Traceback" not in err
 
 
+def test_every_game_command_takes_at(tmp_path):
+    pos = tmp_path / "p30.pos"
+    assert rebirth("position", "scotland-3p", "--at", "30", "-o", pos, limit=60)[0] == 0
+    code, at, err = rebirth("moves", "scotland-3p", "--at", "30", "--json", limit=60)
+    assert code == 0, err
+    assert json.loads(at) == json.loads(rebirth("moves", pos, "--json", limit=60)[1])
+
+
 def test_a_file_that_is_not_json_is_read_as_notation(tmp_path):
     slip = tmp_path / "slip.pos"
     slip.write_text("positon scotland on scotland\n")  # the first word misspelt: not JSON either
