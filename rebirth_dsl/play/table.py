@@ -34,6 +34,11 @@ from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.agents import Agent, decide, move_entry
 from rebirth_dsl.play.human import HumanAgent, SaveGame
+from rebirth_dsl.play.reasons import (  # the one meaning of a move's effects
+    effects_text,
+    holders_of,
+    move_effects,
+)
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.present.describe import expr_text
 from rebirth_dsl.present.report import evaluate, render_table
@@ -372,38 +377,23 @@ class Table:
 
     # ----- what a seat sees ---------------------------------------------------------------------
     def previews(self, p: int) -> dict[str, list[dict[str, Any]]]:
-        """Per tile in p's hand: every legal hex with the points it scores now, by category, the
-        landmarks it takes, the areas it completes and the abilities it would use."""
+        """Per tile in p's hand: every legal hex with what the move does now (play/reasons.py): the points
+        by category, the landmarks it takes or challenges, the areas it completes, the cards drawn and the
+        abilities it would use, and all of it in words (`text`)."""
         g = self.game
         rs = g.rs
-        area_cats = {a.category for a in rs.areas.values()}
+        holders = holders_of(g)
         out: dict[str, list[dict[str, Any]]] = {}
         for tile in dict.fromkeys(g.hand[p]):
             hexes, fallback = g.legal_hexes(tile[0])
             rows: list[dict[str, Any]] = []
             for h in hexes:
-                trial = g.clone()
-                trial.auto_choose = first_choice
-                before = list(trial.lm_owner)
-                events = trial.play(p, tile, h, len(self.moves))
-                breakdown: dict[str, int] = {}
-                others: dict[str, int] = {}
-                for e in events:
-                    if e.points and e.player == p:
-                        breakdown[e.category] = breakdown.get(e.category, 0) + e.points
-                    elif e.points and e.player >= 0:
-                        others[g.players[e.player]] = others.get(g.players[e.player], 0) + e.points
-                takes = [g.t.landmark_name[lm] for lm, o in enumerate(trial.lm_owner) if o == p and before[lm] != p]
-                used, asks = [], []
-                for lm, _ in g.pending_abilities(p, h):
-                    ab, _, opts = g.ability_options(p, lm)
-                    used.append(f"{g.t.landmark_name[lm]}: {ab.name}")
-                    if opts:  # only whether it asks: the answers are shown once the tile is down
-                        asks.append(g.t.landmark_name[lm])
+                eff = move_effects(g, p, tile, h)
                 rows.append({"hex": list(g.t.coords[h]), "index": h, "kind": g.t.hex_kind[h],
-                             "points": sum(breakdown.values()), "breakdown": breakdown, "others": others,
-                             "takes": takes, "areas": [e.text for e in events if e.category in area_cats],
-                             "abilities": used, "asks": asks, "fallback": fallback})
+                             "points": eff.total, "breakdown": eff.points, "others": eff.others,
+                             "takes": eff.takes, "challenges": eff.challenges, "areas": eff.area_texts,
+                             "cards": eff.cards, "abilities": eff.abilities, "asks": eff.asks, "fallback": fallback,
+                             "text": effects_text(eff, holders)})
             rows.sort(key=lambda r: (-r["points"], r["hex"]))
             out[rs.tile_name(*tile)] = rows
         return out

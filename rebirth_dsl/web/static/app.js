@@ -313,12 +313,9 @@ function hover(ev, on) {
   if (!on || !poly) { box.hidden = true; return; }
   const row = G.rows.get(hexIndex(poly));
   if (!row) { box.hidden = true; return; }
-  const parts = Object.entries(row.breakdown).map(([k, v]) => `${k} ${v}`);
-  let html = `<b>${hexText(row.hex)} ${esc(row.kind)}</b>: <b>${signed(row.points)}</b>${parts.length ? ` (${esc(parts.join(", "))})` : ""}`;
-  if (row.takes.length) html += `<br>takes ${esc(row.takes.join(", "))}`;
-  for (const a of row.areas) html += `<br>${esc(a)}`;
-  for (const [who, pts] of Object.entries(row.others)) html += `<br>${esc(who)} ${signed(pts)}`;
-  for (const a of row.abilities) html += `<br>first touch: ${esc(a)}`;
+  // what the move does: the server's words (play/reasons.py), the same as `rebirth moves` and the terminal's
+  let html = `<b>${hexText(row.hex)} ${esc(row.kind)}</b>: <b>${signed(row.points)}</b>`;
+  for (const part of row.text.split("; ")) html += `<br>${esc(part)}`;
   if (row.asks.length) html += "<br><span class=\"small\">(you will be asked: the tile goes down first)</span>";
   if (row.fallback) html += "<br><span class=\"small\">fallback hex: no primary hex is free</span>";
   box.innerHTML = html;
