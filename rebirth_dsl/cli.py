@@ -550,7 +550,9 @@ def _load_replay(args: argparse.Namespace) -> Any:
     --rules/--board overrides, --allow-paths and --at)."""
     rules = find("rules", args.rules) if args.rules else None
     board = board_for(None, args.board) if args.board else None
-    return load_game(args.game, allow_paths=args.allow_paths, rules=rules, board=board, at=getattr(args, "at", None))
+    # a position's unknown parts are dealt with the command's seed (play/complete.py), and said
+    return load_game(args.game, allow_paths=args.allow_paths, rules=rules, board=board, at=getattr(args, "at", None),
+                     deal_seed=getattr(args, "seed", None) or 0)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -560,6 +562,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     dealt = None
     if args.forecast:
         game, dealt = _played_on(args, r, game.player_index(args.viewer) if args.viewer else None, None)
+    elif r.loaded.dealt is not None:  # a position's unknown parts, dealt as it was loaded: said, as a forecast's
+        dealt = _dealt_text(r, args)
     result = evaluate(game, _viewer(args, game))
     if dealt is not None:
         result["dealt"] = dealt
@@ -581,6 +585,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         at += " from a position" if rec.setup.position is not None else ""
         print(f"{game.rs.title}: {len(rec.moves)} moves{at}, {len(game.players)} players"
               + (" (scenario)" if rec.scenario else ""))
+        if dealt and not args.forecast:
+            print(dealt)
         if args.explain:
             _print_explained(result)
         print(render_table(result, game.rs.categories))
@@ -634,6 +640,12 @@ def cmd_position(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _dealt_text(r: Any, args: argparse.Namespace) -> str:
+    """What was dealt to a position's unknown parts, as play/complete.py says it."""
+    seed = getattr(args, "seed", None) or 0
+    return f"dealt (seed {seed}): " + ("; ".join(r.loaded.dealt) or "nothing: the position says it all")
+
+
 def _viewer(args: argparse.Namespace, game: Any) -> int | None:
     """Whose view `eval` shows: --as, or with --forecast the player to move (the forecast's own viewer);
     None: the record's whole content (a record holds every card)."""
@@ -646,6 +658,8 @@ def _played_on(args: argparse.Namespace, r: Any, player: int | None, tile: tuple
     """A scenario position completed so that it plays on (play/complete.py), and what was dealt in words;
     any other game as it is (None: nothing dealt). --as-is keeps a scenario as it stands."""
     game = r.game
+    if r.loaded.dealt is not None:  # a position whose unknown parts were dealt as it was loaded (records.games)
+        return game, _dealt_text(r, args)
     if not game.scenario or game.is_over() or getattr(args, "as_is", False):
         return game, None
     from rebirth_dsl.play.complete import complete, known_of_record, render_dealt
@@ -662,6 +676,10 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if r.error is not None:
         raise RebirthError([*r.error.diagnostics])
     info = legal_moves(r.game, args.tile, args.player)
+    if r.loaded.dealt is not None:  # a position's unknown parts, dealt as it was loaded: said
+        info["dealt"] = _dealt_text(r, args)
+        if not args.json:
+            print(info["dealt"])
     if args.json:
         print(json.dumps(info, indent=2, ensure_ascii=False))
         return EXIT_OK

@@ -71,11 +71,13 @@ def _parse_text(text: str, file: str, notation: bool | None = None) -> Any:
 
 
 def load_game(arg: str, allow_paths: bool = False, rules: Path | None = None, board: Path | None = None,
-              at: int | None = None) -> Replay:
-    """A command's game, replayed (to move `at` when given): a record, a notation, an example or `-`."""
+              at: int | None = None, deal_seed: int | None = None) -> Replay:
+    """A command's game, replayed (to move `at` when given): a record, a notation, an example or `-`. A
+    position's unknown parts are dealt with `deal_seed` (what was dealt: `Replay.loaded.dealt`), or refused."""
     path, data, text = game_data(arg)
     # `<stdin>` and `<position>` are no files: their folder, for the names they give, is the current one
     loaded = load_record(path, data=data, allow_paths=allow_paths, rules=rules, board=board)
+    loaded.deal_seed = deal_seed
     if text is not None:
         loaded.notation = True
     if at is not None:

@@ -591,21 +591,60 @@ def view_of(pos: Position, viewer: str, set_aside_visible: bool = True) -> Posit
 
 
 # ----- to a game ----------------------------------------------------------------------------------------
-def start_game(position: Position, rs: Ruleset, board: Any = None, rng: random.Random | None = None) -> Game:
+def start_game(position: Position, rs: Ruleset, board: Any = None, rng: random.Random | None = None,
+               seed: int | None = None) -> Game:
     """The game a position describes, ready to play on: checked against the ruleset and board (each problem
-    at its character). Unknown parts (`?`) are refused, saying which: completing them by dealing what is left
-    of the tile mix and the decks is the completion's (play/complete.py), which fills this function's place."""
+    at its character). Unknown parts (`?`) are dealt from what is left of the tile mix and the decks
+    (play/complete.py) when a generator or seed is given; without one they are refused, saying which."""
     check_position(position, rs)
-    missing = position.unknowns() + [f"deck.{d}" for d in rs.decks
-                                           if d not in position.decks and not position.scenario]
-    if missing:
-        first = missing[0]
+    if not _missing(position, rs):
+        return _build(position, rs)
+    if seed is None and rng is None:
+        missing = _missing(position, rs)
         what = ", ".join(m.replace(".", "'s ", 1) if not m.startswith("deck.") else f"deck {m[5:]!r}"
                          for m in missing)
-        raise position.error(first, f"this position does not say {what}: a game cannot be played on from it",
+        raise position.error(missing[0], f"this position does not say {what}: a game cannot be played on from it",
                              hint="write them out (`supply food, energy x2, settlement:3`), or take a whole position "
                              "from a record with `rebirth position GAME --at N`")
-    return _build(position, rs)
+    return complete_position(position, rs, seed if seed is not None else (rng or random.Random()).randrange(2**31))[0]
+
+
+def _missing(position: Position, rs: Ruleset) -> list[str]:
+    """The parts not known, as keys of the spans; a deck the position does not name is not known either."""
+    return position.unknowns() + [f"deck.{d}" for d in rs.decks if d not in position.decks and not position.scenario]
+
+
+def complete_position(position: Position, rs: Ruleset, seed: int) -> tuple[Game, list[str]]:
+    """A checked position with unknown parts made a game: the known parts as given, the rest dealt by the
+    completion (play/complete.py: each player's unplaced tiles less what is known, the unseen cards), seeded;
+    and what was dealt, in words."""
+    import copy
+
+    from rebirth_dsl.play.complete import Known, complete
+
+    check_position(position, rs)
+    known_part = copy.deepcopy(position)
+    for s in known_part.seats:  # built without the unknown parts; the completion deals them
+        for what in ("hand", "supply", "aside", "cards"):
+            if getattr(s, what) is None:
+                setattr(s, what, [])
+    g = _build(known_part, rs)
+    g.scenario = False
+    players = position.players
+
+    def tiles(items: list[str] | None) -> list[tuple[int, int]] | None:
+        return None if items is None else [rs.parse_tile(x) for x in items]
+
+    known = Known(players.index(position.turn or players[0]),
+                  [tiles(s.hand) for s in position.seats],
+                  [tiles(s.supply) for s in position.seats],
+                  [tiles(s.aside) for s in position.seats],
+                  [list(s.cards or []) for s in position.seats],
+                  [s.cards_count or 0 if s.cards is None else 0 for s in position.seats],
+                  {d: list(c) for d, c in position.decks.items() if c is not None} or None)
+    done = complete(g, known, seed)
+    done.game.move_index = position.move
+    return done.game, done.dealt
 
 
 def check_position(pos: Position, rs: Ruleset) -> None:

@@ -37,6 +37,8 @@ class Loaded:
     base: Path
     file: str = ""
     notation: bool = False  # read from the notation itself: its errors name that file, not a record's JSON path
+    deal_seed: int | None = None  # a position's unknown parts are dealt with this seed (None: refused)
+    dealt: list[str] | None = None  # what was dealt, in words
 
 
 # Compiled rulesets of this process, by content: an edited rules file (or a file it extends, or the board) is
@@ -339,7 +341,12 @@ def _from_position(loaded: Loaded) -> Game:
                         f"({', '.join(rec.players)})")
     if pos.scenario != rec.scenario:
         raise pos.error("rules", "the position and the record disagree on `scenario`")
-    return start_game(pos, loaded.rs, loaded.board)
+    if loaded.deal_seed is None or not pos.unknowns() and all(d in pos.decks for d in loaded.rs.decks):
+        return start_game(pos, loaded.rs, loaded.board)
+    from rebirth_dsl.records.position import complete_position
+
+    game, loaded.dealt = complete_position(pos, loaded.rs, loaded.deal_seed)
+    return game
 
 
 def write_json_atomic(path: str | Path, data: Any) -> None:

@@ -83,10 +83,26 @@ def test_hand_written_position_written_back_reads_the_same():
     assert write_position(again) == write_position(pos)
 
 
-def test_unknown_supplies_are_refused_saying_what_is_missing():
+def test_unknown_supplies_are_dealt_from_what_is_left():
+    from collections import Counter
+
+    from rebirth_dsl.runtime.setup import colour_tiles
+
+    rs = ruleset()
+    game = start_game(read_position(HAND_WRITTEN), rs, None, random.Random(0))
+    assert [len(s) for s in game.supply] == [26, 26, 27]  # 36 less placed, hand and set aside (above)
+    for q in range(3):  # each colour whole again: placed + hand + supply + set aside = the mix (S-C2)
+        placed = [(game.tkind[h], game.tval[h]) for k in game.tiles_of[q] for h in k]
+        have = Counter(placed + game.hand[q] + game.supply[q] + game.set_aside[q])
+        assert have == Counter(colour_tiles(rs, 3))
+    assert [rs.tile_name(*t) for t in game.hand[2]] == ["settlement:2"] and game.turn == 2
+    assert len(game.decks["mission"]) == 20 and game.move_index == 20
+
+
+def test_unknown_supplies_without_a_deal_are_refused_saying_what_is_missing():
     pos = read_position(HAND_WRITTEN, "hand.pos")
     with pytest.raises(RebirthError) as e:
-        start_game(pos, ruleset(), None, random.Random(0))
+        start_game(pos, ruleset())
     d = e.value.diagnostics[0]
     # the first unknown: Ann's `supply ? x26` on line 6; `?` is column 42 of
     # "      owns Ardvreck   hand food   supply ? x26   aside settlement:2, energy }"
@@ -300,8 +316,28 @@ def test_a_notation_with_unknowns_converts_without_being_played(tmp_path):
     assert seen.seat("Ann").hand is None and seen.seat("Ann").hand_count == 1
     assert seen.seat("Cat").hand == ["settlement:2"]
     assert seen.seat("Ann").cards == []  # holding none is public: nothing to hide
-    code, _, err = rebirth("moves", src, limit=60)  # played on: refused, saying what is missing
-    assert code == 1 and "hand.pos:6:42: this position does not say Ann's supply" in err
+    code, out, err = rebirth("moves", src, limit=60)  # played on: the unknown parts dealt, and said
+    assert code == 0, err
+    assert out.startswith("dealt (seed 0): Ann supply 26 tiles; Bob supply 26 tiles; Cat supply 27 tiles; "
+                          "deck mission 20 cards\nCat to place settlement:2")
+
+
+def test_a_hand_written_position_plays_on(tmp_path):
+    """The issue's acceptance: typed by hand, supplies unknown, `hint` ranks moves that differ in expected
+    final score and the forecast has width."""
+    src = tmp_path / "hand.pos"
+    src.write_text(HAND_WRITTEN)
+    code, out, err = rebirth("hint", src, "--playouts", "8", "--json", limit=300)
+    assert code == 0, err
+    hint = json.loads(out)
+    assert hint["dealt"].startswith("dealt (seed 0): Ann supply 26 tiles")
+    finals = {m["final"]["mean"] for m in hint["moves"]}
+    assert len(finals) > 1
+    code, out, err = rebirth("eval", src, "--forecast", "--playouts", "20", "--json", limit=300)
+    assert code == 0, err
+    for p in json.loads(out)["forecast"]["players"]:
+        low, high = p["final"]["ci"]
+        assert high > low
 
 
 def test_stdin_and_notation_text_are_games(tmp_path):
