@@ -15,7 +15,7 @@ from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.present.report import evaluate, explain, render_table
-from rebirth_dsl.records.games import load_game
+from rebirth_dsl.records.games import game_data, load_game
 from rebirth_dsl.records.resources import board_for, bundled, default_board, default_rules, find, name_of
 
 if TYPE_CHECKING:
@@ -324,7 +324,7 @@ def _review_parser(sub: Any) -> None:
     """`rebirth review GAME`: its options."""
     rv = sub.add_parser("review", help="judge every move of a game against the best move, from the mover's "
                         "information, and chart each player's chance to win")
-    rv.add_argument("game", help="a game record, or a bundled example by name")
+    rv.add_argument("game", help=GAME_HELP)
     _record_options(rv)
     rv.add_argument("--playouts", type=count, default=100, help="playouts per candidate move (default 100)")
     rv.add_argument("--width", type=count, default=6, help="candidates per move: the one-ply evaluation's best "
@@ -348,7 +348,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     from rebirth_dsl.play.review import ReviewJob, annotated, render_review, review, write_plot
 
-    path = find("examples", args.game)
+    path, data, _ = game_data(args.game)  # a record, a notation (its moves: none), an example or -
     outs = {}
     for flag, value in (("--plot", args.plot), ("--annotate", args.annotate)):
         if value:  # refused before any playout: a bad name, or an input of the command
@@ -357,7 +357,7 @@ def cmd_review(args: argparse.Namespace) -> int:
             outs[flag] = check_output(value, [path])
     if args.workers < 1:
         build_parser("review").error("--workers: at least 1")
-    job = ReviewJob(str(path), None, args.allow_paths, find("rules", args.rules) if args.rules else None,
+    job = ReviewJob(str(path), data, args.allow_paths, find("rules", args.rules) if args.rules else None,
                     board_for(None, args.board) if args.board else None, args.playouts, args.width, args.agents,
                     args.backend, args.seed)
     rv = review(job, args.workers)
@@ -369,7 +369,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     if "--annotate" in outs:
         from rebirth_dsl.records.record import write_json_atomic
 
-        write_json_atomic(outs["--annotate"], annotated(load_json(path), rv))
+        write_json_atomic(outs["--annotate"], annotated(data if data is not None else load_json(path), rv))
         print(f"wrote {shown(outs['--annotate'])}", file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK
 
@@ -615,7 +615,7 @@ def _print_explained(result: dict[str, Any]) -> None:
 
 def cmd_position(args: argparse.Namespace) -> int:
     """`rebirth position GAME [--at N] [--as NAME] [-o FILE]`: record -> notation, notation -> record."""
-    from rebirth_dsl.records.games import game_data, position_for
+    from rebirth_dsl.records.games import position_for
     from rebirth_dsl.records.inputs import record_files
     from rebirth_dsl.records.position import record_of, write_position
     from rebirth_dsl.records.record import dumps
@@ -744,7 +744,7 @@ def _drawn(arg: str) -> tuple[Any, Any]:
     notation (a file, the text, or `-`), as the record that starts from it (records.games)."""
     from pathlib import Path
 
-    from rebirth_dsl.records.games import game_data, is_notation
+    from rebirth_dsl.records.games import is_notation
 
     try:
         notation_file = not arg.endswith(".json") and Path(arg).is_file()
