@@ -550,9 +550,11 @@ def _load_replay(args: argparse.Namespace) -> Any:
     --rules/--board overrides, --allow-paths and --at)."""
     rules = find("rules", args.rules) if args.rules else None
     board = board_for(None, args.board) if args.board else None
-    # a position's unknown parts are dealt with the command's seed (play/complete.py), and said
+    # a position's unknown parts are dealt with the command's seed (play/complete.py), and said; --as-is deals
+    # nothing, so a position that does not say them is refused, saying which
+    seed = None if getattr(args, "as_is", False) else getattr(args, "seed", None) or 0
     return load_game(args.game, allow_paths=args.allow_paths, rules=rules, board=board, at=getattr(args, "at", None),
-                     deal_seed=getattr(args, "seed", None) or 0)
+                     deal_seed=seed)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
