@@ -19,7 +19,6 @@ between `workers` processes, and each process replays the record once.
 
 from __future__ import annotations
 
-import copy
 import multiprocessing as mp
 import signal
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from rebirth_dsl.play.forecast import Candidate, candidates, play_candidates, sc
 from rebirth_dsl.play.loop import agent_list
 from rebirth_dsl.play.search import uses_native
 from rebirth_dsl.play.stats import mean_ci, paired_t
+from rebirth_dsl.records.annotate import annotate
 from rebirth_dsl.records.record import Loaded, load_record, replay
 from rebirth_dsl.runtime.game import Game
 
@@ -213,20 +213,13 @@ def _move(m: dict[str, Any]) -> str:
     return f"{m['tile']} ({m['hex'][0]},{m['hex'][1]})" if m["hex"] else f"{m['tile']} pass"
 
 
-def annotate_move(record: dict[str, Any], move_index: int, comment: str) -> dict[str, Any]:
-    """A copy of a record's data with a comment on one move. The record notation's own annotate
-    (records/annotate.py, being written apart) is to replace this once it lands."""
-    out = copy.deepcopy(record)
-    out["moves"][move_index]["comment"] = comment
-    return out
-
-
 def annotated(record: dict[str, Any], rv: dict[str, Any]) -> dict[str, Any]:
-    """The record with a comment on every marked move: the mark, the loss and the best move."""
+    """The record with a comment on every marked move (records.annotate: a comment already there is kept):
+    the mark, the loss and the best move."""
     out = record
     for m in rv["moves"]:
         if m["mark"]:
-            out = annotate_move(out, m["move"], f"{m['mark']} {m['mark_name']}: about {m['lost']:.1f} points of "
+            out = annotate(out, m["move"], f"{m['mark']} {m['mark_name']}: about {m['lost']:.1f} points of "
                                 f"final margin lost; best {_move(m['best'])} ({m['best']['margin']:+.1f} against "
                                 f"{m['margin']:+.1f})")
     return out

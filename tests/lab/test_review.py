@@ -87,6 +87,9 @@ def test_review_cli_prints_the_marks_chart_and_annotations(run_cli, tmp_path: Pa
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     comments = [m.get("comment") for m in json.loads(notes.read_text(encoding="utf-8"))["moves"]]
     assert comments[20] and comments[20].startswith("?? blunder") and "(1,2)" in comments[20]
+    code, out, err = run_cli("eval", notes, "--allow-paths", "--explain")  # a valid record: the mark is shown
+    assert code == 0, err
+    assert "?? blunder" in out
     code, out, err = run_cli("review", f, "--allow-paths", "--playouts", "5", "--width", "2", "--json", "--plot", svg)
     assert code == 0, err
     data = json.loads(out)
