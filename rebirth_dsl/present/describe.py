@@ -6,7 +6,7 @@ from typing import Protocol
 
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.functions import SIGNATURES
+from rebirth_dsl.lang.functions import SIGNATURES, say_table
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.rules import area, majority, touch
 from rebirth_dsl.rules.words import Words, cited
@@ -26,12 +26,23 @@ def expr_text(e: A.Expr) -> str:
         case A.BinOp(op=op, left=left, right=right):
             word = {">=": "at least", "<=": "at most", "==": "is", "!=": "is not", ">": "more than",
                     "<": "less than"}.get(op, op)
-            return f"{expr_text(left)} {word} {expr_text(right)}"
+            return f"{_operand(left, op)} {word} {_operand(right, op)}"
+        case A.Call(fn="players", args=args) if args:
+            return say_table(args)  # a player-count table: `15 with 2 or 3 players, 13 with 4`
+        case A.PlayerEntry():
+            return say_table((e,))
         case A.Call(fn=fn, args=args):
             said = [expr_text(a) for a in args]
             sig = SIGNATURES.get(fn)
             return sig.say(said) if sig is not None else f"{fn}({', '.join(said)})"  # an attribute sum
     return "?"
+
+
+def _operand(e: A.Expr, op: str) -> str:
+    """A side of an operator in English: a player-count table in parentheses under arithmetic, where its
+    commas would otherwise run into the sum (`(5 with 2 players, 4 with 3) + 1`)."""
+    text = expr_text(e)
+    return f"({text})" if op in ("+", "-", "*") and isinstance(e, A.Call) and e.fn == "players" and e.args else text
 
 
 def _a(noun: str) -> str:
