@@ -1135,7 +1135,7 @@ class Players(Builtin):
         if any(n not in table for n in range(lo, hi + 1)):
             return None
         values = [table.get(n, 0) for n in range(hi + 1)]  # below `lo` never read: the game refuses the count
-        return [], f"((i64){cg.const(('players', tuple(values)), 'i64', values)}[s->n])", "int"
+        return [], f"((i64){cg.const(('players', ','.join(map(str, values))), 'i64', values)}[s->n])", "int"
 
     def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
         if not args:

@@ -115,8 +115,8 @@ class ExprGen:
                 most = 0
                 for x in args:
                     if not isinstance(x, A.Name) or x.id in VARIABLES:
-                        b = self.bound(x)
-                        most = max(most, b) if isinstance(x, A.PlayerEntry) else most
+                        got = self.bound(x)
+                        most = max(most, got) if isinstance(x, A.PlayerEntry) else most
                 if fn in self.t.attributes:
                     return n * self.max_value
                 return max(n, most)
