@@ -960,8 +960,8 @@ def check_player_tables(rules: A.Rules, t: Tables, board: Board | None) -> list[
                     said = " and ".join(_counts(a, b) for a, b in runs)
                     add = ", ".join(f"{_counts(a, b)}: N" for a, b in runs)
                     d = _at(call, f"this table gives no number for {said} players, but the ruleset plays with {lo} "
-                                  f"to {hi} players ({stated}{where}): a game of {said.replace(' and ', ' or ')} would "
-                                  "have none here",
+                                  f"to {hi} players ({stated}{where}): a game of {said.replace(' and ', ' or ')} players "
+                                  "would have none here",
                             f"add `{add}` to the table" + (" (restate the base's statement here: a variant "
                                                            "replaces a statement whole)" if inherited else ""))
                     if range_at is not None:
