@@ -6,8 +6,8 @@ function does in each engine is its entry in compile/functions.py, under the sam
 
 Types: int, bool, player, hex, hexes, groups, landmark, landmarks, areas; `coll` is any collection (hexes,
 groups, landmarks, areas); `sel:WHAT` is a name argument (a tile kind or class, a hex kind or tag, a hex kind,
-tag or landmark, a landmark kind), resolved when the rules are compiled. A trailing `*` repeats; `a|b`
-accepts either type.
+tag or landmark, a landmark kind), resolved when the rules are compiled; `entry` is an entry of a player-count
+table, `2 to 3: 15` (players only). A trailing `*` repeats; `a|b` accepts either type.
 """
 
 from __future__ import annotations
