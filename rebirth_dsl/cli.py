@@ -97,14 +97,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     e.add_argument("--forecast", action="store_true", help="each player's expected final score and chance to win, "
                    "from playouts that re-deal what the viewer cannot see")
     _playout_options(e, 200)
-    e.add_argument("--as", dest="viewer", metavar="NAME", help="--forecast: whose view (default: the player to move)")
+    e.add_argument("--as", dest="viewer", metavar="NAME", help="whose view: other players' secret cards are not shown "
+                   "(default with --forecast: the player to move)")
+    _position_options(e)
 
     h = sub.add_parser("hint", help="rank the moves of the player to move by expected final margin, from playouts")
     h.add_argument("game", help="a game record, or a bundled example by name")
     _record_options(h)
     h.add_argument("--tile", help="the tile to place (default: each tile in hand; scenarios must say)")
     h.add_argument("--player", help="scenarios: whose move (default: the first player)")
-    _playout_options(h, 100)
+    _playout_options(h, 50, "oneply")
+    h.add_argument("--width", type=count, default=8, help="play out only the moves the one-ply evaluation ranks "
+                   "in its best WIDTH (default 8; 0: every move); the others are listed as screened out")
+    _position_options(h)
     h.add_argument("--top", type=count, default=10, help="how many moves to list (default 10; --json lists all)")
     h.add_argument("--json", action="store_true")
 
@@ -114,6 +119,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     m.add_argument("--tile", help="the tile to place (default: the tile in hand), e.g. food or settlement:3")
     m.add_argument("--player", help="scenarios: whose tile it is (default: the first player)")
     m.add_argument("--json", action="store_true")
+
+    _review_parser(sub)
 
     d = sub.add_parser("draw", help="draw a board, or a game's position, as SVG or text")
     d.add_argument("file", help="a board or a game record (a file, or a bundled board by name)")
@@ -284,9 +291,69 @@ def _check_export(args: argparse.Namespace) -> None:
         build_parser(args.command).error(problem)
 
 
-def _playout_options(p: argparse.ArgumentParser, playouts: int) -> None:
+def _review_parser(sub: Any) -> None:
+    """`rebirth review GAME`: its options."""
+    rv = sub.add_parser("review", help="judge every move of a game against the best move, from the mover's "
+                        "information, and chart each player's chance to win")
+    rv.add_argument("game", help="a game record, or a bundled example by name")
+    _record_options(rv)
+    rv.add_argument("--playouts", type=count, default=100, help="playouts per candidate move (default 100)")
+    rv.add_argument("--width", type=count, default=6, help="candidates per move: the one-ply evaluation's best "
+                    "WIDTH, and the move played (default 6; 0: every legal move)")
+    rv.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random: "
+                    "on the native engine when it can run)")
+    rv.add_argument("--seed", type=int, default=0, help="the playouts' seed")
+    rv.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
+                    help="where random playouts run (as hint's --backend)")
+    rv.add_argument("--workers", type=count, default=1, help="processes to share the moves between")
+    rv.add_argument("--all", action="store_true", help="list every move, not only the marked ones")
+    rv.add_argument("--json", action="store_true", help="print one JSON object")
+    rv.add_argument("--plot", metavar="FILE", help="chart each player's chance to win after each move: FILE.png "
+                    "or FILE.svg (needs the extra [lab]: matplotlib)")
+    rv.add_argument("--annotate", metavar="OUT", help="write a copy of the record with a comment on each marked move")
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """`rebirth review GAME`: every move against the best, marked, summed up and charted."""
+    from pathlib import Path
+
+    from rebirth_dsl.play.review import ReviewJob, annotated, render_review, review, write_plot
+
+    path = find("examples", args.game)
+    outs = {}
+    for flag, value in (("--plot", args.plot), ("--annotate", args.annotate)):
+        if value:  # refused before any playout: a bad name, or an input of the command
+            if flag == "--plot" and Path(value).suffix.lower() not in (".png", ".svg"):
+                build_parser("review").error(f"--plot {value}: name a .png or .svg file")
+            outs[flag] = check_output(value, [path])
+    if args.workers < 1:
+        build_parser("review").error("--workers: at least 1")
+    job = ReviewJob(str(path), None, args.allow_paths, find("rules", args.rules) if args.rules else None,
+                    board_for(None, args.board) if args.board else None, args.playouts, args.width, args.agents,
+                    args.backend, args.seed)
+    rv = review(job, args.workers)
+    rv["game"] = shown(path)
+    print(json.dumps(rv, indent=2, ensure_ascii=False) if args.json else render_review(rv, args.all))
+    if "--plot" in outs:
+        write_plot(rv, outs["--plot"])
+        print(f"wrote {shown(outs['--plot'])}", file=sys.stderr if args.json else sys.stdout)
+    if "--annotate" in outs:
+        from rebirth_dsl.records.record import write_json_atomic
+
+        write_json_atomic(outs["--annotate"], annotated(load_json(path), rv))
+        print(f"wrote {shown(outs['--annotate'])}", file=sys.stderr if args.json else sys.stdout)
+    return EXIT_OK
+
+
+def _position_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that play a set-up position on (play/complete.py)."""
+    p.add_argument("--as-is", action="store_true", help="scenarios: score the position as it stands instead of "
+                   "dealing what is left of the tiles and cards (seeded by --seed) and playing on")
+
+
+def _playout_options(p: argparse.ArgumentParser, playouts: int, agents: str = "random") -> None:
     """Options of the commands that play the game out (eval --forecast, hint)."""
-    p.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random)")
+    p.add_argument("--agents", default=agents, help=f"playout agent per seat, or one for all (default {agents})")
     p.add_argument("--playouts", type=count, default=playouts, help=f"playouts (hint: per move; default {playouts})")
     p.add_argument("--seed", type=int, default=0, help="the playouts' seed")
     p.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
@@ -460,7 +527,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """`rebirth eval GAME [--json] [--explain]`."""
     r = _load_replay(args)
     game = r.game
-    result = evaluate(game)
+    dealt = None
+    if args.forecast:
+        game, dealt = _played_on(args, r, game.player_index(args.viewer) if args.viewer else None, None)
+    result = evaluate(game, _viewer(args, game))
+    if dealt is not None:
+        result["dealt"] = dealt
     if r.error is not None:
         result["error"] = {"move": r.error.index, "rule": r.error.rule, "message": r.error.diagnostics[0].message}
     if args.explain:
@@ -484,11 +556,32 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print()
         print(render_table(result, game.rs.categories))
         if args.forecast:
-            print("\n" + render_forecast(result["forecast"]))
+            print("\n" + (f"{dealt}\n" if dealt else "") + render_forecast(result["forecast"]))
     if r.error is not None:
         print(f"{args.game}: {r.error.render()}\nnothing after this move was applied", file=sys.stderr)
         return EXIT_PROBLEMS
     return EXIT_OK
+
+
+def _viewer(args: argparse.Namespace, game: Any) -> int | None:
+    """Whose view `eval` shows: --as, or with --forecast the player to move (the forecast's own viewer);
+    None: the record's whole content (a record holds every card)."""
+    if args.viewer:
+        return int(game.player_index(args.viewer))
+    return int(game.turn) if args.forecast and not game.is_over() else None
+
+
+def _played_on(args: argparse.Namespace, r: Any, player: int | None, tile: tuple[int, int] | None) -> tuple[Any, str | None]:
+    """A scenario position completed so that it plays on (play/complete.py), and what was dealt in words;
+    any other game as it is (None: nothing dealt). --as-is keeps a scenario as it stands."""
+    game = r.game
+    if not game.scenario or game.is_over() or getattr(args, "as_is", False):
+        return game, None
+    from rebirth_dsl.play.complete import complete, known_of_record, render_dealt
+
+    to_move = 0 if player is None else player
+    done = complete(game, known_of_record(r.loaded.record, game, to_move, tile), args.seed)
+    return done.game, render_dealt(done, args.seed)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -501,15 +594,22 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=2, ensure_ascii=False))
         return EXIT_OK
-    print(f"{info['player']} to place {info['tile']}" + (" (fallback hexes: no primary hex is free)"
-                                                          if info["fallback"] else ""))
+    print(_moves_text(info))
+    return EXIT_OK
+
+
+def _moves_text(info: dict[str, Any]) -> str:
+    """`rebirth moves` as text: a line per legal hex with what the move does now."""
+    head = f"{info['player']} to place {info['tile']}"
+    if not info["in_hand"]:
+        head += f" (not in hand: {info['player']} holds {', '.join(info['hand']) or 'nothing'}; what it would do)"
+    lines = [head + (" (fallback hexes: no primary hex is free)" if info["fallback"] else "")]
     if not info["moves"]:
-        print("  no legal hex: the tile is passed")
+        lines.append("  no legal hex: the tile is passed")
     for mv in info["moves"]:
         q, rr = mv["hex"]
-        detail = ", ".join(f"{k} {v}" for k, v in mv["breakdown"].items() if v)
-        print(f"  ({q:>3},{rr:>3}) {mv['hex_kind']:<11} +{mv['points']:<3} {detail}")
-    return EXIT_OK
+        lines.append(f"  ({q:>3},{rr:>3}) {mv['hex_kind']:<11} {mv['points']:+3d}  {mv['does']}")
+    return "\n".join(lines)
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -522,8 +622,14 @@ def cmd_hint(args: argparse.Namespace) -> int:
     game = r.game
     player = game.player_index(args.player) if args.player else None
     tile = game.rs.parse_tile(args.tile) if args.tile else None
-    result = hint(game, player, tile, args.agents, args.playouts, args.seed, args.backend)
-    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else render_hint(result, max(1, args.top)))
+    game, dealt = _played_on(args, r, player, tile)
+    if dealt is not None:
+        player = None  # the completed position: its player to move holds the tile
+    result = hint(game, player, tile, args.agents, args.playouts, args.seed, args.backend, width=args.width)
+    if dealt is not None:
+        result["dealt"] = dealt
+    text = render_hint(result, max(1, args.top))
+    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else (f"{dealt}\n" if dealt else "") + text)
     return EXIT_OK
 
 
@@ -753,4 +859,4 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
             "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "test": cmd_test, "list": cmd_list,
-            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new}
+            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new, "review": cmd_review}

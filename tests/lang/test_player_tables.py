@@ -318,6 +318,20 @@ def test_the_describer_says_the_table() -> None:
     assert say_table(one.args) == "3 with 1 player, 2 with 2 to 6"  # type: ignore[union-attr]
 
 
+def test_the_plain_english_of_a_card_works_the_table_out_at_the_table() -> None:
+    """The web page's and terminal's words (card_english) give the table's number for the count at the table,
+    worked out by by_count as for arithmetic."""
+    from rebirth_dsl.present.describe import card_english
+
+    pilgrim = condition(card_text(f"count(near(tiles(me), cathedral)) >= {PILGRIM}"))
+
+    def at(n: int):  # type: ignore[no-untyped-def]
+        return lambda e: (lambda f: None if f is None else f(n))(by_count(e))
+
+    assert card_english(pilgrim, at(3)) == "at least 15 of your tiles are next to a cathedral"
+    assert card_english(pilgrim, at(4)) == "at least 13 of your tiles are next to a cathedral"
+
+
 def test_the_editor_explains_a_table() -> None:
     from rebirth_dsl.lsp.analysis import Analyser, hover
     from rebirth_dsl.lsp.features import signature_at
