@@ -7,7 +7,7 @@ from typing import Protocol
 
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.functions import SIGNATURES
+from rebirth_dsl.lang.functions import SIGNATURES, say_table
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.rules import area, majority, touch
 from rebirth_dsl.rules.words import Words, cited
@@ -28,6 +28,10 @@ def expr_text(e: A.Expr) -> str:
             word = {">=": "at least", "<=": "at most", "==": "is", "!=": "is not", ">": "more than",
                     "<": "less than"}.get(op, op)
             return f"{_operand(left, op, False)} {word} {_operand(right, op, True)}"
+        case A.Call(fn="players", args=args) if args:
+            return say_table(args)  # a player-count table: `15 with 2 or 3 players, 13 with 4`
+        case A.PlayerEntry():
+            return say_table((e,))
         case A.Call(fn=fn, args=args):
             said = [expr_text(a) for a in args]
             sig = SIGNATURES.get(fn)
@@ -39,8 +43,12 @@ _BINDS = {"or": 0, "and": 1, ">=": 2, "<=": 2, "==": 2, "!=": 2, ">": 2, "<": 2,
 
 
 def _operand(e: A.Expr, op: str, right: bool) -> str:
-    """An operand of `op` in the notation, in parentheses where it binds more loosely (`15 - (players - 2)`)."""
+    """An operand of `op` in the notation, in parentheses where it binds more loosely (`15 - (players - 2)`),
+    and a player-count table under arithmetic, where its commas would run into the sum (`(5 with 2 players, 4
+    with 3 or 4) + 1`)."""
     text = expr_text(e)
+    if isinstance(e, A.Call) and e.fn == "players" and e.args and op in ("+", "-", "*"):
+        return f"({text})"
     if isinstance(e, A.BinOp):
         inner, outer = _BINDS.get(e.op, 5), _BINDS.get(op, 5)
         if inner < outer or (right and inner == outer and op in ("-", "+", "*") and e.op != op or
