@@ -1,5 +1,7 @@
 """`python -m rebirth_dsl.bench`: the engine's speed, printed as figures (never asserted in tests).
 
+`--against-limit` instead measures both engines against hand-written ones (rebirth_dsl/bench_limit.py).
+
 Prints, for each bundled ruleset (or the one named): full random games per second for each player count
 on one process (with end-of-game scoring and the winner) and microseconds per move; the time to compile
 the rules; and the whole-process time of `rebirth eval` on a bundled example. Runs from an installed
@@ -95,7 +97,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0, help="time spent per player count")
     ap.add_argument("--example", default=None, help="the record `rebirth eval` is timed on (default: a bundled "
                     "example of the default ruleset)")
+    ap.add_argument("--against-limit", action="store_true", help="instead: the native and generated Python "
+                    "engines against hand-written ones for Scotland (bench/, a checkout only), interleaved on one "
+                    "core, with instructions per game under callgrind when valgrind is installed")
+    ap.add_argument("--rounds", type=int, default=5, help="with --against-limit: interleaved rounds")
+    ap.add_argument("--slice", type=float, default=0.3, help="with --against-limit: seconds per engine, player "
+                    "count and round")
+    ap.add_argument("--no-callgrind", action="store_true", help="with --against-limit: skip callgrind")
+    ap.add_argument("--callgrind-games", type=int, default=1000, help="with --against-limit: games under callgrind")
     args = ap.parse_args(argv)
+    if args.against_limit:
+        from rebirth_dsl.bench_limit import against_limit
+
+        return against_limit(args.slice, args.rounds, not args.no_callgrind, args.callgrind_games)
     names = args.rules or [n for n in bundled("rules") if "/" not in n]
     print(f"rebirth-dsl benchmark: Python {sys.version.split()[0]}, one process")
     for name in names:

@@ -15,7 +15,7 @@ from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.present.report import evaluate, explain, render_table
-from rebirth_dsl.records.record import load_record, replay
+from rebirth_dsl.records.games import game_data, load_game
 from rebirth_dsl.records.resources import board_for, bundled, default_board, default_rules, find, name_of
 
 if TYPE_CHECKING:
@@ -90,33 +90,44 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     c.add_argument("--strict", action="store_true", help="also require every statement to cite a rule id")
 
     e = sub.add_parser("eval", help="replay a game record and score it")
-    e.add_argument("game", help="a game record, or a bundled example by name")
+    e.add_argument("game", help=GAME_HELP)
     _record_options(e)
+    _at_option(e)
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.add_argument("--explain", action="store_true", help="list every scoring event with its rule id")
     e.add_argument("--forecast", action="store_true", help="each player's expected final score and chance to win, "
                    "from playouts that re-deal what the viewer cannot see")
     _playout_options(e, 200)
-    e.add_argument("--as", dest="viewer", metavar="NAME", help="--forecast: whose view (default: the player to move)")
+    e.add_argument("--as", dest="viewer", metavar="NAME", help="whose view: other players' secret cards are not shown "
+                   "(default with --forecast: the player to move)")
+    _position_options(e)
 
     h = sub.add_parser("hint", help="rank the moves of the player to move by expected final margin, from playouts")
-    h.add_argument("game", help="a game record, or a bundled example by name")
+    h.add_argument("game", help=GAME_HELP)
     _record_options(h)
+    _at_option(h)
     h.add_argument("--tile", help="the tile to place (default: each tile in hand; scenarios must say)")
     h.add_argument("--player", help="scenarios: whose move (default: the first player)")
-    _playout_options(h, 100)
+    _playout_options(h, 50, "oneply")
+    h.add_argument("--width", type=count, default=8, help="play out only the moves the one-ply evaluation ranks "
+                   "in its best WIDTH (default 8; 0: every move); the others are listed as screened out")
+    _position_options(h)
     h.add_argument("--top", type=count, default=10, help="how many moves to list (default 10; --json lists all)")
     h.add_argument("--json", action="store_true")
 
     m = sub.add_parser("moves", help="legal hexes for the next tile, with the points each scores at once")
-    m.add_argument("game", help="a game record, or a bundled example by name")
+    m.add_argument("game", help=GAME_HELP)
     _record_options(m)
+    _at_option(m)
     m.add_argument("--tile", help="the tile to place (default: the tile in hand), e.g. food or settlement:3")
     m.add_argument("--player", help="scenarios: whose tile it is (default: the first player)")
     m.add_argument("--json", action="store_true")
 
+    _review_parser(sub)
+
     d = sub.add_parser("draw", help="draw a board, or a game's position, as SVG or text")
-    d.add_argument("file", help="a board or a game record (a file, or a bundled board by name)")
+    d.add_argument("file", help="a board, a game record or a position in the notation (a file, or a bundled "
+                   "board by name; - reads standard input)")
     d.add_argument("-o", "--output", help="write SVG here (default: text to the terminal)")
     d.add_argument("--allow-paths", action="store_true", help="let a record name files outside its folder")
 
@@ -201,6 +212,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                     "the one the tests file names")
 
     sub.add_parser("list", help="the bundled rulesets, variants, boards and examples")
+    _position_parser(sub)
 
     f = sub.add_parser("fmt", help="lay out rules files in the canonical format, in place (docs/language.md)")
     f.add_argument("files", nargs="*", metavar="FILE", help="rules files or folders (their .rules files, "
@@ -256,6 +268,30 @@ move ... choose NAME: decline | take TILE | keep TILE | double "CARD". A line en
 continues on the next. Nothing in a tests file runs code."""
 
 
+GAME_HELP = ("a game record (JSON), a position in the notation (a file, or the text itself; docs/notation.md), "
+             "a bundled example by name, or - for standard input")
+
+
+def _at_option(p: argparse.ArgumentParser) -> None:
+    """--at N: the game as of move N (the first N moves of the record played)."""
+    p.add_argument("--at", type=count, metavar="N", help="as of move N: only the record's first N moves are played")
+
+
+def _position_parser(sub: Any) -> None:
+    """`rebirth position GAME`: a record's position as notation, or a notation as a record."""
+    po = sub.add_parser("position", help="a game's position in the notation (docs/notation.md), or a notation as a "
+                        "game record")
+    po.add_argument("game", help=GAME_HELP)
+    _record_options(po)
+    _at_option(po)
+    po.add_argument("--as", dest="viewer", metavar="NAME", help="write only what this player may see (the others' "
+                    "hands and cards, the supplies' and decks' order: unknown)")
+    po.add_argument("--record", action="store_true", help="write a game record (JSON) that starts from the "
+                    "position (the default when GAME is a notation)")
+    po.add_argument("--notation", action="store_true", help="write the notation (the default when GAME is a record)")
+    po.add_argument("-o", "--output", help="write it here (default: print it); never over an input")
+
+
 def _record_options(p: argparse.ArgumentParser) -> None:
     """Options of the commands that read a game record."""
     p.add_argument("--allow-paths", action="store_true",
@@ -284,9 +320,69 @@ def _check_export(args: argparse.Namespace) -> None:
         build_parser(args.command).error(problem)
 
 
-def _playout_options(p: argparse.ArgumentParser, playouts: int) -> None:
+def _review_parser(sub: Any) -> None:
+    """`rebirth review GAME`: its options."""
+    rv = sub.add_parser("review", help="judge every move of a game against the best move, from the mover's "
+                        "information, and chart each player's chance to win")
+    rv.add_argument("game", help=GAME_HELP)
+    _record_options(rv)
+    rv.add_argument("--playouts", type=count, default=100, help="playouts per candidate move (default 100)")
+    rv.add_argument("--width", type=count, default=6, help="candidates per move: the one-ply evaluation's best "
+                    "WIDTH, and the move played (default 6; 0: every legal move)")
+    rv.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random: "
+                    "on the native engine when it can run)")
+    rv.add_argument("--seed", type=int, default=0, help="the playouts' seed")
+    rv.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
+                    help="where random playouts run (as hint's --backend)")
+    rv.add_argument("--workers", type=count, default=1, help="processes to share the moves between")
+    rv.add_argument("--all", action="store_true", help="list every move, not only the marked ones")
+    rv.add_argument("--json", action="store_true", help="print one JSON object")
+    rv.add_argument("--plot", metavar="FILE", help="chart each player's chance to win after each move: FILE.png "
+                    "or FILE.svg (needs the extra [lab]: matplotlib)")
+    rv.add_argument("--annotate", metavar="OUT", help="write a copy of the record with a comment on each marked move")
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """`rebirth review GAME`: every move against the best, marked, summed up and charted."""
+    from pathlib import Path
+
+    from rebirth_dsl.play.review import ReviewJob, annotated, render_review, review, write_plot
+
+    path, data, _ = game_data(args.game)  # a record, a notation (its moves: none), an example or -
+    outs = {}
+    for flag, value in (("--plot", args.plot), ("--annotate", args.annotate)):
+        if value:  # refused before any playout: a bad name, or an input of the command
+            if flag == "--plot" and Path(value).suffix.lower() not in (".png", ".svg"):
+                build_parser("review").error(f"--plot {value}: name a .png or .svg file")
+            outs[flag] = check_output(value, [path])
+    if args.workers < 1:
+        build_parser("review").error("--workers: at least 1")
+    job = ReviewJob(str(path), data, args.allow_paths, find("rules", args.rules) if args.rules else None,
+                    board_for(None, args.board) if args.board else None, args.playouts, args.width, args.agents,
+                    args.backend, args.seed)
+    rv = review(job, args.workers)
+    rv["game"] = shown(path)
+    print(json.dumps(rv, indent=2, ensure_ascii=False) if args.json else render_review(rv, args.all))
+    if "--plot" in outs:
+        write_plot(rv, outs["--plot"])
+        print(f"wrote {shown(outs['--plot'])}", file=sys.stderr if args.json else sys.stdout)
+    if "--annotate" in outs:
+        from rebirth_dsl.records.record import write_json_atomic
+
+        write_json_atomic(outs["--annotate"], annotated(data if data is not None else load_json(path), rv))
+        print(f"wrote {shown(outs['--annotate'])}", file=sys.stderr if args.json else sys.stdout)
+    return EXIT_OK
+
+
+def _position_options(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that play a set-up position on (play/complete.py)."""
+    p.add_argument("--as-is", action="store_true", help="scenarios: score the position as it stands instead of "
+                   "dealing what is left of the tiles and cards (seeded by --seed) and playing on")
+
+
+def _playout_options(p: argparse.ArgumentParser, playouts: int, agents: str = "random") -> None:
     """Options of the commands that play the game out (eval --forecast, hint)."""
-    p.add_argument("--agents", default="random", help="playout agent per seat, or one for all (default random)")
+    p.add_argument("--agents", default=agents, help=f"playout agent per seat, or one for all (default {agents})")
     p.add_argument("--playouts", type=count, default=playouts, help=f"playouts (hint: per move; default {playouts})")
     p.add_argument("--seed", type=int, default=0, help="the playouts' seed")
     p.add_argument("--backend", choices=["auto", "native", "python"], default="auto",
@@ -450,21 +546,34 @@ def _inherited_warnings(problems: list[Diagnostic], rules_path: Path | None) -> 
 
 
 def _load_replay(args: argparse.Namespace) -> Any:
-    """The record a command names, replayed (with the --rules/--board overrides and --allow-paths)."""
+    """The game a command names (a record, a notation, an example or `-`: records.games), replayed (with the
+    --rules/--board overrides, --allow-paths and --at)."""
     rules = find("rules", args.rules) if args.rules else None
     board = board_for(None, args.board) if args.board else None
-    return replay(load_record(find("examples", args.game), allow_paths=args.allow_paths, rules=rules, board=board))
+    # a position's unknown parts are dealt with the command's seed (play/complete.py), and said; --as-is deals
+    # nothing, so a position that does not say them is refused, saying which
+    seed = None if getattr(args, "as_is", False) else getattr(args, "seed", None) or 0
+    return load_game(args.game, allow_paths=args.allow_paths, rules=rules, board=board, at=getattr(args, "at", None),
+                     deal_seed=seed)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """`rebirth eval GAME [--json] [--explain]`."""
     r = _load_replay(args)
     game = r.game
-    result = evaluate(game)
+    dealt = None
+    if args.forecast:
+        game, dealt = _played_on(args, r, game.player_index(args.viewer) if args.viewer else None, None)
+    elif r.loaded.dealt is not None:  # a position's unknown parts, dealt as it was loaded: said, as a forecast's
+        dealt = _dealt_text(r, args)
+    result = evaluate(game, _viewer(args, game))
+    if dealt is not None:
+        result["dealt"] = dealt
     if r.error is not None:
         result["error"] = {"move": r.error.index, "rule": r.error.rule, "message": r.error.diagnostics[0].message}
     if args.explain:
         result["events"] = explain(game)
+        _annotations(r, result, args.at)
     if args.forecast:
         from rebirth_dsl.play.forecast import forecast, render_forecast  # playouts: not on eval's plain path
 
@@ -474,21 +583,92 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         rec = r.loaded.record
-        print(f"{game.rs.title}: {len(rec.moves)} moves, {len(game.players)} players"
+        at = f" (as of move {args.at})" if args.at is not None else ""
+        at += " from a position" if rec.setup.position is not None else ""
+        print(f"{game.rs.title}: {len(rec.moves)} moves{at}, {len(game.players)} players"
               + (" (scenario)" if rec.scenario else ""))
+        if dealt and not args.forecast:
+            print(dealt)
         if args.explain:
-            for ev in result["events"]:
-                where = "end" if ev["move"] is None else f"move {ev['move']}"
-                ids = ", ".join(ev["rules"])
-                print(f"  [{where:>8}] {ev['points']:>+4} {ev['category']:<16} {ev['text']}  ({ids})")
-            print()
+            _print_explained(result)
         print(render_table(result, game.rs.categories))
         if args.forecast:
-            print("\n" + render_forecast(result["forecast"]))
+            print("\n" + (f"{dealt}\n" if dealt else "") + render_forecast(result["forecast"]))
     if r.error is not None:
         print(f"{args.game}: {r.error.render()}\nnothing after this move was applied", file=sys.stderr)
         return EXIT_PROBLEMS
     return EXIT_OK
+
+
+def _annotations(r: Any, result: dict[str, Any], at: int | None) -> None:
+    """eval --explain: the record's metadata, comments and variations beside the events (records.annotate)."""
+    from rebirth_dsl.records.annotate import read_annotations
+
+    result.update(read_annotations(r, at))
+
+
+def _print_explained(result: dict[str, Any]) -> None:
+    """eval --explain as text: the game's metadata and comment, then each event, a move's comment and its
+    variations after its events."""
+    from rebirth_dsl.records.annotate import render_annotated
+
+    print(render_annotated(result))
+
+
+def cmd_position(args: argparse.Namespace) -> int:
+    """`rebirth position GAME [--at N] [--as NAME] [-o FILE]`: record -> notation, notation -> record."""
+    from rebirth_dsl.records.games import position_for
+    from rebirth_dsl.records.inputs import record_files
+    from rebirth_dsl.records.position import record_of, write_position
+    from rebirth_dsl.records.record import dumps
+
+    if args.record and args.notation:
+        build_parser("position").error("--record and --notation: one or the other")
+    target = None
+    if args.output:  # before any work: never over the game, nor a file it names (standard input is read once)
+        path, data, _ = game_data(args.game) if args.game != "-" else (None, None, None)
+        inputs = record_files(path, data, args.allow_paths) if path is not None and path.name != "<position>" else []
+        target = check_output(args.output, inputs)
+    rules = find("rules", args.rules) if args.rules else None
+    board = board_for(None, args.board) if args.board else None
+    pos, notation = position_for(args.game, args.allow_paths, rules, board, args.at, args.viewer)
+    as_record = args.record or (notation and not args.notation)
+    out = dumps(record_of(pos)) + "\n" if as_record else write_position(pos)
+    if target is not None:
+        write_text_atomic(target, out)
+        print(f"wrote {shown(target)}")
+    else:
+        sys.stdout.write(out)
+    return EXIT_OK
+
+
+def _dealt_text(r: Any, args: argparse.Namespace) -> str:
+    """What was dealt to a position's unknown parts, as play/complete.py says it."""
+    seed = getattr(args, "seed", None) or 0
+    return f"dealt (seed {seed}): " + ("; ".join(r.loaded.dealt) or "nothing: the position says it all")
+
+
+def _viewer(args: argparse.Namespace, game: Any) -> int | None:
+    """Whose view `eval` shows: --as, or with --forecast the player to move (the forecast's own viewer);
+    None: the record's whole content (a record holds every card)."""
+    if args.viewer:
+        return int(game.player_index(args.viewer))
+    return int(game.turn) if args.forecast and not game.is_over() else None
+
+
+def _played_on(args: argparse.Namespace, r: Any, player: int | None, tile: tuple[int, int] | None) -> tuple[Any, str | None]:
+    """A scenario position completed so that it plays on (play/complete.py), and what was dealt in words;
+    any other game as it is (None: nothing dealt). --as-is keeps a scenario as it stands."""
+    game = r.game
+    if r.loaded.dealt is not None:  # a position whose unknown parts were dealt as it was loaded (records.games)
+        return game, _dealt_text(r, args)
+    if not game.scenario or game.is_over() or getattr(args, "as_is", False):
+        return game, None
+    from rebirth_dsl.play.complete import complete, known_of_record, render_dealt
+
+    to_move = 0 if player is None else player
+    done = complete(game, known_of_record(r.loaded.record, game, to_move, tile), args.seed)
+    return done.game, render_dealt(done, args.seed)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -498,18 +678,29 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if r.error is not None:
         raise RebirthError([*r.error.diagnostics])
     info = legal_moves(r.game, args.tile, args.player)
+    if r.loaded.dealt is not None:  # a position's unknown parts, dealt as it was loaded: said
+        info["dealt"] = _dealt_text(r, args)
+        if not args.json:
+            print(info["dealt"])
     if args.json:
         print(json.dumps(info, indent=2, ensure_ascii=False))
         return EXIT_OK
-    print(f"{info['player']} to place {info['tile']}" + (" (fallback hexes: no primary hex is free)"
-                                                          if info["fallback"] else ""))
+    print(_moves_text(info))
+    return EXIT_OK
+
+
+def _moves_text(info: dict[str, Any]) -> str:
+    """`rebirth moves` as text: a line per legal hex with what the move does now."""
+    head = f"{info['player']} to place {info['tile']}"
+    if not info["in_hand"]:
+        head += f" (not in hand: {info['player']} holds {', '.join(info['hand']) or 'nothing'}; what it would do)"
+    lines = [head + (" (fallback hexes: no primary hex is free)" if info["fallback"] else "")]
     if not info["moves"]:
-        print("  no legal hex: the tile is passed")
+        lines.append("  no legal hex: the tile is passed")
     for mv in info["moves"]:
         q, rr = mv["hex"]
-        detail = ", ".join(f"{k} {v}" for k, v in mv["breakdown"].items() if v)
-        print(f"  ({q:>3},{rr:>3}) {mv['hex_kind']:<11} +{mv['points']:<3} {detail}")
-    return EXIT_OK
+        lines.append(f"  ({q:>3},{rr:>3}) {mv['hex_kind']:<11} {mv['points']:+3d}  {mv['does']}")
+    return "\n".join(lines)
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -522,8 +713,14 @@ def cmd_hint(args: argparse.Namespace) -> int:
     game = r.game
     player = game.player_index(args.player) if args.player else None
     tile = game.rs.parse_tile(args.tile) if args.tile else None
-    result = hint(game, player, tile, args.agents, args.playouts, args.seed, args.backend)
-    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else render_hint(result, max(1, args.top)))
+    game, dealt = _played_on(args, r, player, tile)
+    if dealt is not None:
+        player = None  # the completed position: its player to move holds the tile
+    result = hint(game, player, tile, args.agents, args.playouts, args.seed, args.backend, width=args.width)
+    if dealt is not None:
+        result["dealt"] = dealt
+    text = render_hint(result, max(1, args.top))
+    print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else (f"{dealt}\n" if dealt else "") + text)
     return EXIT_OK
 
 
@@ -532,8 +729,7 @@ def cmd_draw(args: argparse.Namespace) -> int:
     from rebirth_dsl.present.render import draw  # see the start-up note at the top
     from rebirth_dsl.records.inputs import record_files  # draw's own: not on eval's path
 
-    path = find("boards", args.file)
-    data = load_json(path)
+    path, data = _drawn(args.file)
     # before any work is done; a record's rules (and the files they extend) and board are inputs too
     target = check_output(args.output, record_files(path, data, args.allow_paths)) if args.output else None
     out = draw(shown(path), data, svg=target is not None, allow_paths=args.allow_paths)
@@ -543,6 +739,25 @@ def cmd_draw(args: argparse.Namespace) -> int:
     else:
         print(out)
     return EXIT_OK
+
+
+def _drawn(arg: str) -> tuple[Any, Any]:
+    """What `draw` draws: a board or a record (a file or a bundled board by name), or a position in the
+    notation (a file, the text, or `-`), as the record that starts from it (records.games)."""
+    from pathlib import Path
+
+    from rebirth_dsl.records.games import is_notation
+
+    try:
+        notation_file = not arg.endswith(".json") and Path(arg).is_file()
+    except (OSError, ValueError):
+        notation_file = False
+    if arg == "-" or is_notation(arg) or notation_file:
+        path, data, _ = game_data(arg)
+        if data is not None:  # `<stdin>` and `<position>`: names relative to the current folder
+            return path, data
+    path = find("boards", arg)
+    return path, load_json(path)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -753,4 +968,5 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 COMMANDS = {"check": cmd_check, "eval": cmd_eval, "moves": cmd_moves, "hint": cmd_hint, "draw": cmd_draw, "play": cmd_play,
             "simulate": cmd_simulate, "compare": cmd_compare, "serve": cmd_serve, "rules": cmd_rules, "test": cmd_test, "list": cmd_list,
-            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new}
+            "fmt": cmd_fmt, "board": cmd_board, "lsp": cmd_lsp, "new": cmd_new, "review": cmd_review,
+            "position": cmd_position}

@@ -125,20 +125,21 @@ SCOTLAND_CARDS: dict[str, Card] = {
     "Crown of Scotland": (6, 0, lambda s, q: s.castle_owner(tag="clover") == q),
     "Stirling bridge": (4, 0, lambda s, q: s.castle_owner("Stirling") == q),
 }
-# rules/ireland.rules, deck mission (I-M1), as written there
+# rules/ireland.rules, deck mission (I-M1), as written there (re-tuned per player count, issue 23: `s.n` is
+# `players`; `2 * E >= N` asks E >= N / 2 rounded up)
 IRELAND_CARDS: dict[str, Card] = {
     "Round tower pilgrim": (7, 3, lambda s, q: s.touched(q, "tower") >= 8),
-    "Wind farmer": (5, 2, lambda s, q: s.tagged(q, "wind") >= 3),
-    "Harvest": (6, 3, lambda s, q: max(s.groups(q, "food"), default=0) >= 10),
-    "Peat power": (6, 3, lambda s, q: max(s.groups(q, "energy"), default=0) >= 8),
-    "Town council": (6, 3, lambda s, q: s.areas(q) >= 10),
-    "Castle keeper": (7, 3, lambda s, q: s.owned(q) >= 6),
-    "Lord of the province": (8, 4, lambda s, q: s.won[q] >= 6),
-    "Green fields": (6, 3, lambda s, q: sum(1 for g in s.groups(q, "food") if g >= 3) >= 2),
-    "Coastal clans": (6, 3, lambda s, q: s.near(q, "sea") >= 16),
-    "Kingdom of Tara": (8, 4, lambda s, q: s.near_named(q, "Hill of Tara") >= 3),
-    "Blarney stone": (7, 3, lambda s, q: s.castle_owner(tag="clover") == q and s.owned(q) >= 3),
-    "Chieftain of Ireland": (6, 3, lambda s, q: s.influence(q) >= 27),
+    "Wind farmer": (5, 2, lambda s, q: s.tagged(q, "wind") >= 7 - s.n),
+    "Harvest": (6, 3, lambda s, q: max(s.groups(q, "food"), default=0) >= 8 - (s.n - 2) * (s.n - 3)),
+    "Peat power": (6, 3, lambda s, q: max(s.groups(q, "energy"), default=0) >= 2 * s.n - 2 * (s.n - 2) * (s.n - 3)),
+    "Town council": (6, 3, lambda s, q: 2 * s.areas(q) >= 20 - 3 * (s.n - 2) * (s.n - 3)),
+    "Castle keeper": (7, 3, lambda s, q: 2 * s.owned(q) >= 21 - 3 * s.n),
+    "Lord of the province": (8, 4, lambda s, q: 2 * s.won[q] >= 19 - 3 * s.n),
+    "Green fields": (6, 3, lambda s, q: 2 * sum(1 for g in s.groups(q, "food") if g >= 2) >= 6 - (s.n - 2) * (s.n - 3)),
+    "Coastal clans": (6, 3, lambda s, q: s.near(q, "sea") >= 16 - 2 * (s.n - 2) * (s.n - 3)),
+    "Kingdom of Tara": (8, 4, lambda s, q: 2 * s.near_named(q, "Hill of Tara") >= 6 - (s.n - 2) * (s.n - 3)),
+    "Blarney stone": (7, 3, lambda s, q: s.castle_owner(tag="clover") == q and s.owned(q) >= 10 - 2 * s.n),
+    "Chieftain of Ireland": (6, 3, lambda s, q: s.influence(q) >= 27 - 5 * (s.n - 2) * (s.n - 3)),
 }
 
 
@@ -267,7 +268,9 @@ def main(argv: list[str]) -> int:
                         note = f"draws {card}"
                     elif ability == "double_mission" and isinstance(answer, dict):
                         doubled[p] = answer["double"]
-                        note = f"doubles {answer['double']}"
+                        # I-R1 (decision): only on a face-up card the player has not fulfilled yet
+                        late = " (REFUSED: already fulfilled, I-R1)" if p in done.get(answer["double"], []) else ""
+                        note = f"doubles {answer['double']}{late}"
                     else:
                         note = f"{answer}"
                 print(f"m{i} {p} first touches tower {info['name']} ({ability}): {note}")

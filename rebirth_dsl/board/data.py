@@ -99,8 +99,24 @@ def schema_errors(schema: dict[str, Any], data: Any, file: str) -> list[Diagnost
     import jsonschema  # 66 ms to import (python -X importtime): only paid when a file is rejected
 
     validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    return [Diagnostic(_schema_message(e), file=file, path=_json_path(e.absolute_path)) for e in errors]
+    errors = sorted((leaf for e in validator.iter_errors(data) for leaf in _leaves(e)),
+                    key=lambda e: [(isinstance(k, str), k) for k in e.absolute_path])
+    seen = dict.fromkeys((_schema_message(e), _json_path(e.absolute_path)) for e in errors)  # once each, in order
+    return [Diagnostic(message, file=file, path=path) for message, path in seen]
+
+
+def _leaves(e: Any) -> list[Any]:
+    """The violations under an `anyOf` that an optional field is (`X or null`): those of its one non-null
+    branch, at their own deeper paths (`$.moves[4].hex: expected array, got string`), rather than the anyOf
+    itself; a choice among several real shapes stays one violation at the choice."""
+    if e.validator not in ("anyOf", "oneOf") or not e.context:
+        return [e]
+    branches = e.validator_value if isinstance(e.validator_value, list) else []
+    real = [i for i, b in enumerate(branches) if not (isinstance(b, dict) and b.get("type") == "null")]
+    if len(real) != 1:
+        return [e]
+    inner = [c for c in e.context if c.relative_schema_path and c.relative_schema_path[0] == real[0]]
+    return [leaf for c in inner for leaf in _leaves(c)] or [e]
 
 
 def _schema_message(e: Any) -> str:

@@ -14,7 +14,7 @@ from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.check.reach import check_reach
-from rebirth_dsl.check.symbols import Tables
+from rebirth_dsl.check.symbols import Tables, players_range
 from rebirth_dsl.check.types import ExprError, Scope, type_of
 from rebirth_dsl.check.variant import check_board_statement, check_categories
 from rebirth_dsl.errors import Diagnostic, Fix, Span
@@ -114,15 +114,6 @@ def _last(rules: A.Rules, cls: type) -> object | None:
     """The statement of a kind that counts: the last (as the compiler reads them)."""
     found = [s for s in rules.statements if isinstance(s, cls)]
     return found[-1] if found else None
-
-
-def players_range(rules: A.Rules) -> tuple[int, int]:
-    """The player counts the ruleset allows (2 to 4 when it does not say), clipped to the limit."""
-    pr = _last(rules, A.PlayersRange)
-    if pr is None:
-        return 2, 4
-    lo, hi = max(pr.low, 1), min(pr.high, MAX_PLAYERS)  # type: ignore[attr-defined]
-    return lo, max(lo, hi)
 
 
 def check_limits(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
@@ -889,6 +880,96 @@ def _calls(e: A.Expr, fn: str) -> Iterator[A.Call]:
             yield from _calls(o, fn)
 
 
+def _counts(low: int, high: int) -> str:
+    """An entry's counts as written: `4`, `2 to 3`."""
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def _runs(ns: list[int]) -> list[tuple[int, int]]:
+    """Ascending counts as runs of consecutive ones: [2, 3, 5] -> [(2, 3), (5, 5)]."""
+    out: list[tuple[int, int]] = []
+    for n in ns:
+        if out and out[-1][1] == n - 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return out
+
+
+def _spanning(d: Diagnostic, sp: Span) -> Diagnostic:
+    """The diagnostic underlining the whole of a node (an entry, a table), not just its first character."""
+    d.end_line, d.end_col = sp.end_line, sp.end_col
+    return d
+
+
+def check_player_tables(rules: A.Rules, t: Tables, board: Board | None) -> list[Diagnostic]:
+    """A player-count table, `players(2 to 3: 15, 4: 13)`, gives one number for each count the ruleset plays
+    (`players LOW to HIGH`): an entry for a count never played, a count given twice, an entry that runs
+    downwards, or a count played and left out, each at its place. An entry of a base ruleset's table that a
+    variant's narrower player range leaves out is only a warning: the variant did not write it."""
+    out: list[Diagnostic] = []
+    lo, hi = t.players
+    pr = _last(rules, A.PlayersRange)
+    range_at = pr.span if isinstance(pr, A.PlayersRange) else None
+    stated = f"`players {lo} to {hi}`"
+    for s in rules.statements:
+        for e in _statement_exprs(s):
+            for call in _calls(e, "players"):
+                entries = [a for a in call.args if isinstance(a, A.PlayerEntry)]  # others: check_expressions
+                if not entries:
+                    continue
+                # a base's table under a player range a variant states: the variant's author never wrote it
+                inherited = range_at is not None and call.span.file not in (range_at.file, rules.file)
+                where = f" at {shown(range_at.file)}:{range_at.line}" if inherited and range_at else ""
+                given: list[A.PlayerEntry] = []
+                for en in entries:
+                    written = f"`{_counts(en.low, en.high)}: {en.value}`"
+                    if en.low > en.high:
+                        out.append(_spanning(_at(en, f"{written} runs downwards: an entry names the counts from "
+                                                     "LOW up to HIGH", f"write `{en.high} to {en.low}: {en.value}`"),
+                                             en.span))
+                        continue
+                    played = f"the ruleset plays with {lo} to {hi} players ({stated}{where})"
+                    widen = ", or widen `players LOW to HIGH`" if not inherited else \
+                        " in a restated statement (this is the base ruleset's table)"
+                    if en.high < lo or en.low > hi:  # none of its counts is ever played
+                        d = _at(en, f"{written}: {played}, never with {_counts(en.low, en.high)}: this entry never "
+                                    "applies", "remove the entry" + widen)
+                        d.severity = "warning" if inherited else "error"
+                        out.append(_spanning(d, en.span))
+                        continue
+                    if en.low < lo or en.high > hi:  # some of its counts are never played
+                        never = [_counts(en.low, lo - 1)] if en.low < lo else []
+                        never += [_counts(hi + 1, en.high)] if en.high > hi else []
+                        d = _at(en, f"{written}: {played}, never with {' or '.join(never)}: the entry names counts "
+                                    "no game has", f"write `{_counts(max(en.low, lo), min(en.high, hi))}: "
+                                                   f"{en.value}`" + widen)
+                        d.severity = "warning" if inherited else "error"
+                        out.append(_spanning(d, en.span))
+                    first = next((g for g in given if g.low <= en.high and en.low <= g.high), None)
+                    if first is not None:
+                        both = _counts(max(en.low, first.low), min(en.high, first.high))
+                        out.append(_spanning(_at(en, f"{written} gives a number for {both} players again: the "
+                                                     f"entry `{_counts(first.low, first.high)}: {first.value}` at "
+                                                     f"column {first.span.col} already does",
+                                                 "give each player count one number"), en.span))
+                    given.append(en)
+                missing = [n for n in range(lo, hi + 1) if not any(g.low <= n <= g.high for g in given)]
+                if missing:
+                    runs = _runs(missing)
+                    said = " and ".join(_counts(a, b) for a, b in runs)
+                    add = ", ".join(f"{_counts(a, b)}: N" for a, b in runs)
+                    d = _at(call, f"this table gives no number for {said} players, but the ruleset plays with {lo} "
+                                  f"to {hi} players ({stated}{where}): a game of {said.replace(' and ', ' or ')} players "
+                                  "would have none here",
+                            f"add `{add}` to the table" + (" (restate the base's statement here: a variant "
+                                                           "replaces a statement whole)" if inherited else ""))
+                    if range_at is not None:
+                        d.related = (("the player counts the ruleset plays", range_at),)
+                    out.append(_spanning(d, call.span))
+    return out
+
+
 OVERLAP_OTHERS_SHOWN = 20  # earlier statements counted in one warning: past this it says "at least"
 
 
@@ -981,6 +1062,7 @@ RULES_CHECKS: tuple[Check, ...] = (
     check_placement,
     check_required,
     check_expressions,
+    check_player_tables,
     check_decks,
     check_overlaps,
     check_meaning,

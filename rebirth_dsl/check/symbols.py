@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rebirth_dsl.errors import Diagnostic, Fix, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids
+from rebirth_dsl.lang.limits import MAX_PLAYERS
 
 if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as board.view.BoardView too
     from rebirth_dsl.board.model import Board as BoardModel
@@ -33,12 +34,23 @@ MAX_SUGGESTIONS = 200  # did-you-mean searches in one check; a real file has a h
 MAX_SUGGEST_FROM = 256  # names searched for a guess: a ruleset within the limits has at most 5 x 32 kinds
 
 
+def players_range(rules: A.Rules) -> tuple[int, int]:
+    """The player counts the ruleset allows (2 to 4 when it does not say), clipped to the limit: the last
+    `players LOW to HIGH` counts, as the compiler reads it."""
+    found = [s for s in rules.statements if isinstance(s, A.PlayersRange)]
+    if not found:
+        return 2, 4
+    lo, hi = max(found[-1].low, 1), min(found[-1].high, MAX_PLAYERS)
+    return lo, max(lo, hi)
+
+
 class Tables:
     """Names the rules declare, and (with a board) the board's integer tables."""
 
     def __init__(self, rules: A.Rules, board: Board | None = None) -> None:
         self.rules = rules
         self.board = board
+        self.players = players_range(rules)  # the player counts it plays
         self.board_file = ""
         self.require_landmarks = True
         st = rules.statements

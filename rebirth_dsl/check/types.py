@@ -88,6 +88,12 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
         case A.Not(operand=o):
             _expect(o, "bool", t, scope, errors)
             return "bool"
+        case A.PlayerEntry(low=low, high=high, value=v):
+            counts = str(low) if low == high else f"{low} to {high}"
+            errors.append(_err(f"`{counts}: {v}` is an entry of a player-count table: it stands only inside "
+                               "`players(...)`", node, f"write players({counts}: {v}, ...) with an entry for "
+                               "every player count"))
+            return "?"
         case A.BinOp(op=op, left=left, right=right):
             if op in ("and", "or"):
                 _expect(left, "bool", t, scope, errors)
@@ -129,7 +135,14 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                 scope = dataclasses.replace(scope, me=True)
             for i, arg in enumerate(args):
                 ptype = params[min(i, len(params) - 1)].rstrip("*")
-                if ptype.startswith("sel:"):
+                if ptype == "entry":  # a player-count table's entry, `2 to 3: 15` (check_player_tables: its counts)
+                    if not isinstance(arg, A.PlayerEntry):
+                        errors.append(_err(f"{fn}(...) takes a table of entries `COUNT: NUMBER` or `LOW to HIGH: "
+                                           "NUMBER`, not an expression", arg,
+                                           f"e.g. {fn}(2 to 3: 15, 4: 13); `{fn}` alone is the count itself"))
+                elif isinstance(arg, A.PlayerEntry):
+                    type_of(arg, t, scope, errors)
+                elif ptype.startswith("sel:"):
                     _check_selector(arg, ptype[4:], t, errors)
                 elif ptype == "coll":
                     at = type_of(arg, t, scope, errors)

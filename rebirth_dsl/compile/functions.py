@@ -25,7 +25,7 @@ from rebirth_dsl.check.types import VARIABLES
 from rebirth_dsl.compile.emit import bitset, c_int, literal
 from rebirth_dsl.compile.prims import Ctx, ExprGame, Fn, best, fewest, most, selected_kinds
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.functions import SIGNATURES, Signature
+from rebirth_dsl.lang.functions import SIGNATURES, Signature, player_table
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.reads import Reads
@@ -1108,22 +1108,40 @@ class Won(Builtin):
 @builtin
 class Players(Builtin):
     """The number of players at the table: a constant of the game, so a threshold can follow the count
-    (`count(won(me)) >= 9 - players`). It reads no tile: no placement changes it."""
+    (`count(won(me)) >= 9 - players`); with a table, `players(2 to 3: 15, 4: 13)`, the number the table gives
+    for that count (lang/functions.py player_table decides it; each engine below reads that one dict). It
+    reads no tile: no placement changes it."""
 
     name = "players"
 
     def closure(self, c: ClosureCompiler, args: tuple[A.Expr, ...]) -> Fn:
-        return lambda ctx: ctx.g.n_players
+        if not args:
+            return lambda ctx: ctx.g.n_players
+        table = player_table(args)
+        return lambda ctx: table[ctx.g.n_players]
 
     def python(self, gen: PythonGen, args: tuple[A.Expr, ...], me: str) -> str:
-        return "g.n_players"
+        if not args:
+            return "g.n_players"
+        return f"{gen.const(player_table(args))}[g.n_players]"
 
-    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
-        """players: the state's seat count."""
-        return [], "((i64)s->n)", "int"
+    def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str] | None:
+        """players: the state's seat count; a table: a constant array indexed by it, over every count the
+        ruleset plays (None, no C, for a table that leaves one out: the checker refuses it first)."""
+        if not args:
+            return [], "((i64)s->n)", "int"
+        table = player_table(args)
+        lo, hi = cg.t.players
+        if any(n not in table for n in range(lo, hi + 1)):
+            return None
+        values = [table.get(n, 0) for n in range(hi + 1)]  # below `lo` never read: the game refuses the count
+        return [], f"((i64){cg.const(('players', ','.join(map(str, values))), 'i64', values)}[s->n])", "int"
 
     def delta(self, dc: DeltaCompiler, args: tuple[A.Expr, ...]) -> Ev:
-        return lambda d, me: d.g.n_players
+        if not args:
+            return lambda d, me: d.g.n_players
+        table = player_table(args)
+        return lambda d, me: table[d.g.n_players]
 
     def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         return r.none

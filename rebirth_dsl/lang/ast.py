@@ -74,7 +74,18 @@ class Not(Node):
     span: Span = NOSPAN
 
 
-Expr = Num | Name | Call | Landmark | BinOp | Not
+@node
+class PlayerEntry(Node):
+    """One entry of a player-count table, an argument of `players(...)` only: `2 to 3: 15` (15 with 2 or 3
+    players) or `4: 13` (low and high the same count)."""
+
+    low: int
+    high: int
+    value: int
+    span: Span = NOSPAN
+
+
+Expr = Num | Name | Call | Landmark | BinOp | Not | PlayerEntry
 
 
 # ----- statements ------------------------------------------------------------------------------

@@ -6,17 +6,18 @@ function does in each engine is its entry in compile/functions.py, under the sam
 
 Types: int, bool, player, hex, hexes, groups, landmark, landmarks, areas; `coll` is any collection (hexes,
 groups, landmarks, areas); `sel:WHAT` is a name argument (a tile kind or class, a hex kind or tag, a hex kind,
-tag or landmark, a landmark kind), resolved when the rules are compiled. A trailing `*` repeats; `a|b`
-accepts either type.
+tag or landmark, a landmark kind), resolved when the rules are compiled; `entry` is an entry of a player-count
+table, `2 to 3: 15` (players only). A trailing `*` repeats; `a|b` accepts either type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.limits import MAX_PLAYERS
 
 # ----- ranges: what a function's value can be over a whole game (check/reach.py) ------------------------
 ME, NOBODY = -2, -1  # the start values of a player expression: `me`, nobody
@@ -147,9 +148,48 @@ def _won(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
     return f.winnable()
 
 
+# ----- a player-count table: `players(2 to 3: 15, 4: 13)` -----------------------------------------------
+# The one place a table's meaning is decided: every engine (compile/functions.py Players: the closures, the
+# generated Python, the C, the delta evaluator; play/evaluate.py by_count), the checker's ranges (_players
+# below) and the describer read a table through these two functions.
+def player_table(entries: Iterable[A.Expr]) -> dict[int, int]:
+    """The number a `players(...)` table gives at each player count it names: every count from an entry's
+    low to its high gives the entry's value. Counts past MAX_PLAYERS are never played and are left out; a
+    count named twice keeps the first entry's number (check/checks.py refuses the table: `player-tables`)."""
+    out: dict[int, int] = {}
+    for e in entries:
+        if isinstance(e, A.PlayerEntry):
+            for n in range(max(e.low, 0), min(e.high, MAX_PLAYERS) + 1):
+                out.setdefault(n, e.value)
+    return out
+
+
+def _counts_said(low: int, high: int) -> str:
+    """`2`, `2 or 3`, `2, 3 or 4`; a long run as `2 to 6`."""
+    if low >= high:
+        return str(low)
+    if high - low > 2:
+        return f"{low} to {high}"
+    ns = list(range(low, high + 1))
+    return f"{', '.join(map(str, ns[:-1]))} or {ns[-1]}"
+
+
+def say_table(entries: Iterable[A.Expr]) -> str:
+    """A table in English, its entries in the order written: `15 with 2 or 3 players, 13 with 4`."""
+    parts = [e for e in entries if isinstance(e, A.PlayerEntry)]
+    if not parts:
+        return "the number of players"
+    noun = "player" if parts[0].low == parts[0].high == 1 else "players"
+    said = [f"{e.value} with {_counts_said(e.low, e.high)}" for e in parts]
+    return f"{said[0]} {noun}" + "".join(f", {x}" for x in said[1:])
+
+
 def _players(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
     n = f.players()
-    return Bound(n, n, n, f"{n} players play")
+    if not args:
+        return Bound(n, n, n, f"{n} players play")
+    v = player_table(args).get(n)  # None: a count the table leaves out (`player-tables` refuses it)
+    return Bound(v, v, v, f"the table gives {v} with {n} players" if v is not None else "")
 
 
 def _per_player(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
@@ -202,8 +242,9 @@ _ALL = (
     Signature("owner", ("landmark",), "player", "who holds a landmark, or nobody", bound=_owner),
     Signature("areas", ("hexes",), "areas", "the distinct settlement areas the hexes lie in", bound=_areas),
     Signature("won", ("player",), "areas", "completed areas in which the player ranked first", bound=_won),
-    Signature("players", (), "int", "the number of players at the table (2 to 4 in Rebirth); written bare, "
-              "without parentheses", english="the number of players", bound=_players),
+    Signature("players", ("entry*",), "int", "the number of players at the table (2 to 4 in Rebirth), written "
+              "bare; or, given a table `players(2 to 3: 15, 4: 13)`, the number it gives for the count at the "
+              "table (15 with 2 or 3 players, 13 with 4)", english="the number of players", bound=_players),
     Signature("most", ("int",), "bool", "true if `me` has at least as much as every other player (ties count)",
               per_player=True, bound=_per_player),
     Signature("fewest", ("int",), "bool", "true if `me` has at most as much as every other player (ties count)",
@@ -230,4 +271,4 @@ def function_table() -> str:
 
 
 __all__ = ["ME", "NOBODY", "PER_PLAYER", "SIGNATURES", "TABLE_BEGIN", "TABLE_END", "Bound", "Facts", "Range", "Signature",
-           "function_table"]
+           "function_table", "player_table", "say_table"]

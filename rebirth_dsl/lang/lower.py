@@ -434,8 +434,8 @@ class Lower(Transformer[Token, "tuple[A.Header, list[A.Statement]]"]):
         return A.Num(int(items[0]), self.s(meta))
 
     def name(self, meta: Meta, items: list[Token]) -> A.Name | A.Call:
-        """A bare name; the name of a built-in that takes no argument (`players`) is a call of it."""
-        if (sig := SIGNATURES.get(str(items[0]))) is not None and not sig.params:
+        """A bare name; the name of a built-in that may take no argument (`players`) is a call of it."""
+        if (sig := SIGNATURES.get(str(items[0]))) is not None and all(p.endswith("*") for p in sig.params):
             return A.Call(str(items[0]), (), self.s(meta))
         return A.Name(str(items[0]), self.s(meta))
 
@@ -443,6 +443,12 @@ class Lower(Transformer[Token, "tuple[A.Header, list[A.Statement]]"]):
         """`f(a, b)`."""
         args = tuple(_expr(a) for a in items[1:] if a is not None)
         return A.Call(str(items[0]), args, self.s(meta))
+
+    def player_entry(self, meta: Meta, items: list[Token | None]) -> A.PlayerEntry:
+        """`2 to 3: 15` or `4: 13`, an entry of `players(...)`."""
+        low, high, value = items
+        assert low is not None and value is not None
+        return A.PlayerEntry(int(low), int(high) if high is not None else int(low), int(value), self.s(meta))
 
     def landmark_named(self, meta: Meta, items: list[Token]) -> A.Landmark:
         """`castle "NAME"`."""

@@ -25,7 +25,7 @@ from rebirth_dsl.check.types import VARIABLES
 from rebirth_dsl.errors import Diagnostic, RebirthError, RulesSyntaxError
 from rebirth_dsl.files import shown
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.functions import SIGNATURES
+from rebirth_dsl.lang.functions import SIGNATURES, say_table
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules, merge, parse_text, statement_identity
@@ -144,7 +144,7 @@ def grammar_keywords() -> tuple[str, ...]:
     return tuple(sorted(set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', code))))
 
 
-_ARG_WORDS = {"coll": "collection", "int": "number", "sel:tile": "tile kind or class", "sel:hex": "hex kind or tag",
+_ARG_WORDS = {"coll": "collection", "int": "number", "entry": "count: number", "sel:tile": "tile kind or class", "sel:hex": "hex kind or tag",
               "sel:near": "hex kind, tag or landmark kind", "sel:landmark": "landmark kind"}
 
 
@@ -474,7 +474,9 @@ def hover(a: Analysis, line: int, ch: int) -> str | None:
     m = token_at(lines[line], ch)
     word = m.group() if m else ""
     if m and word in SIGNATURES and lines[line][m.end():].lstrip().startswith("("):
-        return f"```\n{signature(word)}\n```\n{SIGNATURES[word].doc}"
+        text = f"```\n{signature(word)}\n```\n{SIGNATURES[word].doc}"
+        table = _table_at(a.own, line + 1, m.start() + 1) if word == "players" else None
+        return text if table is None else f"{text}\n\nHere: {say_table(table.args)}."
     own = a.own
     if own is None:
         return None
@@ -519,6 +521,17 @@ def hover(a: Analysis, line: int, ch: int) -> str | None:
         verb = "Removes" if isinstance(stmt, A.Without) else "Replaces"
         text += f"\n\n{verb} the base's {what} at {Path(was.file).name}:{was.line}."
     return text
+
+
+def _table_at(own: A.Rules | None, line: int, col: int) -> A.Call | None:
+    """The player-count table `players(...)` whose name starts at a place (1-based), if one does."""
+    if own is None:
+        return None
+    stmt = _pick(own.statements, line, col)
+    for n in _nodes(stmt) if stmt is not None else ():
+        if isinstance(n, A.Call) and n.fn == "players" and n.args and (n.span.line, n.span.col) == (line, col):
+            return n
+    return None
 
 
 def _landmark_hover(board: Board, kind: str, name: str) -> str:

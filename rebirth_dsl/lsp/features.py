@@ -396,7 +396,7 @@ def signature_at(a: Analysis, line: int, ch: int) -> tuple[str, int] | None:
     if line >= len(lines):
         return None
     before = "\n".join(lines[max(0, line - 5):line] + [lines[line][:ch]])
-    depth, commas = 0, 0
+    depth, commas, colon = 0, 0, False
     for i in range(len(before) - 1, -1, -1):
         c = before[i]
         if c == ")":
@@ -404,14 +404,17 @@ def signature_at(a: Analysis, line: int, ch: int) -> tuple[str, int] | None:
         elif c == "(":
             if depth == 0:
                 m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", before[:i])
-                if m and m.group(1) in SIGNATURES:
+                # past a colon only a call whose arguments hold colons: a player-count table's entries
+                if m and m.group(1) in SIGNATURES and (not colon or "entry*" in SIGNATURES[m.group(1)].params):
                     return m.group(1), commas
                 return None  # a bracket of the expression itself: no call
             depth -= 1
         elif c == "," and depth == 0:
             commas += 1
-        elif c in "#:\n{}" and depth == 0 and c != "\n":
-            return None  # the call would have started before the statement's colon or a comment
+        elif c == ":" and depth == 0:
+            colon = True  # an entry's `2 to 3:`, or the statement's colon: the `(` found tells which
+        elif c in "#{}" and depth == 0:
+            return None  # the call would have started before a comment or a block
     return None
 
 

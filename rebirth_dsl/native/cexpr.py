@@ -108,13 +108,18 @@ class ExprGen:
                     return self.bound(a) * self.bound(b)
                 self.bound(a), self.bound(b)
                 return 1
+            case A.PlayerEntry(value=v):
+                return abs(int(v))
             case A.Call(fn=fn, args=args):
+                # a player-count table's value is one of its entries' numbers
+                most = 0
                 for x in args:
                     if not isinstance(x, A.Name) or x.id in VARIABLES:
-                        self.bound(x)
+                        got = self.bound(x)
+                        most = max(most, got) if isinstance(x, A.PlayerEntry) else most
                 if fn in self.t.attributes:
                     return n * self.max_value
-                return n
+                return max(n, most)
         raise Unsupported(f"an expression of an unknown kind ({type(node).__name__})")
 
     # ----- generation ----------------------------------------------------------------------------

@@ -19,6 +19,8 @@ int rb_record(uint64_t seed, int n, int32_t *setup, int32_t *moves, int32_t *ans
               int64_t *totals, int64_t *breakdown, int32_t *winners, int32_t *lm_owner);
 int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, uint64_t seed, int count, int redeal,
                 int64_t *totals, int32_t *moves, int32_t *answers, int32_t *counts);
+int rb_search(const int32_t *flat, const int32_t *offs, int ndet, const int64_t *scores, int viewer,
+              const int32_t *cands, int ncand, uint64_t seed, int sample, int64_t *margin, int32_t *winners);
 """
 
 PRELUDE = r"""
@@ -41,13 +43,17 @@ STATE = r"""
 typedef struct {
     u64 rng[4];
     i32 n, turn, move_index;
-    i32 owner[NH], tkind[NH], tval[NH], parent[NH], gsize[NH];
+    own_t owner[NH], tkind[NH];  /* the smallest types of their values (cgen.py state_types) */
+    tv_t tval[NH];
+    hx_t parent[NH], gsize[NH];
     u64 tbits[NP][NK][W];
     i32 tcount[NP][NK];
-    i32 freel[NH], freen[NFKX], fpos[NH];
+    hx_t freel[NH], fpos[NH];
+    i32 freen[NFKX];
     i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
-    i32 lm_owner[NLX], lm_count[NLX][NM][NP];
-    u8 touched[NP][NLX];
+    i32 lm_owner[NLX];
+    cnt_t lm_count[NLX][NM][NP];
+    u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
     i64 score[NP][NCX], track[NP];
     i32 hand[NP][HMAX], nhand[NP];
     i32 supply[NP][TMAX], nsupply[NP];
@@ -108,7 +114,14 @@ static inline void add(S *s, int p, int cat, i64 pts) { if (cat >= 0) s->score[p
 
 HELPERS = r"""
 /* ----- what expressions read: the meaning of compile/exprgen.py and compile/closures.py ----- */
-static int rb_popcount(const u64 *t) { int c = 0; for (int w = 0; w < W; w++) c += __builtin_popcountll(t[w]); return c; }
+/* the bits set in a word, inline: without -mpopcnt (build.py's flags) __builtin_popcountll is a call to libgcc */
+static inline int rb_pop64(u64 x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+static int rb_popcount(const u64 *t) { int c = 0; for (int w = 0; w < W; w++) c += rb_pop64(t[w]); return c; }
 static void rb_and(const u64 *a, const u64 *b, u64 *out) { for (int w = 0; w < W; w++) out[w] = a[w] & b[w]; }
 static i64 rb_valsum(const S *s, const u64 *t) {
     i64 v = 0;
@@ -243,8 +256,8 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     take_free(s, h);
     if ((GROUPMASK >> k) & 1) {
         int root = h;
-        for (int j = 0; j < NNB[h]; j++) {
-            int m = NB[h][j];
+        for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
+            int m = NB[h][__builtin_ctz(b)];
             if (s->owner[m] == p && s->tkind[m] == k) {
                 int rm = find_mut(s, m);
                 if (rm != root) {  /* union by size: every neighbouring group joins */
@@ -425,17 +438,18 @@ static void rebuild(S *s) {
     }
 }
 #define TAKE(x) do { if (i >= nflat) return -2; (x) = flat[i++]; } while (0)
-#define TAKE_IN(x, lo, hi) do { TAKE(x); if ((x) < (lo) || (x) > (hi)) return -2; } while (0)
+/* the range checked on the int read, before it is stored: a field narrower than 32 bits would wrap first */
+#define TAKE_IN(x, lo, hi) do { if (i >= nflat || flat[i] < (lo) || flat[i] > (hi)) return -2; (x) = flat[i++]; } while (0)
 static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     int i = 0, n, c, x;
     memset(s, 0, sizeof *s);
     TAKE_IN(n, 1, NP); s->n = n;
     TAKE_IN(s->turn, 0, n - 1); TAKE_IN(s->move_index, 0, 1 << 30);
-    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, VMASK); }
+    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, TVMAX); }
     for (int h = 0; h < NH; h++) if (s->owner[h] >= 0 && s->tkind[h] < 0) return -2;
     for (int a = 0; a < NA; a++) { TAKE_IN(s->area_first[a], -1, n - 1); if (s->area_first[a] < 0) s->area_first[a] = NOFIRST; TAKE_IN(s->area_done[a], 0, 1); }
     for (int lm = 0; lm < NL; lm++) TAKE_IN(s->lm_owner[lm], -1, n - 1);
-    for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); s->touched[p][lm] = (u8)x; }
+    for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); if (x) s->touched[p][lm >> 6] |= 1ULL << (lm & 63); }
     for (int p = 0; p < n; p++) {
         for (int cat = 0; cat < NC; cat++) s->score[p][cat] = scores[p * (NC + 1) + cat];
         s->track[p] = scores[p * (NC + 1) + NC];
@@ -569,33 +583,114 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
     free(base); free(s);
     return rc;
 }
+
+/* ----- the search agent (play/nsearch.py): moves compared over the same determinisations ----- */
+/* the hex of tile kind k, value v, for seat p with the most immediate points (track gained) of m drawn as
+   pick_hex draws (the first among equals); each is tried on a copy, so s is changed only by the draws */
+static int pick_points(S *s, S *tmp, int p, int k, int v, int m) {
+    int best = pick_hex(s, k);
+    if (best < 0 || m < 2) return best;
+    i64 most = 0;
+    for (int j = 0; j < m; j++) {
+        int h = j ? pick_hex(s, k) : best;
+        memcpy(tmp, s, sizeof *s);
+        tmp->rec_moves = 0; tmp->rec_ans = 0;
+        place(tmp, p, k, v, h);
+        i64 got = tmp->track[p] - s->track[p];
+        if (j == 0 || got > most) { most = got; best = h; }
+    }
+    return best;
+}
+/* ndet positions (flat[offs[j]] .. flat[offs[j + 1]], all with the same scores: the determinisations the
+   caller dealt from what `viewer`, the seat to move, may know); per position j and candidate c (tile index
+   cands[2c] of the viewer's hand, hex cands[2c + 1], -1 a pass) the move played, then a playout seeded
+   seed + j (the same for every candidate: moves are compared on the same futures), random (sample < 2)
+   or by pick_points of `sample` hexes; margin[j * ncand + c] = the viewer's final score less the best other
+   seat's, winners[j * ncand + c] = the winning seats' mask (S-E4) */
+EXPORT int rb_search(const int32_t *flat, const int32_t *offs, int ndet, const int64_t *scores, int viewer,
+                     const int32_t *cands, int ncand, uint64_t seed, int sample, int64_t *margin, int32_t *winners) {
+    if (ndet < 0 || ncand < 0) return -1;
+    S *base = malloc(sizeof *base), *s = malloc(sizeof *s), *tmp = malloc(sizeof *tmp);
+    if (!base || !s || !tmp) { free(base); free(s); free(tmp); return -3; }
+    int rc = 0;
+    for (int j = 0; rc == 0 && j < ndet; j++) {
+        rc = load(base, flat + offs[j], offs[j + 1] - offs[j], scores);
+        if (rc == 0 && (viewer != base->turn || viewer >= base->n)) rc = -1;
+        for (int c = 0; rc == 0 && c < ncand; c++) {
+            int ti = cands[2 * c], h = cands[2 * c + 1];
+            if (ti < 0 || ti >= base->nhand[viewer] || h < -1 || h >= NH) { rc = -1; break; }
+            memcpy(s, base, sizeof *s);
+            rb_seed(s, seed + (u64)j);
+            move_at(s, ti, h);
+            if (sample >= 2) play_points(s, tmp, sample); else play_out(s);
+            if (s->lost) { rc = -4; break; }
+            i64 t[NP], bd[NP * NCX], best = 0;
+            end_scoring(s, t, bd);
+            int first = 1;
+            for (int q = 0; q < s->n; q++) if (q != viewer && (first || t[q] > best)) { best = t[q]; first = 0; }
+            margin[(i64)j * ncand + c] = t[viewer] - (first ? 0 : best);
+            winners[(i64)j * ncand + c] = winners_of(s, t);
+        }
+    }
+    free(base); free(s); free(tmp);
+    return rc;
+}
 """
 
 def play_out() -> str:
-    """play_out(s): uniformly random moves to the end of the game, as fast.run_random; the end of each turn is
-    rules/turn.py's (c_leaving, c_end_of_turn)."""
+    """play_out(s): uniformly random moves to the end of the game, as fast.run_random; play_points(s, tmp, m):
+    the same with each hex the best by immediate points of m drawn as pick_hex draws (the search's playout
+    policy); move_at(s, ti, h): one given move, tile ti of the hand on hex h (-1: a pass). The end of each
+    turn is rules/turn.py's (c_leaving, c_end_of_turn), the same text in all three."""
     e = Emitter()
     e.line("static void place(S *s, int p, int k, int v, int h);")
     e.line("static int pick_hex(S *s, int k);")
+    e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m);")
     e.line()
     e.line("/* uniformly random moves to the end of the game, as fast.run_random */")
     e.declare("s")
-    with e.block("static void play_out(S *s) {", "}"), e.block("for (;;) {", "}"):
-        e.line("int p = s->turn, nh = s->nhand[p];")
-        e.line("if (!nh) return;")
-        e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
+    with e.scope(), e.block("static void play_out(S *s) {", "}"), e.block("for (;;) {", "}"):
+        _turn(e, "pick_hex(s, k)")
+    e.line()
+    e.line("/* the search's playouts: each move the best by immediate points of m hexes drawn as pick_hex draws */")
+    with e.scope(), e.block("static void play_points(S *s, S *tmp, int m) {", "}"), e.block("for (;;) {", "}"):
+        e.declare("tmp", "m")
+        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m)")
+    e.line()
+    e.line("/* one given move of the seat to move: tile ti of its hand on hex h (-1: a pass, S-P5) */")
+    with e.scope(), e.block("static void move_at(S *s, int ti, int h) {", "}"):
+        e.declare("ti", "h")
+        e.line("int p = s->turn;")
         e.line("int code = s->hand[p][ti];")
-        e.declare("p", "ti", "code")
+        e.declare("p", "code")
         e.extend(turn.c_leaving(e.locals))
-        e.line("int k = code >> VBITS, h = pick_hex(s, k);")
-        with e.block("if (s->rec_moves && s->nmoves < MAXMOVES) {", "}"):
-            e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
-            e.line("m[0] = p; m[1] = code; m[2] = h;")
-        e.line("s->nmoves++;")
-        e.line("if (h >= 0 && !((PRIMFK[k] >> HEX_FK[h]) & 1)) s->fallbacks[p]++;")
-        e.line("if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;")
+        e.line("int k = code >> VBITS;")
+        _move(e)
         e.extend(turn.c_end_of_turn(e.locals))
     return "\n".join(e.lines)
+
+
+def _turn(e: Emitter, pick: str) -> None:
+    """One turn of a playout loop: a random hand tile, its hex by `pick`, the move, the end of the turn."""
+    e.line("int p = s->turn, nh = s->nhand[p];")
+    e.line("if (!nh) return;")
+    e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
+    e.line("int code = s->hand[p][ti];")
+    e.declare("p", "ti", "code")
+    e.extend(turn.c_leaving(e.locals))
+    e.line(f"int k = code >> VBITS, h = {pick};")
+    _move(e)
+    e.extend(turn.c_end_of_turn(e.locals))
+
+
+def _move(e: Emitter) -> None:
+    """The move itself: recorded when a record is being written, counted, placed or passed (S-P5)."""
+    with e.block("if (s->rec_moves && s->nmoves < MAXMOVES) {", "}"):
+        e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
+        e.line("m[0] = p; m[1] = code; m[2] = h;")
+    e.line("s->nmoves++;")
+    e.line("if (h >= 0 && !((PRIMFK[k] >> HEX_FK[h]) & 1)) s->fallbacks[p]++;")
+    e.line("if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;")
 
 
 # Included only when the face-up cards are read incrementally (cgen.py public_function): it needs the

@@ -359,6 +359,44 @@ class NativeEngine:
         return [t[i * n:(i + 1) * n] for i in range(count)]
 
 
+    def search(self, dets: list[Game], viewer: int, cands: list[tuple[int, int]], seed: int,
+               sample: int) -> tuple[list[list[int]], list[list[list[int]]]]:
+        """`rb_search`: from each determinisation (the same position with its hidden parts dealt by the caller,
+        `viewer` to move), each candidate (tile index in the viewer's hand, hex or -1 for a pass) played and
+        then a playout seeded `seed + j` for determinisation j (random, or `sample` >= 2: each hex the best by
+        immediate points of `sample` drawn). Per determinisation and candidate: the viewer's final margin over
+        the best other seat, and the winner seats (S-E4). NativeRefused as `playouts` when a position does not
+        fit the engine."""
+        ffi = self.ffi
+        flat: list[int] = []
+        offs = [0]
+        scores: list[int] = []
+        for g in dets:
+            f, scores = self.flatten(g)
+            flat += f
+            offs.append(len(flat))
+        nd, nc, n = len(dets), len(cands), dets[0].n_players if dets else 0
+        margin = ffi.new("int64_t[]", max(nd * nc, 1))
+        win = ffi.new("int32_t[]", max(nd * nc, 1))
+        try:
+            cflat, cscores = ffi.new("int32_t[]", flat or [0]), ffi.new("int64_t[]", scores or [0])
+        except OverflowError as e:
+            raise _refuse(f"a number past its 32- or 64-bit integers ({e})") from None
+        pairs = ffi.new("int32_t[]", [x for c in cands for x in c] or [0])
+        rc = self.lib.rb_search(cflat, ffi.new("int32_t[]", offs), nd, cscores, viewer, pairs, nc, seed & U64,
+                                sample, margin, win)
+        if rc == -2:
+            raise _refuse("it does not read it (a board, count or marker outside its ranges)")
+        if rc == -4:
+            raise _refuse("a playout needed more room than its arrays")
+        if rc != 0:
+            raise RuntimeError(f"native engine error {rc}")
+        m: list[int] = ffi.unpack(margin, nd * nc)
+        w: list[int] = ffi.unpack(win, nd * nc)
+        return ([m[j * nc:(j + 1) * nc] for j in range(nd)],
+                [[_seats(x, n) for x in w[j * nc:(j + 1) * nc]] for j in range(nd)])
+
+
 class _TileCodes(dict[tuple[int, int], int]):
     """(kind id, value) tiles to the engine's codes kind << VBITS | value, each tile checked once: a value
     past VBITS bits would read as a tile of another kind, so it is refused."""

@@ -35,6 +35,7 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import CardDef, Ruleset
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.functions import player_table
 from rebirth_dsl.play.agents import smart_answer
 from rebirth_dsl.play.points import NOGAME, Delta, Points, _DeltaCompiler, _Reads, points_for
 from rebirth_dsl.rules import majority
@@ -75,13 +76,15 @@ class _Card:
 
 
 def by_count(node: A.Expr) -> Callable[[int], int] | None:
-    """A number that depends on nothing but the player count (`9 - players`), as a function of the count;
-    None when it reads anything else."""
+    """A number that depends on nothing but the player count (`9 - players`, `players(2: 6, 3 to 4: 5)`), as a
+    function of the count; None when it reads anything else."""
     match node:
         case A.Num(value=v):
             return lambda n: int(v)
         case A.Call(fn="players", args=()):
             return lambda n: n
+        case A.Call(fn="players", args=args):  # a player-count table (lang/functions.py player_table)
+            return player_table(args).__getitem__
         case A.BinOp(op="+" | "-" | "*" as op, left=a, right=b):
             fa, fb = by_count(a), by_count(b)
             if fa is None or fb is None:

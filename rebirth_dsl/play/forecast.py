@@ -35,10 +35,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rebirth_dsl.errors import RebirthError
-from rebirth_dsl.play.agents import Agent, immediate_points, smart_answer
+from rebirth_dsl.play.agents import Agent, smart_answer
+from rebirth_dsl.play.hidden import hidden_info, resample
 from rebirth_dsl.play.loop import agent_list
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.search import native_engine
@@ -50,58 +52,6 @@ from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import seat_rng
 
 SEED_STRIDE = 1_000_000  # playout j of a run with seed S uses S * SEED_STRIDE + j
-
-
-# ----- the hidden information ------------------------------------------------------------------------
-def _redeal(rng: random.Random, parts: Sequence[list[Any]]) -> None:
-    """Shuffle the items of several lists together and deal them back, each list keeping its length."""
-    pool = sorted(x for part in parts for x in part)  # sorted first: not even the random stream sees the order
-    rng.shuffle(pool)
-    i = 0
-    for part in parts:
-        part[:] = pool[i:i + len(part)]
-        i += len(part)
-
-
-def resample(g: Game, viewer: int, rng: random.Random) -> None:
-    """Re-deal in place everything the viewer cannot see (see the module's docstring)."""
-    rs = g.rs
-    for q in range(g.n_players):
-        if q == viewer:
-            _redeal(rng, [g.supply[q]] if rs.set_aside_visible else [g.supply[q], g.set_aside[q]])
-        else:
-            _redeal(rng, [g.hand[q], g.supply[q], g.set_aside[q]])
-    deck_of = {c.name: d for d, cards in rs.decks.items() for c in cards}
-    for name, deck in g.decks.items():
-        slots = [(q, j) for q in range(g.n_players) if q != viewer for j, c in enumerate(g.held[q])
-                 if deck_of.get(c) == name]
-        pool = sorted(list(deck) + [g.held[q][j] for q, j in slots])
-        rng.shuffle(pool)
-        for q, j in slots:
-            g.held[q][j] = pool.pop()
-        deck[:] = pool
-
-
-def hidden_info(g: Game, viewer: int) -> list[str]:
-    """What `resample` draws anew for this viewer, in words."""
-    rs, who = g.rs, g.players
-    out = []
-    own = len(g.supply[viewer]) + (0 if rs.set_aside_visible else len(g.set_aside[viewer]))
-    if own:
-        out.append(f"the order of {who[viewer]}'s supply ({len(g.supply[viewer])} tiles)" if rs.set_aside_visible
-                   else f"{who[viewer]}'s supply and face-down set-aside tiles, shuffled together ({own} tiles)")
-    for q in range(g.n_players):
-        k = len(g.hand[q]) + len(g.supply[q]) + len(g.set_aside[q])
-        if q != viewer and k:
-            out.append(f"{who[q]}'s hand, supply and set-aside tiles, shuffled together ({k} tiles)")
-    held = {who[q]: len(g.held[q]) for q in range(g.n_players) if q != viewer and g.held[q]}
-    unseen = sum(len(d) for d in g.decks.values()) + sum(held.values())
-    if held:
-        cards = ", ".join(f"{name}'s {k}" for name, k in held.items())
-        out.append(f"private cards ({cards}), drawn from the {unseen} cards {who[viewer]} has not seen")
-    elif unseen:
-        out.append(f"the order of the decks ({unseen} cards)")
-    return out or ["nothing: every tile and card that matters is known"]
 
 
 # ----- playouts ---------------------------------------------------------------------------------------
@@ -224,11 +174,88 @@ def render_forecast(f: dict[str, Any]) -> str:
 
 
 # ----- hints ------------------------------------------------------------------------------------------
+Candidate = tuple[tuple[int, int], int | None]  # (tile, hex or None for a pass)
+
+
+def candidates(game: Game, p: int, tiles: Sequence[tuple[int, int]]) -> list[Candidate]:
+    """Every legal move of p with these tiles: each legal hex, or the pass when a tile has none."""
+    t = game.t
+    cands: list[Candidate] = []
+    for x in tiles:
+        hexes, _ = game.legal_hexes(x[0])
+        cands += [(x, h) for h in sorted(hexes, key=lambda h: t.coords[h])] if hexes else [(x, None)]
+    return cands
+
+
+def screen(game: Game, p: int, cands: list[Candidate], width: int) -> tuple[list[Candidate], dict[Candidate, float]]:
+    """The `width` candidates the one-ply evaluation (play/evaluate.py: the position's worth after the
+    move) values most, and every candidate's value; width 0 or more than there are: all of them."""
+    from rebirth_dsl.play.evaluate import evaluation_for  # the evaluation's tables: built on first use
+
+    ev = evaluation_for(game.rs)
+    value: dict[Candidate, float] = {}
+    by_tile: dict[tuple[int, int], list[int]] = {}
+    for x, h in cands:
+        if h is None:
+            value[(x, h)] = float("-inf")  # a pass: the tile has no hex, so nothing else was possible
+        else:
+            by_tile.setdefault(x, []).append(h)
+    for x, hexes in by_tile.items():
+        for h, v in zip(hexes, ev.placements(game, p, x, hexes), strict=True):
+            value[(x, h)] = float(v)
+    if width <= 0 or len(cands) <= width:
+        return list(cands), value
+    ranked = sorted(cands, key=lambda c: (-value[c], game.t.coords[c[1]] if c[1] is not None else ()))
+    return ranked[:width], value
+
+
+@dataclass
+class Outcomes:
+    """One candidate's playouts: the mover's margins and final scores, and every player's win shares."""
+
+    margins: list[float] = field(default_factory=list)
+    own: list[float] = field(default_factory=list)
+    wins: list[list[float]] = field(default_factory=list)  # per player, per playout
+
+
+def play_candidates(game: Game, p: int, cands: Sequence[Candidate], agents: str = "random", playouts: int = 100,
+                    seed: int = 0, backend: str = "auto",
+                    choices: dict[Candidate, dict[str, Any]] | None = None) -> list[Outcomes]:
+    """Each candidate move of p made on `playouts` re-dealt copies (what p cannot see drawn anew,
+    `resample`) and played to the end; playout j deals the same future to every candidate (common random
+    numbers), so the differences are the moves' own. `choices`: a candidate's own answers to its ability
+    questions (a move played in a record); the others' are answered as greedy and mc answer them."""
+    _validate(playouts)
+    n = game.n_players
+    ags = _agents(agents, n)
+    eng = _native_engine(game, ags, backend)
+    out: list[Outcomes] = []
+    for x, h in cands:
+        o = Outcomes(wins=[[] for _ in range(n)])
+        for j in range(playouts):
+            s = seed * SEED_STRIDE + j  # the same future for every move: differences are the moves' own
+            g = game.fork()
+            resample(g, p, random.Random(s * 16))
+            g.auto_choose = smart_answer  # the move's own ability questions: answered as greedy and mc do
+            g.play(p, x, h, None, dict((choices or {}).get((x, h), {})))
+            final, winners = _play_out(g, ags, s, eng)
+            o.margins.append(float(final[p] - max((final[q] for q in range(n) if q != p), default=0)))
+            o.own.append(float(final[p]))
+            for q in range(n):
+                o.wins[q].append(1 / len(winners) if q in winners else 0.0)
+        out.append(o)
+    return out
+
+
 def hint(game: Game, player: int | None = None, tile: tuple[int, int] | None = None, agents: str = "random",
-         playouts: int = 100, seed: int = 0, backend: str = "auto") -> dict[str, Any]:
+         playouts: int = 100, seed: int = 0, backend: str = "auto", width: int = 0) -> dict[str, Any]:
     """Every legal move of the player to move (or a scenario's `player` with `tile`), ranked by expected
-    final margin over the same re-dealt futures, with 95 % intervals. `backend`: where all-random playouts
-    run (auto, native or python; see the module's docstring)."""
+    final margin over the same re-dealt futures, with 95 % intervals, and what each does now
+    (play/reasons.py). `width` > 0: only the moves the one-ply evaluation ranks in its best `width` are
+    played out; the others are listed, marked screened, with that evaluation. `backend`: where all-random
+    playouts run (auto, native or python; see the module's docstring)."""
+    from rebirth_dsl.play.reasons import effects_text, holders_of, move_effects
+
     _validate(playouts)
     rs, t = game.rs, game.t
     if game.scenario:
@@ -247,30 +274,22 @@ def hint(game: Game, player: int | None = None, tile: tuple[int, int] | None = N
             raise RebirthError.single(f"{game.players[p]} holds {held}, not {rs.tile_name(*tile)}")
         tiles = [tile] if tile is not None else list(dict.fromkeys(game.hand[p]))
     n = game.n_players
-    ags = _agents(agents, n)
-    eng = _native_engine(game, ags, backend)
-    cands: list[tuple[tuple[int, int], int | None]] = []
-    for x in tiles:
-        hexes, _ = game.legal_hexes(x[0])
-        cands += [(x, h) for h in sorted(hexes, key=lambda h: t.coords[h])] if hexes else [(x, None)]
+    every = candidates(game, p, tiles)
+    cands, value = screen(game, p, every, width) if width > 0 else (every, {})
+    results = play_candidates(game, p, cands, agents, playouts, seed, backend)
+    holders = holders_of(game)
+
+    def entry(x: tuple[int, int], h: int | None) -> dict[str, Any]:
+        eff = move_effects(game, p, x, h) if h is not None else None
+        return {"tile": rs.tile_name(*x), "hex": list(t.coords[h]) if h is not None else None,
+                "hex_kind": t.hex_kind[h] if h is not None else None, "points": eff.total if eff else 0,
+                "does": effects_text(eff, holders) if eff else "passes: no legal hex",
+                "effects": eff.data() if eff else None}
+
     moves: list[dict[str, Any]] = []
-    for x, h in cands:
-        margins, own, wins = [], [], []
-        for j in range(playouts):
-            s = seed * SEED_STRIDE + j  # the same future for every move: differences are the moves' own
-            g = game.fork()
-            resample(g, p, random.Random(s * 16))
-            g.auto_choose = smart_answer  # the move's own ability questions: answered as greedy and mc do
-            g.play(p, x, h, None, {})
-            final, winners = _play_out(g, ags, s, eng)
-            margins.append(float(final[p] - max((final[q] for q in range(n) if q != p), default=0)))
-            own.append(float(final[p]))
-            wins.append(1 / len(winners) if p in winners else 0.0)
-        moves.append({"tile": rs.tile_name(*x), "hex": list(t.coords[h]) if h is not None else None,
-                      "hex_kind": t.hex_kind[h] if h is not None else None,
-                      "points": immediate_points(game, p, x, h) if h is not None else 0,
-                      "margin": _summary(margins, False), "final": _summary(own, False), "win": _win(wins, False),
-                      "_margins": margins})
+    for (x, h), o in zip(cands, results, strict=True):
+        moves.append(entry(x, h) | {"margin": _summary(o.margins, False), "final": _summary(o.own, False),
+                                    "win": _win(o.wins[p], False), "_margins": o.margins})
     moves.sort(key=lambda m: (-m["margin"]["mean"], -m["points"], m["tile"], m["hex"] or []))
     best = moves[0]["_margins"]
     for m in moves:
@@ -278,27 +297,35 @@ def hint(game: Game, player: int | None = None, tile: tuple[int, int] | None = N
         p_value, ci = paired_t([a - b for a, b in zip(m.pop("_margins"), best, strict=True)])
         m["vs_best"] = {"mean": round(m["margin"]["mean"] - moves[0]["margin"]["mean"], 3),
                         "ci": [round(ci[0], 3), round(ci[1], 3)], "p": p_value}
+    chosen = set(cands)
+    screened = sorted((c for c in every if c not in chosen), key=lambda c: -value[c])
+    out_screened = [entry(x, h) | {"screened": True, "value": round(value[(x, h)], 3)} for x, h in screened]
     return {"player": game.players[p], "playouts": playouts, "agents": agent_list(agents, n),
-            "sampled": hidden_info(game, p), "moves": moves}
+            "sampled": hidden_info(game, p), "width": width, "moves": moves, "screened": out_screened}
 
 
 def render_hint(hnt: dict[str, Any], top: int = 10) -> str:
-    """The ranked moves as text (the best `top`)."""
+    """The ranked moves as text (the best `top`), each with what it does now."""
     ms = hnt["moves"]
-    head = (f"{hnt['player']} to move: {len(ms)} legal move{'s' if len(ms) != 1 else ''}, ranked by expected final "
-            f"margin (own final score - best other), {hnt['playouts']} playouts each by "
+    scr = hnt.get("screened", [])
+    total = len(ms) + len(scr)
+    screened = (f"; the one-ply evaluation's best {len(ms)} played out, {len(scr)} screened out (--width)"
+                if scr else "")
+    head = (f"{hnt['player']} to move: {total} legal move{'s' if total != 1 else ''}{screened}, ranked by expected "
+            f"final margin (own final score - best other), {hnt['playouts']} playouts each by "
             f"{', '.join(dict.fromkeys(hnt['agents']))}, the same futures for every move; 95% intervals\n"
             "sampled each playout: " + "; ".join(hnt["sampled"]))
-    rows = [["rank", "tile", "hex", "now", "margin", "vs best (paired)", "own final", "win %"]]
+    rows = [["rank", "tile", "hex", "now", "margin", "vs best (paired)", "own final", "win %", "does now"]]
     for i, m in enumerate(ms[:top]):
         where = f"({m['hex'][0]},{m['hex'][1]}) {m['hex_kind']}" if m["hex"] else "pass"
-        rows.append([str(i + 1), m["tile"], where, f"+{m['points']}", interval(m["margin"]["mean"], m["margin"]["ci"],
+        rows.append([str(i + 1), m["tile"], where, f"{m['points']:+d}", interval(m["margin"]["mean"], m["margin"]["ci"],
                      "{:+.1f}"), "-" if i == 0 else interval(m["vs_best"]["mean"], m["vs_best"]["ci"], "{:+.1f}"),
                      interval(m["final"]["mean"], m["final"]["ci"]),
-                     interval(m["win"]["mean"], m["win"]["ci"], scale=100)])
+                     interval(m["win"]["mean"], m["win"]["ci"], scale=100), m["does"]])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(c.ljust(w) if i in (1, 2) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
-             for r in rows]
+    last = len(widths) - 1
+    lines = ["  ".join(c if i == last else c.ljust(w) if i in (1, 2) else c.rjust(w)
+                       for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     more = f"\n... and {len(ms) - top} more (--top, or --json for all)" if len(ms) > top else ""
     return head + "\n" + "\n".join(lines) + more

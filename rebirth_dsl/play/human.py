@@ -355,12 +355,7 @@ class HumanAgent:
         rows = self.table.previews(p).get(game.rs.tile_name(*tile), [])
         out = {}
         for row in rows:
-            said = [", ".join(f"{c} {v:+d}" for c, v in row["breakdown"].items())]
-            said.append("takes " + " and ".join(row["takes"]) if row["takes"] else "")
-            said += row["areas"]
-            said += [f"{who} {v:+d}" for who, v in row["others"].items()]
-            said += [f"uses {a}" for a in row["abilities"]]
-            out[row["index"]] = (row["points"], "; ".join(x for x in said if x))
+            out[row["index"]] = (row["points"], row["text"] if row["text"] != "nothing now" else "")
             self._takes[row["index"]] = len(row["takes"])
         return out
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from rebirth_dsl.accel.public import warm_fork
 from rebirth_dsl.play.agents import smart_answer
 from rebirth_dsl.play.evaluate import OnePlyAgent, evaluation_for
+from rebirth_dsl.play.hidden import resample
 from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.rules.turn import end_turn
 from rebirth_dsl.runtime.game import Game
@@ -60,7 +61,7 @@ class LookaheadAgent:
                 r = random.Random(seed)
                 g = warm_fork(game)
                 g.quiet = True
-                _redeal(g, p, r)
+                resample(g, p, r)  # only what p may see: others' hands, set-aside tiles and cards drawn anew
                 fast.place(g, p, tile[0], tile[1], h)
                 end_turn(g, p, tile)
                 for _ in range(replies):
@@ -76,15 +77,3 @@ class LookaheadAgent:
             if total > best_val:
                 best, best_val = h, total
         return best
-
-
-def _redeal(g: Game, p: int, rng: random.Random) -> None:
-    """What p cannot see, dealt afresh: supplies and decks reshuffled, the others' hands drawn again."""
-    g.shuffle_hidden(rng)
-    for q in range(g.n_players):
-        if q == p or not g.hand[q] or not g.supply[q]:
-            continue
-        pool = g.hand[q] + g.supply[q]
-        rng.shuffle(pool)
-        n = len(g.hand[q])
-        g.hand[q], g.supply[q] = pool[:n], pool[n:]

@@ -11,6 +11,7 @@ from rebirth_dsl.play.evaluate import OnePlyAgent
 from rebirth_dsl.play.human import HumanAgent
 from rebirth_dsl.play.ismcts import ISMCTSAgent
 from rebirth_dsl.play.lookahead import LookaheadAgent
+from rebirth_dsl.play.nsearch import POLICIES, NativeSearchAgent
 from rebirth_dsl.play.search import MonteCarloAgent
 
 # name -> (factory taking the agent options, one line for help texts)
@@ -22,6 +23,8 @@ AGENTS: dict[str, tuple[Callable[..., Any], str]] = {
                   "(width=, replies=, samples=)"),
     "mc": (lambda **o: MonteCarloAgent(**o), "flat Monte Carlo: random playouts from the best hexes"),
     "ismcts": (lambda **o: ISMCTSAgent(**o), "information-set tree search over determinisations (time=s)"),
+    "search": (lambda **o: NativeSearchAgent(**o), "the worth's best moves compared by determinised native playouts "
+               "(playouts=, width=, policy=points|random, sample=)"),
     "human": (lambda **o: HumanAgent(), "asks on the terminal"),
 }
 ALIASES = {"montecarlo": "mc"}
@@ -42,8 +45,9 @@ BACKENDS = ("auto", "native", "python")  # `backend=`: where mc and ismcts run t
 
 def parse_options(spec: str) -> tuple[str, dict[str, int | float | str]]:
     """`ismcts:time=0.05:width=12` -> ('ismcts', {'time': 0.05, 'width': 12}): options after the name,
-    each `key=number`, separated by colons (commas already separate the seats in --agents); the one word
-    option is `backend=auto|native|python` (mc and ismcts: the engine of their random playouts)."""
+    each `key=number`, separated by colons (commas already separate the seats in --agents); the word
+    options are `backend=auto|native|python` (mc and ismcts: the engine of their random playouts) and
+    `policy=points|random` (search: its playouts' moves)."""
     name, *parts = spec.strip().split(":")
     options: dict[str, int | float | str] = {}
     for part in parts:
@@ -52,6 +56,11 @@ def parse_options(spec: str) -> tuple[str, dict[str, int | float | str]]:
             if value.strip() not in BACKENDS:
                 raise RebirthError.single(f"agent {spec!r}: backend is one of {', '.join(BACKENDS)}")
             options["backend"] = value.strip()
+            continue
+        if key.strip() == "policy" and eq:  # the search agent's playout policy, a word
+            if value.strip() not in POLICIES:
+                raise RebirthError.single(f"agent {spec!r}: policy is one of {', '.join(POLICIES)}")
+            options["policy"] = value.strip()
             continue
         try:
             options[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else float(value)

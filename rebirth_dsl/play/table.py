@@ -28,14 +28,22 @@ from pathlib import Path
 from typing import Any
 
 from rebirth_dsl.board.model import load_json
+from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.files import check_output, shown
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.agents import Agent, decide, move_entry
+from rebirth_dsl.play.evaluate import by_count
 from rebirth_dsl.play.human import HumanAgent, SaveGame
+from rebirth_dsl.play.reasons import (  # the one meaning of a move's effects
+    effects_text,
+    holders_of,
+    move_effects,
+)
 from rebirth_dsl.play.registry import make_agent
-from rebirth_dsl.present.describe import expr_text
+from rebirth_dsl.play.tally import held_missions
+from rebirth_dsl.present.describe import card_english
 from rebirth_dsl.present.report import evaluate, render_table
 from rebirth_dsl.records.inputs import record_files
 from rebirth_dsl.records.record import (
@@ -122,6 +130,7 @@ class Table:
     _agents: dict[int, Agent] = field(default_factory=dict, repr=False)
     _shown: tuple[int, str | None] | None = field(default=None, repr=False)  # a person's move: what it showed them
     _texts: dict[str, str] | None = field(default=None, repr=False)  # the cards' words: the rules do not change
+    _measures: dict[str, Measure] | None = field(default=None, repr=False)  # each card's measure, compiled once
 
     # ----- reading ------------------------------------------------------------------------------
     @property
@@ -372,52 +381,57 @@ class Table:
 
     # ----- what a seat sees ---------------------------------------------------------------------
     def previews(self, p: int) -> dict[str, list[dict[str, Any]]]:
-        """Per tile in p's hand: every legal hex with the points it scores now, by category, the
-        landmarks it takes, the areas it completes and the abilities it would use."""
+        """Per tile in p's hand: every legal hex with what the move does now (play/reasons.py): the points
+        by category, the landmarks it takes or challenges, the areas it completes, the cards drawn and the
+        abilities it would use, and all of it in words (`text`)."""
         g = self.game
         rs = g.rs
-        area_cats = {a.category for a in rs.areas.values()}
+        holders = holders_of(g)
         out: dict[str, list[dict[str, Any]]] = {}
         for tile in dict.fromkeys(g.hand[p]):
             hexes, fallback = g.legal_hexes(tile[0])
             rows: list[dict[str, Any]] = []
             for h in hexes:
-                trial = g.clone()
-                trial.auto_choose = first_choice
-                before = list(trial.lm_owner)
-                events = trial.play(p, tile, h, len(self.moves))
-                breakdown: dict[str, int] = {}
-                others: dict[str, int] = {}
-                for e in events:
-                    if e.points and e.player == p:
-                        breakdown[e.category] = breakdown.get(e.category, 0) + e.points
-                    elif e.points and e.player >= 0:
-                        others[g.players[e.player]] = others.get(g.players[e.player], 0) + e.points
-                takes = [g.t.landmark_name[lm] for lm, o in enumerate(trial.lm_owner) if o == p and before[lm] != p]
-                used, asks = [], []
-                for lm, _ in g.pending_abilities(p, h):
-                    ab, _, opts = g.ability_options(p, lm)
-                    used.append(f"{g.t.landmark_name[lm]}: {ab.name}")
-                    if opts:  # only whether it asks: the answers are shown once the tile is down
-                        asks.append(g.t.landmark_name[lm])
+                eff = move_effects(g, p, tile, h)
                 rows.append({"hex": list(g.t.coords[h]), "index": h, "kind": g.t.hex_kind[h],
-                             "points": sum(breakdown.values()), "breakdown": breakdown, "others": others,
-                             "takes": takes, "areas": [e.text for e in events if e.category in area_cats],
-                             "abilities": used, "asks": asks, "fallback": fallback})
+                             "points": eff.total, "breakdown": eff.points, "others": eff.others,
+                             "takes": eff.takes, "challenges": eff.challenges, "areas": eff.area_texts,
+                             "cards": eff.cards, "abilities": eff.abilities, "asks": eff.asks, "fallback": fallback,
+                             "text": effects_text(eff, holders)})
             rows.sort(key=lambda r: (-r["points"], r["hex"]))
             out[rs.tile_name(*tile)] = rows
         return out
 
     def card_texts(self) -> dict[str, str]:
-        """Each mission card's condition in the rules language's words (read once per table)."""
+        """Each mission card's condition in plain English, its numbers for this table's player count (read
+        once per table)."""
         if self._texts is None:
             try:
                 rules = load_rules(self.rules_path)
             except RebirthError:
                 return {}
-            self._texts = {c.name: expr_text(c.condition) for s in rules.statements if isinstance(s, A.DeckBlock)
-                           for c in s.cards}
+            cards = [c for s in rules.statements if isinstance(s, A.DeckBlock) for c in s.cards]
+            n = len(self.game.players)
+
+            def worked(e: A.Expr) -> int | None:
+                """A number by player count (`13 - 2 * players`), at this table."""
+                f = by_count(e)
+                return None if f is None else f(n)
+
+            self._texts = {c.name: card_english(c.condition, worked) for c in cards}
+            self._measures = {c.name: m for c in cards if (m := card_measure(c.condition, self.game)) is not None}
         return self._texts
+
+    def progress(self, name: str, q: int) -> dict[str, Any]:
+        """How far seat q is towards a card now: whether its condition holds and, for a card `VALUE >= N`,
+        VALUE and N (what a seat may be shown: the board is public; the caller decides whose cards)."""
+        self.card_texts()
+        g = self.game
+        out: dict[str, Any] = {"met": bool(g.cards[name].cond(Ctx(g, q)))}
+        m = (self._measures or {}).get(name)
+        if m is not None:
+            out["value"], out["target"] = int(m.value(Ctx(g, q))), m.target
+        return out
 
     def log(self, viewer: int | None, reveal: bool = False, start: int = 0) -> list[dict[str, Any]]:
         """The moves from `start` with their events and rule ids. Without `reveal`, what another player
@@ -480,8 +494,8 @@ class Table:
             }
             if mine:
                 entry["hand"] = [rs.tile_name(*t) for t in g.hand[q]]
-                entry["missions"] = [{"name": c, "points": cards[c].points, "text": texts.get(c, "")}
-                                     for c in g.held[q] if c in cards]
+                entry["missions"] = [{"name": c, "points": cards[c].points, "text": texts.get(c, ""),
+                                      "progress": self.progress(c, q)} for c in g.held[q] if c in cards]
             if (mine and rs.set_aside_visible) or reveal:
                 entry["set_aside"] = [rs.tile_name(*t) for t in g.set_aside[q]]
             if over:
@@ -490,7 +504,9 @@ class Table:
             players.append(entry)
         public = [{"name": c, "points": cards[c].points, "small": cards[c].small, "text": texts.get(c, ""),
                    "by": [g.players[q] for q in g.public_by.get(c, [])],
-                   "doubled_by": [g.players[q] for q, d in enumerate(g.doubled) if c in d]}
+                   "doubled_by": [g.players[q] for q, d in enumerate(g.doubled) if c in d],
+                   # a face-up card reads the board, which every seat sees: everyone's progress is public
+                   "progress": [self.progress(c, q) for q in range(len(g.players))]}
                   for c in g.public if c in cards]
         out: dict[str, Any] = {
             "title": rs.title, "rules": self.data["rules"], "board": self.data["board"],
@@ -509,6 +525,12 @@ class Table:
                 if pend is None:
                     out["legal"] = self.previews(viewer)
         if over:
+            # the held cards as the end of the game paid them (S-M1: each fulfilled card scores its points)
+            for q, name, ok, pts in held_missions(g, g.end_events()):
+                for c in players[q].get("missions", []):
+                    if c["name"] == name and "fulfilled" not in c:
+                        c["fulfilled"], c["paid"] = ok, pts
+                        break
             out["result"] = {"winners": result["winners"], "decided_by": result["decided_by"],
                              "players": [{"name": r["name"], "score": r["score"], "breakdown": r["breakdown"],
                                           "cards": r["cards"]} for r in result["players"]],
@@ -516,6 +538,30 @@ class Table:
                                              "category": e.category, "rules": list(e.ids), "text": e.text}
                                             for e in g.end_events()]}
         return out
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A card `VALUE >= N` (or `>`), read for a seat: VALUE compiled, N for the table's player count."""
+
+    value: Callable[[Ctx], Any]
+    target: int
+
+
+def card_measure(cond: A.Expr, game: Game) -> Measure | None:
+    """The measure of a card's condition: its first comparison of a value with a number (by player count),
+    depth first through `and`/`or`; None when it has none (`owner(...) is you`)."""
+    from rebirth_dsl.compile.closures import compile_expr
+
+    match cond:
+        case A.BinOp(op="and" | "or", left=left, right=right):
+            return card_measure(left, game) or card_measure(right, game)
+        case A.BinOp(op=">=" | ">" as op, left=e, right=k) if (f := by_count(k)) is not None:
+            try:
+                return Measure(compile_expr(e, game.rs.t), f(game.n_players) + (op == ">"))
+            except Exception:  # noqa: BLE001 - a shape the closures refuse: the card shows no count
+                return None
+    return None
 
 
 def table_from_record(data: dict[str, Any], path: str | Path, allow_paths: bool = False,

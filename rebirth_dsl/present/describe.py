@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.functions import SIGNATURES
+from rebirth_dsl.lang.functions import SIGNATURES, say_table
 from rebirth_dsl.lang.ids import comment_ids
 from rebirth_dsl.rules import area, majority, touch
 from rebirth_dsl.rules.words import Words, cited
@@ -26,12 +27,126 @@ def expr_text(e: A.Expr) -> str:
         case A.BinOp(op=op, left=left, right=right):
             word = {">=": "at least", "<=": "at most", "==": "is", "!=": "is not", ">": "more than",
                     "<": "less than"}.get(op, op)
-            return f"{expr_text(left)} {word} {expr_text(right)}"
+            return f"{_operand(left, op, False)} {word} {_operand(right, op, True)}"
+        case A.Call(fn="players", args=args) if args:
+            return say_table(args)  # a player-count table: `15 with 2 or 3 players, 13 with 4`
+        case A.PlayerEntry():
+            return say_table((e,))
         case A.Call(fn=fn, args=args):
             said = [expr_text(a) for a in args]
             sig = SIGNATURES.get(fn)
             return sig.say(said) if sig is not None else f"{fn}({', '.join(said)})"  # an attribute sum
     return "?"
+
+
+_BINDS = {"or": 0, "and": 1, ">=": 2, "<=": 2, "==": 2, "!=": 2, ">": 2, "<": 2, "+": 3, "-": 3, "*": 4}
+
+
+def _operand(e: A.Expr, op: str, right: bool) -> str:
+    """An operand of `op` in the notation, in parentheses where it binds more loosely (`15 - (players - 2)`),
+    and a player-count table under arithmetic, where its commas would run into the sum (`(5 with 2 players, 4
+    with 3 or 4) + 1`)."""
+    text = expr_text(e)
+    if isinstance(e, A.Call) and e.fn == "players" and e.args and op in ("+", "-", "*"):
+        return f"({text})"
+    if isinstance(e, A.BinOp):
+        inner, outer = _BINDS.get(e.op, 5), _BINDS.get(op, 5)
+        if inner < outer or (right and inner == outer and op in ("-", "+", "*") and e.op != op or
+                             right and inner == outer and op == "-"):
+            return f"({text})"
+    return text
+
+
+# ----- a mission card's condition in plain English (the web page and the terminal show these) -----------
+_COMPARE = {">=": "at least {}", ">": "more than {}", "<=": "at most {}", "<": "fewer than {}", "==": "exactly {}"}
+
+
+def _plural(noun: str) -> str:
+    """A kind's plural (`castle` -> `castles`); a mass noun (food, energy) stays as it is."""
+    return noun if noun in ("food", "energy", "sea", "water") else noun + "s"
+
+
+def _sel(e: A.Expr) -> str | None:
+    """A kind, tag or landmark as a noun (None: not one of those)."""
+    match e:
+        case A.Name(id=n):
+            return n
+        case A.Landmark(name=n) if n is not None:
+            return n
+        case A.Landmark(kind=k, tag=t):
+            return f"the {k} with the {t}"
+    return None
+
+
+def _measure(e: A.Expr) -> tuple[str, str] | None:
+    """A card's measure as (`{}` to fill with "at least 8", the words for "the most"), or None."""
+    match e:
+        case A.Call(fn="count" | "size", args=(A.Call(fn="owned", args=(A.Name(id="me"), kind)),)) if _sel(kind):
+            k = _plural(str(_sel(kind)))
+            return f"you hold {{}} {k}", f"you hold the most {k}"
+        case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(A.Name(id="me"), kind)),)) if _sel(kind):
+            k = _plural(str(_sel(kind)))
+            return f"your tiles touch {{}} {k}", f"your tiles touch the most {k}"
+        case A.Call(fn="count" | "size", args=(A.Call(fn="won", args=(A.Name(id="me"),)),)):
+            return "you come first in {} completed areas", "you come first in the most completed areas"
+        case A.Call(fn="count" | "size", args=(A.Call(fn="areas", args=(A.Call(fn="tiles", args=(A.Name(id="me"), *ks)),)),)):
+            what = " or ".join(str(_sel(k)) for k in ks) + " " if ks and all(_sel(k) for k in ks) else ""
+            return (f"your {what}tiles lie in {{}} different areas", f"your {what}tiles lie in the most areas")
+        case A.Call(fn="count" | "size", args=(A.Call(fn="at", args=(A.Call(fn="tiles", args=(A.Name(id="me"),)), tag)),)) \
+                if _sel(tag):
+            return f"{{}} of your tiles are on {_sel(tag)} hexes", f"you have the most tiles on {_sel(tag)} hexes"
+        case A.Call(fn="count" | "size", args=(A.Call(fn="near", args=(A.Call(fn="tiles", args=(A.Name(id="me"),)), what)),)) \
+                if _sel(what):
+            noun = str(_sel(what))
+            near = noun if isinstance(what, A.Landmark) else f"the {noun}" if _plural(noun) == noun else _a(noun)
+            return f"{{}} of your tiles are next to {near}", f"you have the most tiles next to {near}"
+        case A.Call(fn="count" | "size", args=(A.Call(fn="atleast", args=(A.Call(fn="groups", args=(A.Name(id="me"), *ks)),
+                                                                           A.Num(value=m))),)) \
+                if ks and all(_sel(k) for k in ks):
+            what = " or ".join(str(_sel(k)) for k in ks)
+            return (f"you have {{}} {what} groups of {m} or more tiles",
+                    f"you have the most {what} groups of {m} or more tiles")
+        case A.Call(fn="count" | "size", args=(A.Call(fn="tiles", args=(A.Name(id="me"), *ks)),)) if all(_sel(k) for k in ks):
+            what = " or ".join(str(_sel(k)) for k in ks) + " " if ks else ""
+            return f"you have {{}} {what}tiles on the board", f"you have the most {what}tiles on the board"
+        case A.Call(fn="largest", args=(A.Call(fn="groups", args=(A.Name(id="me"), *ks)),)) if ks and all(_sel(k) for k in ks):
+            what = " or ".join(str(_sel(k)) for k in ks)
+            return (f"your largest {what} group has {{}} tiles", f"your largest {what} group is the largest at the "
+                    "table")
+        case A.Call(fn=attr, args=(A.Call(fn="tiles", args=(A.Name(id="me"), *ks)),)) if attr not in SIGNATURES \
+                and all(_sel(k) for k in ks):
+            what = " or ".join(str(_sel(k)) for k in ks) + " " if ks else ""
+            return (f"the {attr} of your {what}tiles adds up to {{}}", f"your {what}tiles have the most {attr}")
+    return None
+
+
+def card_english(e: A.Expr, worked: Callable[[A.Expr], int | None] | None = None) -> str:
+    """A mission card's condition in plain English; `worked` gives a number's value at the table (`13 - 2 *
+    players` with 3 players: 7), or None to say it as the rules do. A shape it has no words for reads as
+    the rules' notation."""
+
+    def number(x: A.Expr) -> str:
+        n = worked(x) if worked is not None else None
+        return expr_text(x) if n is None else str(n)
+
+    match e:
+        case A.Name(id="always"):
+            return "always fulfilled: it pays whatever happens"
+        case A.BinOp(op="and", left=A.BinOp(op=">=", left=m, right=A.Num(value=n)), right=A.Call(fn="most", args=(m2,))) \
+                if expr_text(m) == expr_text(m2) and _measure(m) is not None:
+            return _measure(m)[1] + f" (at least {n}; a tie counts)"  # type: ignore[index]
+        case A.BinOp(op="and" | "or" as op, left=left, right=right):
+            return f"{card_english(left, worked)} {op} {card_english(right, worked)}"
+        case A.BinOp(op=">=" | ">" | "<=" | "<" | "==" as op, left=left, right=right) if _measure(left) is not None:
+            said, _ = _measure(left)  # type: ignore[misc]
+            return said.format(_COMPARE[op].format(number(right)))
+        case A.BinOp(op="==", left=A.Call(fn="owner", args=(lm,)), right=A.Name(id="me")) if _sel(lm):
+            return f"you hold {_sel(lm)}"
+        case A.Call(fn="most", args=(inner,)) if _measure(inner) is not None:
+            return _measure(inner)[1] + " (a tie counts)"  # type: ignore[index]
+        case A.Call(fn="fewest", args=(inner,)) if _measure(inner) is not None:
+            return "nobody has fewer than you: " + _measure(inner)[0].format("as few as")  # type: ignore[index]
+    return expr_text(e)
 
 
 def _a(noun: str) -> str:

@@ -7,12 +7,15 @@ from typing import Any
 from rebirth_dsl.runtime.game import Event, Game
 
 
-def evaluate(game: Game) -> dict[str, Any]:
+def evaluate(game: Game, viewer: int | None = None) -> dict[str, Any]:
     """The `eval --json` object; end-of-game scoring is included once the game is over (S-T2, or a
-    scenario that says so)."""
+    scenario that says so). With a `viewer`, an unfinished game is shown as that player sees it: the
+    other players' private mission cards are secret until the end (S-M2, S-E3), so neither the cards nor
+    what they would score appear, only how many each holds."""
     rs = game.rs
     finished = game.is_over()
-    end = game.end_events()
+    hidden = viewer is not None and not finished
+    end = _seen_end_events(game, viewer) if hidden else game.end_events()
     totals = game.final_scores(end) if finished else list(game.track)
     players = []
     for q, name in enumerate(game.players):
@@ -31,7 +34,10 @@ def evaluate(game: Game) -> dict[str, Any]:
         if not finished:
             entry["end_now"] = end_now
             entry["if_ended_now"] = game.track[q] + sum(end_now.values())
-        entry["cards"] = list(game.held[q])
+        if hidden and q != viewer:
+            entry["hidden_cards"] = len(game.held[q])
+        else:
+            entry["cards"] = list(game.held[q])
         players.append(entry)
     landmarks = {}
     for rule in rs.majorities:
@@ -44,11 +50,23 @@ def evaluate(game: Game) -> dict[str, Any]:
     if any(game.doubled):
         out["doubled"] = {game.players[q]: (next(iter(d)) if len(d) == 1 else list(d))
                           for q, d in enumerate(game.doubled) if d}
+    if hidden and viewer is not None:
+        out["viewer"] = game.players[viewer]
     if finished:
         winners, how = game.winners(totals)
         out["winners"] = [game.players[q] for q in winners]
         out["decided_by"] = how
     return out
+
+
+def _seen_end_events(game: Game, viewer: int | None) -> list[Event]:
+    """End-of-game scoring as it would stand now with only the viewer's private cards counted: the others'
+    are scored at the end, when they are revealed (S-E3)."""
+    g = game.clone()
+    for q in range(g.n_players):
+        if q != viewer:
+            g.held[q] = []
+    return g.end_events()
 
 
 def event_dict(game: Game, e: Event) -> dict[str, Any]:
@@ -74,10 +92,13 @@ def render_table(result: dict[str, Any], categories: list[str]) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     out = ["\n".join(lines)]
     if not result["finished"]:
-        out.append("\nThe game is not over: scores are the track. End-of-game scoring would add now:")
+        view = f" (as {result['viewer']} sees it)" if result.get("viewer") else ""
+        out.append(f"\nThe game is not over: scores are the track. End-of-game scoring would add now{view}:")
         for p in result["players"]:
             adds = ", ".join(f"{k} {v}" for k, v in p["end_now"].items() if v) or "nothing"
-            out.append(f"  {p['name']}: {adds}  (total {p['if_ended_now']})")
+            secret = p.get("hidden_cards", 0)
+            cards = f", and {secret} secret mission card{'s' if secret != 1 else ''}" if secret else ""
+            out.append(f"  {p['name']}: {adds}{cards}  (total {p['if_ended_now']}{' before those' if secret else ''})")
     owners = result["castles"]
     if owners:
         out.append("\nLandmarks held: " + ", ".join(f"{k}: {v or '-'}" for k, v in owners.items()))

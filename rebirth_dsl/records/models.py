@@ -23,7 +23,9 @@ from rebirth_dsl.errors import Diagnostic, RebirthError
 
 
 class MoveRecord(BaseModel):
-    """One move: who, which tile, where (null: passed under the pass rule), and any choices."""
+    """One move: who, which tile, where (null: passed under the pass rule), and any choices; a comment on it,
+    and variations: other lines that could have been played instead of it, each a list of moves from the
+    position before it (their moves may carry comments and variations of their own)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -31,6 +33,25 @@ class MoveRecord(BaseModel):
     tile: StrictStr = Field(description="a tile kind, or KIND:VALUE for a kind with a value (settlement:3)")
     hex: tuple[StrictInt, StrictInt] | None = Field(description="axial [q, r], or null for a passed tile")
     choices: dict[str, Any] = Field(default_factory=dict, description="answers to abilities that ask the player")
+    comment: StrictStr | None = Field(default=None, description="a remark on this move (kept by replay, shown by "
+                                      "`eval --explain`)")
+    variations: list[list[MoveRecord]] | None = Field(default=None, description="other lines instead of this move, "
+                                                      "each played from the position before it")
+
+
+class MetaRecord(BaseModel):
+    """What a game record says about the game: where and when it was played, who the players are."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    event: StrictStr | None = None
+    site: StrictStr | None = None
+    date: StrictStr | None = Field(default=None, pattern=r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$",
+                                   description="YYYY, YYYY-MM or YYYY-MM-DD")
+    round: StrictStr | None = None
+    names: dict[str, StrictStr] | None = Field(default=None, description="each player's full name, by seat name")
+    annotator: StrictStr | None = None
+    tags: list[StrictStr] | None = None
 
 
 class SetupRecord(BaseModel):
@@ -45,6 +66,8 @@ class SetupRecord(BaseModel):
     missions: list[str] | None = Field(default=None, description="shorthand: the order of the ruleset's first deck")
     scores: dict[str, StrictInt] | None = Field(default=None, description="scenario only: starting track points")
     missions_held: dict[str, list[str]] | None = Field(default=None, description="scenario only: cards in hand")
+    position: StrictStr | None = Field(default=None, description="a position in the notation (docs/notation.md): "
+                                       "the game starts there; nothing else of the setup is given with it")
 
 
 class GameRecord(BaseModel):
@@ -60,6 +83,8 @@ class GameRecord(BaseModel):
     scenario: StrictBool = Field(default=False, description="free order: no turn-order or supply checks")
     over: StrictBool = Field(default=False, description="scenario only: score it as a finished game")
     agents: list[StrictStr] | None = Field(default=None, description="informational: who played each seat")
+    comment: StrictStr | None = Field(default=None, description="a remark on the whole game")
+    meta: MetaRecord | None = Field(default=None, description="the event, date, players' names and tags")
 
     @field_validator("players")
     @classmethod

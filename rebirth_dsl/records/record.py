@@ -36,6 +36,9 @@ class Loaded:
     board: BoardView  # the board as validated by board.model.Board, as plain data
     base: Path
     file: str = ""
+    notation: bool = False  # read from the notation itself: its errors name that file, not a record's JSON path
+    deal_seed: int | None = None  # a position's unknown parts are dealt with this seed (None: refused)
+    dealt: list[str] | None = None  # what was dealt, in words
 
 
 # Compiled rulesets of this process, by content: an edited rules file (or a file it extends, or the board) is
@@ -277,7 +280,10 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
     """Apply the record's moves in order; stop at the first illegal one (nothing after it is applied)."""
     rec, rs = loaded.record, loaded.rs
     try:
-        game = Game(rs, rec.players, make_setup(rec, rs), scenario=rec.scenario)
+        if rec.setup.position is not None:
+            game = _from_position(loaded)
+        else:
+            game = Game(rs, rec.players, make_setup(rec, rs), scenario=rec.scenario)
     except RebirthError as e:
         for d in e.diagnostics:  # say which file a setup problem is in
             d.file = d.file or loaded.file
@@ -311,6 +317,36 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
             err.diagnostics[0].path = where
             return Replay(game, err, loaded)
     return Replay(game, None, loaded)
+
+
+def _from_position(loaded: Loaded) -> Game:
+    """The game a record's `setup.position` describes (records.position), its errors at the character of the
+    notation with the record's JSON path; nothing else of the setup may be given beside it."""
+    from rebirth_dsl.records.position import read_position, start_game  # notation: only records that hold one
+
+    rec = loaded.record
+    s = rec.setup
+    others = [k for k in ("seed", "set_aside", "supply", "decks", "missions", "scores", "missions_held")
+              if getattr(s, k) is not None]
+    if others:
+        raise RebirthError.single(f"a setup that starts from a position gives nothing else: {', '.join(others)} "
+                                  "belong in the position", path=f"$.setup.{others[0]}")
+    # a notation read as such (a .pos file, the text, stdin) is its own file; a record's is at its JSON path
+    own = loaded.notation or (loaded.file != "" and not loaded.file.endswith(".json"))
+    where = loaded.file if own else f"{loaded.file}: $.setup.position" if loaded.file else "$.setup.position"
+    assert s.position is not None  # the caller's test
+    pos = read_position(s.position, where)
+    if pos.players != list(rec.players):
+        raise pos.error("players", f"the position's players ({', '.join(pos.players)}) are not the record's "
+                        f"({', '.join(rec.players)})")
+    if pos.scenario != rec.scenario:
+        raise pos.error("rules", "the position and the record disagree on `scenario`")
+    if loaded.deal_seed is None or not pos.unknowns() and all(d in pos.decks for d in loaded.rs.decks):
+        return start_game(pos, loaded.rs, loaded.board)
+    from rebirth_dsl.records.position import complete_position
+
+    game, loaded.dealt = complete_position(pos, loaded.rs, loaded.deal_seed)
+    return game
 
 
 def write_json_atomic(path: str | Path, data: Any) -> None:

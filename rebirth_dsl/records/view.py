@@ -19,44 +19,52 @@ from rebirth_dsl.files import read_bytes
 
 
 class MoveView:
-    """One move: the attributes of records.models.MoveRecord."""
+    """One move: the attributes of records.models.MoveRecord (variations: each a line of MoveViews)."""
 
-    __slots__ = ("player", "tile", "hex", "choices")
+    __slots__ = ("player", "tile", "hex", "choices", "comment", "variations")
 
     def __init__(self, player: str, tile: str, hex: list[int] | tuple[int, int] | None,  # noqa: A002 - the field's name
-                 choices: dict[str, Any]) -> None:
-        self.player, self.tile, self.choices = player, tile, choices
+                 choices: dict[str, Any], comment: str | None = None,
+                 variations: list[list[Any]] | None = None) -> None:
+        self.player, self.tile, self.choices, self.comment = player, tile, choices, comment
         self.hex = None if hex is None else (hex[0], hex[1])
+        self.variations: list[list[MoveView]] | None = None if variations is None else [
+            [m if isinstance(m, MoveView) else MoveView(**m) for m in line] for line in variations]
 
     def data(self) -> dict[str, Any]:
         """The move as a record writes it: MoveRecord's `model_dump(exclude_defaults=True)`, the hex a list."""
         out: dict[str, Any] = {"player": self.player, "tile": self.tile, "hex": list(self.hex) if self.hex else None}
         if self.choices:
             out["choices"] = copy.deepcopy(self.choices)
+        if self.comment is not None:
+            out["comment"] = self.comment
+        if self.variations is not None:
+            out["variations"] = [[m.data() for m in line] for line in self.variations]
         return out
 
 
 class SetupView:
     """What the game starts from: the attributes of records.models.SetupRecord."""
 
-    __slots__ = ("seed", "set_aside", "supply", "decks", "missions", "scores", "missions_held")
+    __slots__ = ("seed", "set_aside", "supply", "decks", "missions", "scores", "missions_held", "position")
 
     def __init__(self, seed: int | None, set_aside: dict[str, list[str]] | None, supply: dict[str, list[str]] | None,
                  decks: dict[str, list[str]] | None, missions: list[str] | None, scores: dict[str, int] | None,
-                 missions_held: dict[str, list[str]] | None) -> None:
+                 missions_held: dict[str, list[str]] | None, position: str | None = None) -> None:
         self.seed, self.set_aside, self.supply, self.decks = seed, set_aside, supply, decks
-        self.missions, self.scores, self.missions_held = missions, scores, missions_held
+        self.missions, self.scores, self.missions_held, self.position = missions, scores, missions_held, position
 
 
 class RecordView:
     """A validated game record: the attributes of records.models.GameRecord."""
 
-    __slots__ = ("rules", "board", "players", "setup", "moves", "scenario", "over", "agents")
+    __slots__ = ("rules", "board", "players", "setup", "moves", "scenario", "over", "agents", "comment", "meta")
 
     def __init__(self, rules: str, board: str, players: list[str], setup: SetupView, moves: list[MoveView],
-                 scenario: bool, over: bool, agents: list[str] | None) -> None:
+                 scenario: bool, over: bool, agents: list[str] | None, comment: str | None = None,
+                 meta: dict[str, Any] | None = None) -> None:
         self.rules, self.board, self.players, self.setup, self.moves = rules, board, players, setup, moves
-        self.scenario, self.over, self.agents = scenario, over, agents
+        self.scenario, self.over, self.agents, self.comment, self.meta = scenario, over, agents, comment, meta
 
     @classmethod
     def of(cls, dump: dict[str, Any]) -> RecordView:

@@ -196,7 +196,8 @@ def c_count() -> str:
     and rebuild call it)."""
     e = Emitter()
     with e.block("static inline void count_majority(S *s, int lm, int p, int k) {", "}"):
-        e.line("for (int mi = 0; mi < LM_NMET[lm]; mi++) if ((LM_MET[lm][mi] >> k) & 1) s->lm_count[lm][mi][p]++;")
+        # over every metric slot, adding 0 or 1 without a branch: a landmark's unused slots are masks of no kind
+        e.line("for (int mi = 0; mi < NM; mi++) s->lm_count[lm][mi][p] += (LM_MET[lm][mi] >> k) & 1;")
     return "\n".join(e.lines)
 
 

@@ -176,10 +176,11 @@ C_FIRST = ("first", "nfirst")  # the locals c_prologue declares in place(): the 
 def c_prologue(loc: Locals) -> list[str]:
     """place()'s first touches, found before any reaction (first_touches): `first[nfirst]` (C_FIRST)."""
     loc.require("s", "p", "h")
-    return ["int first[NFIRST], nfirst = 0;",
-            "for (int i = LMADJ_OFF[h]; i < LMADJ_OFF[h + 1]; i++)",
-            "    if (!s->touched[p][LMADJ[i]]) first[nfirst++] = LMADJ[i];",
-            "(void)first;"]
+    # bit sets over the landmarks (cgen.py's LMADJM: the landmarks next to each hex): `first` is those next to
+    # h that p has not touched, `nfirst` whether there is any
+    return ["u64 first[NLW]; int nfirst = 0;",
+            "for (int w = 0; w < NLW; w++) { first[w] = LMADJM[h][w] & ~s->touched[p][w]; nfirst |= first[w] != 0; }",
+            "(void)first; (void)nfirst;"]
 
 
 def c_source(r: TouchRule, do: str, kind: str, by_mask: str, loc: Locals) -> list[str]:
@@ -187,8 +188,11 @@ def c_source(r: TouchRule, do: str, kind: str, by_mask: str, loc: Locals) -> lis
     `by_mask` the filter's tile kinds as a bit mask (LMRING: the hexes next to each landmark)."""
     if r.by is None:
         loc.require(*C_FIRST)
-        return ["for (int i = 0; i < nfirst; i++) {",
-                f"    int lm = first[i]; if (LM_KIND[lm] == {kind}) {{ {do} }}",
+        if kind == "-1":  # a landmark kind the board does not have: never touched
+            return []
+        # the first touches of this kind (LMKINDM: the landmarks of each kind), in landmark order as first_touches
+        return [f"if (nfirst) for (int w = 0; w < NLW; w++) for (u64 b = first[w] & LMKINDM[{kind}][w]; b; b &= b - 1) {{",
+                f"    int lm = w * 64 + __builtin_ctzll(b); {do}",
                 "}"]
     # untouched_by: no tile of p of the filter's kinds next to lm but the one on h (owner p: a tile, tkind >= 0)
     loc.require("s", "p", "k", "h")
@@ -225,7 +229,7 @@ def c_place(gen: CContext, e: Emitter, ri: int, r: TouchRule) -> None:
 def c_mark(loc: Locals) -> list[str]:
     """place()'s last line: the first touches are touched now (mark)."""
     loc.require("s", "p", *C_FIRST)
-    return ["for (int i = 0; i < nfirst; i++) s->touched[p][first[i]] = 1;"]
+    return ["if (nfirst) for (int w = 0; w < NLW; w++) s->touched[p][w] |= first[w];"]
 
 
 BY_DOC = ("`on first touch KIND by TILES: ACTION`: the action happens when you place a tile of one of TILES next "

@@ -130,7 +130,7 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         return None if value is None else value[:200]
 
     async def page(request: Request) -> Response:
-        """The one page: its script reads the address (home, a game, a study)."""
+        """The one page: its script reads the address (home, a game, a study, my games)."""
         return Response(page_html, media_type="text/html; charset=utf-8",
                         headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
                                  "Content-Security-Policy": "frame-ancestors 'none'",
@@ -201,6 +201,11 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         data = await body(request)
         return JSONResponse(await call(hub.undo, request.path_params["gid"], data.get("t")))
 
+    async def api_summary(request: Request) -> Response:
+        """GET: the game in a line for the seat's link (the My games page lists them)."""
+        return JSONResponse(await soon(hub.summary, request.path_params["gid"], query(request, "t")),
+                            headers={"Cache-Control": "no-store"})
+
     async def api_record(request: Request) -> Response:
         """GET: the finished game's record, as a download."""
         data, name = await call(hub.record, request.path_params["gid"], query(request, "t"))
@@ -228,11 +233,13 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         Route("/", page),
         Route("/game/{gid}", page),
         Route("/study", page),
+        Route("/games", page),
         Route("/api/catalog", guarded(api_catalog)),
         Route("/api/games", guarded(api_create), methods=["POST"]),
         Route("/api/games/{gid}", guarded(api_view)),
         Route("/api/games/{gid}/move", guarded(api_move), methods=["POST"]),
         Route("/api/games/{gid}/undo", guarded(api_undo), methods=["POST"]),
+        Route("/api/games/{gid}/summary", guarded(api_summary)),
         Route("/api/games/{gid}/record", guarded(api_record)),
         Route("/api/games/{gid}/board.svg", guarded(api_svg)),
         Route("/api/games/{gid}/files/{key}", guarded(api_file)),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import gzip
+import hashlib
 import json
 import posixpath
 import re
@@ -31,7 +32,8 @@ from rebirth_dsl.lang.parser import load_rules, parse_text
 from rebirth_dsl.lang.refs import board_statement
 from rebirth_dsl.play.registry import AGENTS, DEFAULT_OPPONENT
 from rebirth_dsl.play.table import HUMAN, Table, new_table, table_from_record
-from rebirth_dsl.present.render import position_view, render_svg, seat_colour
+from rebirth_dsl.present.render import kind_colour, position_view, render_svg, seat_colour
+from rebirth_dsl.present.report import evaluate
 from rebirth_dsl.records.resources import (
     bundled,
     default_rules,
@@ -49,6 +51,8 @@ MAX_GAMES = 10_000  # games a server stores: each is a few KB, but a bound keeps
 MAX_LIVE = 256  # games kept in memory; others are loaded from the store when asked for
 MAX_STUDY_MOVES = 2_000  # a real game has under 120 moves: a longer record to study is refused
 MAX_UPLOADS = 8  # rules files sent with one game (a variant of a variant of ...)
+STUDY_RECORDS = 64  # records whose move count is kept for study
+STUDY_POSITIONS = 400  # studied positions kept (each ~100 KB with its picture: ~40 MB at most)
 
 
 def _board_statement(text: str) -> A.BoardDecl | None:
@@ -131,6 +135,9 @@ class Hub:
         self._create_lock = threading.Lock()  # a world is laid out, used or dropped by one create at a time
         self.stopping = threading.Event()
         self.moves = RateLimit(move_rate, int(move_rate * 2))  # per seat: far above a person's pace
+        self._study_lock = threading.Lock()
+        self._study_whole: collections.OrderedDict[str, tuple[int, list[dict[str, Any]]]] = collections.OrderedDict()
+        self._studies: collections.OrderedDict[tuple[str, int], dict[str, Any]] = collections.OrderedDict()
         self._adopt_legacy()
         self._hidden = sorted({str(p) for p in (self.folder, self.folder.resolve(), games_root(),
                                                 games_root().resolve())}, key=len, reverse=True)
@@ -632,6 +639,7 @@ class Hub:
         # the picture is the same for every seat: fetched from its own address, drawn once per version
         out["svg_url"] = f"/api/games/{live.id}/board.svg?v={live.version}"
         out["colours"] = [seat_colour(i) for i in range(len(t.players))]
+        out["tile_art"] = tile_art(t)
         if live.has_files is None:
             live.has_files = {k: t.data[k] not in bundled(f) for k, f in (("rules", "rules"), ("board", "boards"))}
         out["has_files"] = live.has_files
@@ -682,26 +690,88 @@ class Hub:
 
     # ----- study ----------------------------------------------------------------------------------
     def study(self, source: Any, step: Any) -> dict[str, Any]:
-        """A record's position after `step` moves, with everything shown (a record hides nothing)."""
-        data, path = self.open_record(source)
+        """A record's position after `step` moves, with everything shown (a record hides nothing). Each
+        position is worked out once per record (the same record, uploaded again, is the same key): stepping
+        back and forth, or a page that asks for the next moves ahead, costs a look-up."""
+        data, path, files = self._study_record(source)
         moves = data.get("moves")
         if isinstance(moves, list) and len(moves) > MAX_STUDY_MOVES:
             raise WebError(413, f"the record has {len(moves):,} moves; a study takes at most {MAX_STUDY_MOVES:,}")
+        key = hashlib.sha256(json.dumps([data, str(path), {k: str(v) for k, v in files.items()}],
+                                        sort_keys=True, default=str).encode()).hexdigest()
         try:
-            full = table_from_record(data, path, allow_paths=False, playable=False)
-            total = len(full.moves)
+            with self._study_lock:
+                whole = self._study_whole.get(key)
+            if whole is None:
+                full = table_from_record(data, path, allow_paths=False, playable=False, rules=files.get("rules"),
+                                         board=files.get("board"))
+                whole = (len(full.moves), [{"player": m["player"], "tile": m["tile"], "hex": m.get("hex")}
+                                           for m in full.moves])
+            total, record_moves = whole
             k = total if step is None else step
             if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= total:
                 raise WebError(400, f"step: a move number from 0 to {total}")
-            table = full if k == total else table_from_record(data, path, at=k, playable=False)
+            with self._study_lock:
+                self._study_whole[key] = whole
+                self._study_whole.move_to_end(key)
+                while len(self._study_whole) > STUDY_RECORDS:
+                    self._study_whole.popitem(last=False)
+                cached = self._studies.get((key, k))
+                if cached is not None:
+                    self._studies.move_to_end((key, k))
+                    return cached
+            table = table_from_record(data, path, at=k, playable=False, rules=files.get("rules"),
+                                      board=files.get("board"))
             out = table.view(None, reveal=True)
             out["svg"] = position_svg(table)
         except RebirthError as e:
             raise self.refused(e) from None
         out["step"], out["total"] = k, total
         out["colours"] = [seat_colour(i) for i in range(len(table.players))]
+        out["tile_art"] = tile_art(table)
         out["move"] = out["log"][-1] if k and out["log"] else None
-        out["record_moves"] = [{"player": m["player"], "tile": m["tile"], "hex": m.get("hex")} for m in full.moves]
+        out["record_moves"] = record_moves
+        with self._study_lock:
+            self._studies[(key, k)] = out
+            while len(self._studies) > STUDY_POSITIONS:
+                self._studies.popitem(last=False)
+        return out
+
+    def _study_record(self, source: Any) -> tuple[dict[str, Any], Path, dict[str, Path]]:
+        """A record to study: as open_record reads it, or a finished game of this server by its link
+        ({"game": id, "t": token}), with the files it was played with."""
+        if isinstance(source, dict) and source.get("game") is not None:
+            live = self.get(source["game"])
+            self.seat(live, source.get("t"))
+            with live.lock:
+                t = live.table
+                if not t.is_over():
+                    raise WebError(403, "a game is studied once it is over (the record shows every hidden tile)")
+                return t.record(), t.rules_path.parent / "record.json", {"rules": t.rules_path, "board": t.board_path}
+        data, path = self.open_record(source)
+        return data, path, {}
+
+    # ----- my games -------------------------------------------------------------------------------
+    def summary(self, gid: str, token: Any) -> dict[str, Any]:
+        """A game in a line, for the seat its link names: its ruleset, players and scores, whose turn it
+        is, and whether it is over (what the seat's own view shows, and nothing more)."""
+        live = self.get(gid)
+        p = self.seat(live, token)
+        with live.lock:
+            t, g = live.table, live.table.game
+            over = t.is_over()
+            out: dict[str, Any] = {
+                "id": live.id, "version": live.version, "title": g.rs.title, "rules": t.data["rules"],
+                "moves": len(t.moves), "over": over, "you": p, "your_name": None if p is None else t.players[p],
+                "players": [{"name": n, "agent": t.agents[q], "score": g.track[q]} for q, n in enumerate(t.players)],
+                "turn": None if over else t.players[g.turn],
+                "your_turn": (not over) and p is not None and g.turn == p and t.is_human(p),
+            }
+            if over:
+                result = evaluate(g)
+                out["winners"] = result["winners"]
+                for q, r in enumerate(result["players"]):
+                    out["players"][q]["score"] = r["score"]
         return out
 
 
@@ -723,6 +793,13 @@ def position_svg(table: Table) -> str:
     view.result = None
     view.status = f"{table.game.rs.title}: {', '.join(table.players)}; after {len(table.moves)} moves"
     return render_svg(view)
+
+
+def tile_art(table: Table) -> dict[str, dict[str, Any]]:
+    """How the page draws a tile of each kind: the board's colour for the kind, and the attribute its number
+    counts (`influence`: shown as pips), or None for a kind without one."""
+    rs = table.game.rs
+    return {k: {"colour": kind_colour(k), "attribute": rs.t.attribute_of.get(k)} for k in rs.tile_kinds}
 
 
 def catalog() -> dict[str, Any]:

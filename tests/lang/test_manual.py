@@ -205,7 +205,7 @@ def used(ex: Example) -> set[str]:
         if node.data == "call" and isinstance(kids[0], Token):
             out.add(f"function: {kids[0]}")
         if node.data == "name" and isinstance(kids[0], Token):  # a built-in of no argument is written bare
-            bare_call = str(kids[0]) in SIGNATURES and not SIGNATURES[str(kids[0])].params
+            bare_call = str(kids[0]) in SIGNATURES and all(p.endswith("*") for p in SIGNATURES[str(kids[0])].params)
             out.add(f"function: {kids[0]}" if bare_call else f"variable: {kids[0]}")
     assert isinstance(tree, Tree)
     return out

@@ -432,8 +432,10 @@ class Fuzz:
             source: Any = {"name": self.rng.choice(EXAMPLES)}
         elif r < 0.7:
             source = {"record": self.rng.choice(self.records)}
-        elif r < 0.9:
+        elif r < 0.85:
             source = {"record": self.confuse(self.rng.choice(self.records))}
+        elif r < 0.9:  # a game of this server, by its link (studied once it is over)
+            source = {"game": self.gid(), "t": self.token()}
         else:
             source = {"path": self.rng.choice(["/etc/passwd", str(self.server.data / "games.sqlite3"), "~"])}
         body = {"source": source, "step": self.rng.choice([None, 0, 1, 3, 10, 36, 72, 119, 2000, -1])}
@@ -442,13 +444,13 @@ class Fuzz:
         return self.api("POST", "/api/study", body, "study")
 
     def page(self) -> Req:
-        """GET /, /study, /game/X, /static/...: the page and its files."""
-        path = self.rng.choice(["/", "/study", f"/game/{self.gid()}?t={self.quote(self.token())}", "/game/",
+        """GET /, /study, /games, /game/X, /static/...: the page and its files."""
+        path = self.rng.choice(["/", "/study", "/games", f"/game/{self.gid()}?t={self.quote(self.token())}", "/game/",
                                 f"/static/{self.rng.choice(STATIC)}", "/favicon.ico", "/%2e%2e/", "/index.html"])
         return Req(self.rng.choice(["GET", "GET", "HEAD", "POST"]), path.encode(), self.headers(False), label="page")
 
     def other(self) -> Req:
-        """The other API routes: catalog, undo, record, files, unknown addresses, wrong methods."""
+        """The other API routes: catalog, undo, record, summary, files, unknown addresses, wrong methods."""
         r = self.rng.random()
         tok = self.quote(self.token())
         if r < 0.15:
@@ -457,8 +459,10 @@ class Fuzz:
             body = {"t": self.token()}
             return self.api("POST", f"/api/games/{self.gid()}/undo", self.confuse(body) if r < 0.2 else body,
                             "undo")
-        if r < 0.55:
+        if r < 0.48:
             return self.api("GET", f"/api/games/{self.gid()}/record?t={tok}", label="record")
+        if r < 0.55:
+            return self.api("GET", f"/api/games/{self.gid()}/summary?t={tok}", label="summary")
         if r < 0.75:
             key = self.rng.choice(["rules", "board", "rules", "board", "x", "%00", "..", "rules%2F..", "é", "a" * 3000])
             return self.api("GET", f"/api/games/{self.gid()}/files/{key}?t={tok}", label="files")

@@ -277,7 +277,12 @@ SCENARIO_120: Hand = {
 
 # ireland-2p: Ann and Bob, 32 neutral tiles (S-U2); 4 set aside (I-U1): 32 moves each, plus the set-aside
 # tiles taken at Turlough (Ann m6, Bob m19, I-R1): 66 moves. Public missions (I-M1): the first 8 cards of the
-# deck; Blarney stone, Kingdom of Tara, Coastal clans and Harvest stay in the deck.
+# deck; Blarney stone, Kingdom of Tara, Coastal clans and Harvest stay in the deck. The cards' numbers with 2
+# players (rules/ireland.rules, `players` = 2, (players - 2) * (players - 3) = 0): Wind farmer 7 - 2 = 5 wind
+# collectors, Castle keeper 2 * castles >= 21 - 6 = 15 (8 castles), Lord of the province 2 * won >= 19 - 6
+# = 13 (7 areas), Town council 2 * areas >= 20 (10), Green fields 2 * (food groups of 2+) >= 6 (3), Peat
+# power energy group >= 2 * 2 = 4, Chieftain of Ireland influence >= 27, Round tower pilgrim 8 towers;
+# held: Blarney stone (the clover castle and 10 - 4 = 6 castles), Kingdom of Tara (2 * tiles by it >= 6: 3).
 IRELAND_2P: Hand = {
     "finished": True,
     "breakdown": {
@@ -292,14 +297,17 @@ IRELAND_2P: Hand = {
             "incomplete_areas": 3,  # Belfast (10,4) 1 + (9,6) 2
             "castles": 30,  # Dunluce, Roscommon, Dunguaire, Bunratty, Ross, Blarney = 6 x 5
             # I-E1: privatised Blarney stone (Glendalough m50): Blarney (clover) is hers and she holds 6
-            # castles >= 3: 7
+            # castles >= 6: 7
             "missions": 7,
             "towers": 19,  # I-R1: Hill of Tara m0 13 + Devenish m4 3 + Ardmore m20 3
-            # I-M1, big to the first, small to later: Wind farmer m14 first 5 (third wind collector), Castle
-            # keeper m38 later 3 (6 castles), Lord of the province m42 first 8 doubled (her marker, put on it
-            # at Clonmacnoise in the same move, before the check) 16 (Athlone is her 6th area won), Round tower
-            # pilgrim m50 first 7 (8 towers), Town council m52 first 6 (10 areas), Green fields m58 first 6
-            # (two food groups of 3), Chieftain of Ireland m64 later 3 (influence 28): 5+3+16+7+6+6+3 = 46
+            # I-M1, big to the first, small to later: Wind farmer m28 first 5 (fifth wind collector: m10,
+            # m12, m14, m22, m28), Round tower pilgrim m50 first 7 (8 towers), Lord of the province m51 first
+            # 8 doubled (her marker, put on it at Clonmacnoise m42, before she had fulfilled it) 16 (won:
+            # Drogheda, Sligo, Ennis, Armagh, Dingle, Athlone m42, Dublin m51 = 7, 2 * 7 = 14 >= 13), Town
+            # council m52 first 6 (10 areas), Green fields m56 first 6 (food groups 3, 2, 2: three of 2+),
+            # Peat power m62 later 3 (energy group of 4; Bob m29 first), Chieftain of Ireland m64 later 3
+            # (influence 28). Castle keeper never: at most 6 castles (7 < 8 for Bob too, after m49).
+            # 5+7+16+6+6+3+3 = 46
             "public_missions": 46,
         },
         "Bob": {
@@ -311,32 +319,37 @@ IRELAND_2P: Hand = {
             "areas": 58,
             "incomplete_areas": 4,  # Galway (-1,11) 4
             "castles": 30,  # Donegal, Ashford, Malahide, Cahir, Kilkenny, Enniscorthy
-            # privatised Kingdom of Tara (Glendalough m51): 3 tiles next to the Hill of Tara >= 3: 8
+            # privatised Kingdom of Tara (Glendalough m51): 3 tiles next to the Hill of Tara, 2 * 3 >= 6: 8
             "missions": 8,
             "towers": 19,  # Hill of Tara m1 13 + Ardmore m5 3 + Devenish m7 3
-            # Wind farmer m15 later 2, Castle keeper m31 first 7 (Enniscorthy, Malahide, Donegal, Ross,
-            # Kilkenny, Cahir), Town council m55 later 3, Chieftain of Ireland m59 first 6 (influence 27),
-            # Lord of the province m60 later 4 doubled (marker at m41) 8 (Cork, his 6th area won):
-            # 2+7+3+6+8 = 26
-            "public_missions": 26,
+            # Peat power m29 first 6 ((-5,18) joins his energy group of 3: 4), Town council m55 later 3,
+            # Chieftain of Ireland m59 first 6 (influence 27). Never: Wind farmer (3 wind collectors < 5),
+            # Castle keeper (at most 7 castles, m49-m61: 14 < 15), Lord of the province (6 areas won, Cork m60
+            # the 6th: 12 < 13; his marker of m41 pays nothing). 6+3+6 = 15
+            "public_missions": 15,
         },
     },
-    # 35+5+69+3+30+7+19+46 = 214; 75+3+58+4+30+8+19+26 = 223
-    "scores": {"Ann": 214, "Bob": 223},
-    "winners": ["Bob"],
+    # 35+5+69+3+30+7+19+46 = 214; 75+3+58+4+30+8+19+15 = 212
+    "scores": {"Ann": 214, "Bob": 212},
+    "winners": ["Ann"],
     "castles": {"Dunluce": "Ann", "Donegal": "Bob", "Roscommon": "Ann", "Ashford": "Bob", "Malahide": "Bob",
                 "Dunguaire": "Ann", "Bunratty": "Ann", "Cahir": "Bob", "Kilkenny": "Bob", "Enniscorthy": "Bob",
                 "Ross": "Ann", "Blarney": "Ann"},
     # Ross: Bob m29 (S-K2); Ann m32 ties 1-1 with a farm each (S-K5: Bob keeps); Ann m34 2 to 1 (S-K3): Ann.
     "cards": {"Ann": ["Blarney stone"], "Bob": ["Kingdom of Tara"]},
-    "public_missions": {"Town council": ["Ann", "Bob"], "Wind farmer": ["Ann", "Bob"],
-                        "Lord of the province": ["Ann", "Bob"], "Round tower pilgrim": ["Ann"],
-                        "Castle keeper": ["Bob", "Ann"], "Peat power": [], "Green fields": ["Ann"],
+    "public_missions": {"Town council": ["Ann", "Bob"], "Wind farmer": ["Ann"],
+                        "Lord of the province": ["Ann"], "Round tower pilgrim": ["Ann"],
+                        "Castle keeper": [], "Peat power": ["Bob", "Ann"], "Green fields": ["Ann"],
                         "Chieftain of Ireland": ["Bob", "Ann"]},
 }
 
 # ireland-4p: four players, 27 tiles less 4 set aside: 23 moves each, plus tiles taken at Turlough (m8 Ann,
-# m21 Bob): 94 moves. No neutral tiles.
+# m21 Bob): 94 moves. No neutral tiles. The cards' numbers with 4 players (`players` = 4, (players - 2) *
+# (players - 3) = 2): Castle keeper 2 * castles >= 21 - 12 = 9 (5 castles), Coastal clans 16 - 4 = 12 tiles
+# by the sea, Chieftain of Ireland influence >= 27 - 10 = 17, Green fields 2 * (food groups of 2+) >= 6 - 2
+# = 4 (2), Wind farmer 7 - 4 = 3, Kingdom of Tara 2 * tiles by it >= 4 (2), Round tower pilgrim 8 towers, Peat
+# power energy group >= 8 - 4 = 4; held: Lord of the province 2 * won >= 19 - 12 = 7 (4 areas), Harvest food
+# group >= 8 - 2 = 6, Town council 2 * areas >= 20 - 6 = 14 (7 areas).
 IRELAND_4P: Hand = {
     "finished": True,
     "breakdown": {
@@ -350,9 +363,13 @@ IRELAND_4P: Hand = {
             "areas": 23,
             "incomplete_areas": 2,  # Derry (7,3) 2
             "castles": 10,  # Donegal, Ashford
-            "missions": 0,  # I-E1: privatised Lord of the province (Glendalough m52): 4 areas won < 6
+            # I-E1: privatised Lord of the province (Glendalough m52): won Westport, Letterkenny, Armagh,
+            # Bantry = 4 areas, 2 * 4 = 8 >= 7: 8
+            "missions": 8,
             "towers": 19,  # Ardmore m0 3 + Hill of Tara m4 13 + Devenish m20 3
-            "public_missions": 2,  # Wind farmer m64 later 2 (her third wind collector)
+            # Wind farmer m64 later 2 (her third wind collector: m40, m60, m64), Chieftain of Ireland m84
+            # later 3 (settlement:4 at (-1,11): influence 13 + 4 = 17): 2+3 = 5
+            "public_missions": 5,
         },
         "Bob": {
             "farms": 19,  # 1+1+1+1+1+1+1+1+1+2+1+3+1+1+2 = 19
@@ -365,7 +382,11 @@ IRELAND_4P: Hand = {
             "castles": 15,  # Bunratty, Kilkenny, Enniscorthy
             "missions": 0,  # no privatised card
             "towers": 3,  # Ardmore m13
-            "public_missions": 0,  # none fulfilled; his Kingdom of Tara marker (m29) pays nothing
+            # Castle keeper m65 later 3 (Blarney taken back from Dan: Enniscorthy, Kilkenny, Dunguaire m41,
+            # Bunratty m53, Blarney = 5), Chieftain of Ireland m69 first 6 (settlement:3: 14 + 3 = 17),
+            # Coastal clans m89 later 3 (12 tiles by the sea): 3+6+3 = 12 (his Kingdom of Tara marker, m29,
+            # pays nothing: no tile of his touches the Hill of Tara)
+            "public_missions": 12,
         },
         "Cat": {
             "farms": 22,  # 1+1+1+1+1+2+1+3+1+2+1+2+2+3 = 22
@@ -376,11 +397,13 @@ IRELAND_4P: Hand = {
             "areas": 38,
             "incomplete_areas": 0,
             "castles": 15,  # Cahir, Ross, Blarney
-            "missions": 0,  # privatised Harvest (Glendalough m50): largest food group 3 < 10
+            "missions": 0,  # privatised Harvest (Glendalough m50): largest food group 3 < 6
             "towers": 19,  # Hill of Tara m2 13 + Devenish m6 3 + Ardmore m18 3
-            # Wind farmer m38 first 5 (third wind collector), Green fields m90 first 6 (food groups 3 and 3):
-            # 11 (her Kingdom of Tara marker, m46, pays nothing)
-            "public_missions": 11,
+            # Wind farmer m38 first 5 (third wind collector: m10, m26, m38), Chieftain of Ireland m70 later 3
+            # (settlement:4: 15 + 4 = 19), Green fields m82 first 6 (food groups 3 and 2), Coastal clans m86
+            # first 6 (12 tiles by the sea): 5+3+6+6 = 20 (her Kingdom of Tara marker, m46, pays nothing:
+            # one tile by the Hill of Tara < 2)
+            "public_missions": 20,
         },
         "Dan": {
             "farms": 16,  # 1+1+1+1+1+1+1+2+1+1+1+1+1+2 = 16
@@ -390,16 +413,18 @@ IRELAND_4P: Hand = {
             "areas": 36,
             "incomplete_areas": 3,  # Belfast (11,3) 2 + (9,6) 1
             "castles": 20,  # Dunluce, Roscommon, Malahide, Dunguaire
-            "missions": 0,  # privatised Town council (Glendalough m43): settlements in 7 areas < 10
+            # privatised Town council (Glendalough m43): settlements in 7 areas, 2 * 7 = 14 >= 14: 6
+            "missions": 6,
             "towers": 13,  # Hill of Tara m35
-            # Castle keeper m27 first 7 (Roscommon, Malahide, Dunguaire, Bunratty, Blarney, Dunluce: 6): 7
-            # (his Peat power marker, m79, pays nothing)
-            "public_missions": 7,
+            # Castle keeper m23 first 7 (Roscommon, Malahide, Dunguaire, Bunratty, Blarney: 5), Chieftain of
+            # Ireland m75 later 3 (settlement:4: 14 + 4 = 18): 7+3 = 10 (his Peat power marker, m79, pays
+            # nothing: energy groups of 2 at most, for every player)
+            "public_missions": 10,
         },
     },
-    # 37+4+23+2+10+0+19+2 = 97; 19+0+42+2+15+0+3+0 = 81; 22+4+38+0+15+0+19+11 = 109;
-    # 16+0+36+3+20+0+13+7 = 95
-    "scores": {"Ann": 97, "Bob": 81, "Cat": 109, "Dan": 95},
+    # 37+4+23+2+10+8+19+5 = 108; 19+0+42+2+15+0+3+12 = 93; 22+4+38+0+15+0+19+20 = 118;
+    # 16+0+36+3+20+6+13+10 = 104
+    "scores": {"Ann": 108, "Bob": 93, "Cat": 118, "Dan": 104},
     "winners": ["Cat"],
     "castles": {"Dunluce": "Dan", "Donegal": "Ann", "Roscommon": "Dan", "Ashford": "Ann", "Malahide": "Dan",
                 "Dunguaire": "Dan", "Bunratty": "Bob", "Cahir": "Cat", "Kilkenny": "Bob", "Enniscorthy": "Bob",
@@ -408,9 +433,10 @@ IRELAND_4P: Hand = {
     # 2-2, a farm to none: Cat.
     # Glendalough (private mission): m43 Dan, m50 Cat, m52 Ann draw the 9th, 10th, 11th cards.
     "cards": {"Ann": ["Lord of the province"], "Bob": [], "Cat": ["Harvest"], "Dan": ["Town council"]},
-    "public_missions": {"Castle keeper": ["Dan"], "Coastal clans": [], "Chieftain of Ireland": [],
-                        "Green fields": ["Cat"], "Wind farmer": ["Cat", "Ann"], "Kingdom of Tara": [],
-                        "Round tower pilgrim": [], "Peat power": []},
+    "public_missions": {"Castle keeper": ["Dan", "Bob"], "Coastal clans": ["Cat", "Bob"],
+                        "Chieftain of Ireland": ["Bob", "Cat", "Dan", "Ann"], "Green fields": ["Cat"],
+                        "Wind farmer": ["Cat", "Ann"], "Kingdom of Tara": [], "Round tower pilgrim": [],
+                        "Peat power": []},
 }
 
 HAND: dict[str, Hand] = {

@@ -1,7 +1,7 @@
-"""`players`: the number of players at the table, a built-in that takes no argument and is written bare, so
-a threshold can follow the player count (`count(won(me)) >= 9 - players`). Read by the closures, the
-generated Python and the C at 2, 3 and 4 players (native games replayed by the reference engine), judged by
-`rebirth check` at each count, said in English."""
+"""`players`: the number of players at the table, written bare, so a threshold can follow the player count
+(`count(won(me)) >= 9 - players`). Read by the closures, the generated Python and the C at 2, 3 and 4 players
+(native games replayed by the reference engine), judged by `rebirth check` at each count, said in English.
+Its table form, `players(2 to 3: 15, 4: 13)`, is tests/lang/test_player_tables.py's."""
 
 from __future__ import annotations
 

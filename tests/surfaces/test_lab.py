@@ -228,17 +228,20 @@ def test_hint_ranks_the_area_completion_first() -> None:
 
 
 def test_hint_cli_on_a_scenario(run_cli, tmp_path: Path) -> None:
-    """`rebirth hint GAME --tile --player` on a scenario record prints the ranking; the area move first."""
+    """`rebirth hint GAME --tile --player --as-is` on a scenario record prints the ranking; the area move first.
+    (--as-is: this test board holds more settlement:1 tiles than a colour has, so no deal can follow it.)"""
     rec = json.loads((LAB / "hint_area_for_eight.json").read_text(encoding="utf-8"))["record"]
     rec["board"] = str((ROOT / "rules" / "positions" / "scotland" / "areas.json").as_posix())
     f = tmp_path / "s.json"
     f.write_text(json.dumps(rec), encoding="utf-8")
     code, out, err = run_cli("hint", f, "--allow-paths", "--tile", "settlement:1", "--player", "Ann", "--playouts",
-                             "4", "--json")
+                             "4", "--json", "--as-is")
     assert code == 0, err
     assert json.loads(out)["moves"][0]["hex"] == [1, 2]
-    code, _, err = run_cli("hint", f, "--allow-paths", "--playouts", "4")
+    code, _, err = run_cli("hint", f, "--allow-paths", "--playouts", "4", "--as-is")
     assert code == 1 and "--tile" in err
+    code, _, err = run_cli("hint", f, "--allow-paths", "--tile", "settlement:1", "--playouts", "4")
+    assert code == 1 and "more tiles on the board than one colour has" in err and "--as-is" in err
 
 
 def test_forecast_of_a_finished_game_is_its_result(run_cli) -> None:
