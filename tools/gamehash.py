@@ -15,7 +15,10 @@ One line per bundled ruleset (every file under rules/, variants included), playe
   `rebirth simulate` and of `rebirth play` with all-random seats), quiet: no events during the game, only
   the end-of-game events of the generated end scoring;
 - `greedy`: greedy seats on the reference engine, as `rebirth play --seed S` plays them by default (it
-  also covers play/points.py, the greedy agent's immediate-points scorer, and the smart ability answers).
+  also covers play/points.py, the greedy agent's immediate-points scorer, and the smart ability answers);
+- `oneply`: one-ply seats (play/evaluate.py, the lab's default agent) on the reference engine, as
+  `rebirth play --agents oneply --seed S` plays them: every hex it chooses, so a faster evaluation can be
+  shown to make the same choices.
 
 Game i of a line is dealt and played from seed `--seed * 1_000_000 + i` (play.simulate.game_seed). Its
 summary (moves with tile, hex and ability answers; every event: move index, player, points, category,
@@ -51,7 +54,7 @@ from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.runtime.game import Event, Game
 
 FORMAT = "rebirth-gamehash 1"
-ENGINES = ("reference", "generated", "greedy")
+ENGINES = ("reference", "generated", "greedy", "oneply")
 CHUNK = 50  # games per worker task
 
 Task = tuple[str, str, int, str, int, int, int]  # rules, board, players, engine, seed, start, stop
@@ -101,7 +104,7 @@ def summary(rs: Any, players: int, engine: str, seed: int) -> dict[str, Any]:
         moves: list[Any] = [[names[p], rs.tile_name(k, v), None if h < 0 else list(t.coords[h])]
                             for p, k, v, h in raw or ()]
     else:
-        agent = "random" if engine == "reference" else "greedy"
+        agent = "random" if engine == "reference" else engine
         g, moves = play_game(rs, names, [make_agent(agent) for _ in names], seed)
     return {"seed": seed, "players": names, "engine": engine, "moves": moves,
             "events": [_event(e) for e in g.events], **_outcome(g)}

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rebirth_dsl.compile.functions import DeltaUnsupported, _root
@@ -64,10 +64,15 @@ class _Card:
     always: bool  # the condition reads nothing and holds: the card pays whatever happens
     reads: list[tuple[bool, ...]] | None  # per tile kind, the hexes whose placement can change it (None: all)
     reads_won: bool  # it reads who won an area
+    exact: bool = False  # the whole condition is `E >= N` (measure >= lim): E alone says whether it holds
+    lims: dict[int, int] = field(default_factory=dict)  # N by player count, read once
 
     def lim(self, n: int) -> int:
         """N with n players."""
-        return self.limit if isinstance(self.limit, int) else self.limit(n)
+        got = self.lims.get(n)
+        if got is None:
+            got = self.lims[n] = self.limit if isinstance(self.limit, int) else self.limit(n)
+        return got
 
 
 def by_count(node: A.Expr) -> Callable[[int], int] | None:
@@ -120,6 +125,14 @@ class Evaluation:
         # the decks a first touch draws from, per touch rule (None: the rule does something else)
         self.touch_decks = [r.action.deck if isinstance(r.action, A.DrawAction) else None
                             for r in self.points.touch_rules]
+        # per hex, what its placement's worth without the cards depends on besides its immediate points: the
+        # landmarks next to it per majority and touch rule, and its area. Hexes alike share one reading per
+        # call of `placements` (-1: a lone hex)
+        sc = self.points
+        kinds: dict[tuple[Any, ...], int] = {}
+        self.alike = [-1 if self.lone[h] else kinds.setdefault(
+            (tuple(adj[h] for adj in sc.maj_adj), t.area_of[h], tuple(adj[h] for adj in sc.touch_adj)), len(kinds))
+            for h in range(t.n)]
 
     def _card(self, card: CardDef, node: A.Expr | None, dc: _DeltaCompiler, rd: _Reads) -> _Card:
         measure: Callable[[Ctx], Any] | None = None
@@ -166,7 +179,10 @@ class Evaluation:
                 reads = [tuple(row) for row in table]
             except Exception:  # noqa: BLE001 - unknown reads: every placement may change it
                 reads, won = None, True
-        return _Card(measure, limit, base, delta_cond, delta_measure, always, reads, won)
+        # every E above is one side of the whole condition `E >= N` (a threshold is the whole condition too,
+        # compile/reads.threshold_of), so E alone says whether the card holds: read once, not twice
+        exact = measure is not None
+        return _Card(measure, limit, base, delta_cond, delta_measure, always, reads, won, exact)
 
     def _prior(self, card: CardDef) -> float:
         """An unseen card's worth: its points if it always pays, else a share of them."""
@@ -241,23 +257,156 @@ class Evaluation:
         """For each hex, what placing the tile there changes of p's worth (immediate points included), plus
         OTHERS times what it takes from the other players. With `prune` (the agents' speed: a heuristic),
         cards that hold already are taken to stay held, and the cards are read only at the PRUNED_WIDTH hexes
-        whose worth plus a bound of what the cards can add (`_bound`) is highest, and only while that can
-        beat the best so far: the other hexes keep their worth without the cards."""
+        whose worth plus a bound of what the cards can add (`_bounds`) is highest, and only while that can
+        beat the best so far: the other hexes keep their worth without the cards.
+
+        The same numbers as `placements_plain`, which says hex by hex what a placement changes; here what
+        does not depend on the hex is read once per call: hexes next to the same landmarks in the same area
+        (`alike`) change the same beyond their immediate points, a landmark's new holder and what its end
+        rule pays and an area's incomplete-area change are read once, and each live card's measure once for
+        its value now and its bound. tests/engines/test_evaluation.py compares the two on many positions; tools/gamehash.py's
+        oneply lines, whole games."""
         k, v = tile
         pts = self.points.many(g, p, tile, hexes)
         t = g.t
         sc = self.points
         n = g.n_players
-        # p's held cards and the face-up missions p has not fulfilled, with their value now
-        # (name, card, points if fulfilled, value now, worth once fulfilled: its points for a held card; 0 for a
-        # face-up mission, which pays on the track at once: the immediate points count that already)
-        live: list[tuple[str, _Card, int, float, float]] = []
+        # the position's values the delta evaluators read (a seat's tiles, groups, landmarks) are cached in d
+        # and shared by the cards' values now (a placement by a seat nobody has: nothing added) and after
+        d = Delta(g, p)
+        blank = Delta(g, -2)
+        blank.cache = d.cache
+        live = self._live(g, p, blank)
+        area_rules = self.area_kind_rules
+        out: list[float] = []
+        posts: list[dict[int, int]] = []
+        nothing: dict[int, int] = {}
+        majs = [(sc.maj_added[ri][k], sc.maj_adj[ri], r.placer_takes_tie) for ri, r in enumerate(sc.majorities)]
+        draws = [(sc.touch_adj[ti], self.deck_value[deck]) for ti, deck in enumerate(self.touch_decks)
+                 if deck is not None and g.decks.get(deck)]
+        touched = g.touched[p]
+        lm_owner, lm_count = g.lm_owner, g.lm_count
+        owned: dict[tuple[int, int], int] = {}  # (landmark, seat) -> what the end block pays that seat for it
+        # per majority rule, landmark -> its holder after the tile, read from the holder it has now (a landmark
+        # an earlier rule already gave away in this placement is challenged afresh)
+        taken: list[dict[int, int]] = [{} for _ in majs]
+        by_area: dict[int, tuple[int, int]] = {}  # area -> (p's change, what the others lose), in points
+
+        def held(lm: int, q: int) -> int:
+            got = owned.get((lm, q))
+            if got is None:
+                got = owned[lm, q] = sum(_fn(fn, g, q) for fn in self.owned_rules[lm])
+            return got
+
+        def area_change(a: int) -> tuple[int, int]:
+            # the incomplete-area rules of the area the tile lands in (the plain loop's arithmetic, in integers:
+            # every term is a whole number of points, so the sum is the same in any order)
+            mine = others = 0
+            inf = g.area_inf[a]
+            for kind, fn in area_rules:
+                if t.area_kind[a] != kind:
+                    continue
+                if g.area_free[a] == 1:  # completed: its incomplete-area points end (its payout is in pts)
+                    for q in range(n):
+                        if inf[q] > 0:
+                            lost = _fn(fn, g, q, inf[q])
+                            if q == p:
+                                mine -= lost
+                            else:
+                                others += lost
+                elif v:
+                    mine += _fn(fn, g, p, inf[p] + v) - (_fn(fn, g, p, inf[p]) if inf[p] > 0 else 0)
+            by_area[a] = (mine, others)
+            return mine, others
+
+        area_of, area_done = t.area_of, g.area_done
+        challenge = majority.challenge
+
+        def reading(h: int) -> tuple[int, float, dict[int, int], tuple[float, ...]]:
+            # what a hex of this kind changes besides its immediate points: whole points for p, OTHERS times
+            # what the others lose, the landmarks changing hands, and the draws' expected worths in order
+            val = other = 0
+            post: dict[int, int] = {}
+            for ri, (added, adj, takes) in enumerate(majs):  # landmarks changing hands (S-K1..S-K5's kernel)
+                memo = taken[ri]
+                for lm in adj[h]:
+                    now = lm_owner[lm]
+                    owner = post.get(lm, now)
+                    if owner == now:
+                        new = memo.get(lm)
+                        if new is None:
+                            new = memo[lm] = challenge(lm_count[lm], owner, p, takes, added)[0]
+                    else:
+                        new = challenge(lm_count[lm], owner, p, takes, added)[0]
+                    if new != owner:
+                        post[lm] = new
+            for lm in post:
+                old = lm_owner[lm]
+                val += held(lm, p)
+                if old >= 0:
+                    other += held(lm, old)
+            a = area_of[h]
+            if area_rules and a >= 0 and not area_done[a]:
+                mine, others = by_area.get(a) or area_change(a)
+                val += mine
+                other += others
+            if not draws:
+                return val, OTHERS * other, post, ()
+            worths = tuple(worth for adj, worth in draws for lm in adj[h] if lm not in touched)
+            return val, OTHERS * other, post, worths
+
+        alike = self.alike
+        read: dict[int, tuple[int, float, dict[int, int], tuple[float, ...]]] = {}
+        for i, h in enumerate(hexes):
+            kind = alike[h]
+            if kind < 0:  # next to no landmark, in no area: its immediate points are all it changes but cards
+                out.append(float(pts[i]))
+                posts.append(nothing)
+                continue
+            got = read.get(kind)
+            if got is None:
+                got = read[kind] = reading(h)
+            val, other, post, worths = got
+            fval = float(pts[i] + val)  # whole points until the draws' expected worth, as in the plain loop
+            for worth in worths:  # a first touch that draws a card
+                fval += worth
+            out.append(fval + other)
+            posts.append(post)
+        return self._with_cards(g, p, k, v, hexes, out, posts, live, prune, d)
+
+    def _live(self, g: Game, p: int, blank: Delta) -> list[tuple[str, _Card, int, float, float, int | None]]:
+        """p's held cards and the face-up missions p has not fulfilled, as `placements_plain` lists them, each
+        with its measure E now where it has one (None where it has not): E read once for the value and bounds,
+        by the card's delta evaluator on `blank` (no placement) where it has one: the same number as the
+        measure's, its base values kept for the hexes after."""
+        live: list[tuple[str, _Card, int, float, float, int | None]] = []
+        n = g.n_players
+
+        def measure(c: _Card) -> int:
+            if c.delta_measure is not None:
+                try:
+                    return int(c.delta_measure(blank, p))
+                except DeltaUnsupported:
+                    pass
+            assert c.measure is not None
+            return int(c.measure(Ctx(g, p)))
+
         if self.rs.end_held is not None:
             for name in g.held[p]:
                 c = self.cards[name]
-                if not c.always:
-                    pc = g.cards[name].points
-                    live.append((name, c, pc, self.card_value(g, p, name, pc), float(pc)))
+                if c.always:
+                    continue
+                pc = g.cards[name].points
+                limit = c.lim(n)
+                if c.measure is not None and limit > c.base:
+                    e = measure(c)
+                    # card_value: all of it when the condition holds, else by progress (`_progress`)
+                    holds = e >= limit if c.exact else g.cards[name].cond(Ctx(g, p))
+                    now = float(pc) if holds else pc * HOPE * max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
+                    live.append((name, c, pc, now, float(pc), e))
+                else:
+                    now = float(pc) if g.cards[name].cond(Ctx(g, p)) else pc * HOPE * PRIOR
+                    live.append((name, c, pc, now, float(pc), None))
         for name in g.public:
             done = g.public_by.get(name, ())
             if p in done:
@@ -266,8 +415,44 @@ class Evaluation:
             pc = (card.points if not done else (card.small or 0)) * g.doubled[p].get(name, 1)
             if pc:
                 c = self.cards[name]
-                live.append((name, c, pc, pc * HOPE * self._progress(c, g, p), 0.0))
-        d = Delta(g, p) if live else None
+                limit = c.lim(n)
+                if c.measure is None or limit <= c.base:
+                    live.append((name, c, pc, pc * HOPE * PRIOR, 0.0, None))
+                else:
+                    e = measure(c)
+                    prog = max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
+                    live.append((name, c, pc, pc * HOPE * prog, 0.0, e))
+        return live
+
+    def placements_plain(self, g: Game, p: int, tile: tuple[int, int], hexes: list[int], prune: bool = False
+                         ) -> list[float]:
+        """`placements` written hex by hex, as the module text says it: the reference its faster reading is
+        compared with (tests/engines/test_evaluation.py)."""
+        k, v = tile
+        pts = self.points.many(g, p, tile, hexes)
+        t = g.t
+        sc = self.points
+        n = g.n_players
+        # p's held cards and the face-up missions p has not fulfilled, with their value now
+        # (name, card, points if fulfilled, value now, worth once fulfilled: its points for a held card; 0 for a
+        # face-up mission, which pays on the track at once: the immediate points count that already; E: None,
+        # read again where it is needed)
+        live: list[tuple[str, _Card, int, float, float, int | None]] = []
+        if self.rs.end_held is not None:
+            for name in g.held[p]:
+                c = self.cards[name]
+                if not c.always:
+                    pc = g.cards[name].points
+                    live.append((name, c, pc, self.card_value(g, p, name, pc), float(pc), None))
+        for name in g.public:
+            done = g.public_by.get(name, ())
+            if p in done:
+                continue
+            card = g.cards[name]
+            pc = (card.points if not done else (card.small or 0)) * g.doubled[p].get(name, 1)
+            if pc:
+                c = self.cards[name]
+                live.append((name, c, pc, pc * HOPE * self._progress(c, g, p), 0.0, None))
         area_rules = self.area_kind_rules
         out: list[float] = []
         posts: list[dict[int, int]] = []
@@ -279,13 +464,9 @@ class Evaluation:
                  if deck is not None and g.decks.get(deck)]
         touched = g.touched[p]
         lm_owner, lm_count = g.lm_owner, g.lm_count
-        owned: dict[tuple[int, int], int] = {}  # (landmark, seat) -> what the end block pays that seat for it
 
         def held(lm: int, q: int) -> int:
-            got = owned.get((lm, q))
-            if got is None:
-                got = owned[lm, q] = sum(_fn(fn, g, q) for fn in self.owned_rules[lm])
-            return got
+            return sum(_fn(fn, g, q) for fn in self.owned_rules[lm])
 
         for i, h in enumerate(hexes):
             if lone[h]:  # next to no landmark, in no area: its immediate points are all it changes but cards
@@ -328,8 +509,16 @@ class Evaluation:
                         val += worth
             out.append(val + OTHERS * other)
             posts.append(post)
-        if d is None:
+        return self._with_cards(g, p, k, v, hexes, out, posts, live, prune)
+
+    def _with_cards(self, g: Game, p: int, k: int, v: int, hexes: list[int], out: list[float],
+                    posts: list[dict[int, int]], live: list[tuple[str, _Card, int, float, float, int | None]],
+                    prune: bool, d: Delta | None = None) -> list[float]:
+        """The hexes' worth without the cards, plus what the placement changes of p's live cards."""
+        if not live:
             return out
+        if d is None:
+            d = Delta(g, p)
         if not prune:
             for i, h in enumerate(hexes):
                 out[i] += self._missions_after(g, p, k, v, h, d, posts[i], live)
@@ -340,8 +529,8 @@ class Evaluation:
             return out
         hi = [out[i] + b for i, b in enumerate(self._bounds(g, p, k, v, hexes, posts, live))]
         best = float("-inf")
-        order = sorted(range(len(hexes)), key=lambda j: -hi[j])  # the most promising first
-        for i in order[:PRUNED_WIDTH]:
+        # the most promising first, equal bounds in hex order (a stable sort: reverse=True keeps their order)
+        for i in sorted(range(len(hexes)), key=hi.__getitem__, reverse=True)[:PRUNED_WIDTH]:
             if hi[i] <= best:
                 break  # neither this hex nor any after it can beat the best
             out[i] += self._missions_after(g, p, k, v, hexes[i], d, posts[i], live)
@@ -349,14 +538,14 @@ class Evaluation:
         return out
 
     def _bounds(self, g: Game, p: int, k: int, v: int, hexes: list[int], posts: list[dict[int, int]],
-                live: list[tuple[str, _Card, int, float, float]]) -> list[float]:
+                live: list[tuple[str, _Card, int, float, float, int | None]]) -> list[float]:
         """Per hex, at least what the placement can add to p's live cards' worth: a threshold card's measure
         rises by at most its growth table's number (compile/reads.Threshold), any other card to its points."""
         t = g.t
         completes = [t.area_of[h] >= 0 and g.area_free[t.area_of[h]] == 1 and not g.area_done[t.area_of[h]]
                      for h in hexes]
         up = [1e-9] * len(hexes)
-        for name, c, pc, now, full in live:
+        for name, c, pc, now, full, e_now in live:
             row = c.reads[k] if c.reads is not None else None
             th = g.cards[name].threshold
             span = c.lim(g.n_players) - c.base
@@ -366,7 +555,7 @@ class Evaluation:
                     if row is None or row[h] or (c.reads_won and completes[i]):
                         up[i] += most
                 continue
-            e = int(c.measure(Ctx(g, p)))
+            e = int(c.measure(Ctx(g, p))) if e_now is None else e_now
             grow = th.grow[k]
             for i, h in enumerate(hexes):
                 if row is not None and not row[h] and not (c.reads_won and completes[i]):
@@ -385,7 +574,7 @@ class Evaluation:
         return up
 
     def _missions_after(self, g: Game, p: int, k: int, v: int, h: int, d: Delta, post: dict[int, int],
-                        live: list[tuple[str, _Card, int, float, float]]) -> float:
+                        live: list[tuple[str, _Card, int, float, float, int | None]]) -> float:
         """What the placement changes of p's live cards' worth (delta evaluators; bounds where they refuse)."""
         a = g.t.area_of[h]
         completes = a >= 0 and g.area_free[a] == 1 and not g.area_done[a]
@@ -413,7 +602,7 @@ class Evaluation:
         else:
             d.merged, d.new_size = (), 0
         gain = 0.0
-        for name, c, pc, now, full in touched:
+        for name, c, pc, now, full, e_now in touched:
             limit = c.lim(g.n_players)
             try:
                 if c.delta_measure is not None and limit > c.base:
@@ -423,7 +612,7 @@ class Evaluation:
                         gain += full - now
                     continue
                 elif c.measure is not None and limit > c.base:
-                    e = int(c.measure(Ctx(g, p))) + self._grow(g, name, k, v, h, post, p)
+                    e = (int(c.measure(Ctx(g, p))) if e_now is None else e_now) + self._grow(g, name, k, v, h, post, p)
                 else:
                     continue
             except DeltaUnsupported:

@@ -180,3 +180,38 @@ def test_the_web_app_offers_the_one_ply_agent_as_its_default_opponent() -> None:
 
     cat = catalog()
     assert cat["default_agent"] == "oneply" and "oneply" in cat["agents"] and "lookahead" in cat["agents"]
+
+
+@pytest.mark.parametrize("name", [*bundled("rules"), str(CASTLES4)])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_fast_placements_are_the_plain_ones_at_every_decision(name: str, players: int) -> None:
+    """Evaluation.placements (alike hexes read once, each card's measure read once) gives exactly the numbers
+    of placements_plain, written hex by hex, for every tile in hand at every decision of whole games (seats
+    of oneply, greedy and random, so castles, areas and cards are in every state), pruned and not."""
+    rs = ruleset(name)
+    lo, hi = rs.players
+    if not lo <= players <= hi:
+        pytest.skip(f"{name} is for {lo} to {hi} players")
+    import random
+
+    from rebirth_dsl.play.agents import decide
+
+    ev = evaluation_for(rs)
+    compared = cards = 0
+    for seed in (1, 2):
+        g = Game(rs, DEFAULT_NAMES[:players], deal(rs, players, seed))
+        g.quiet = True
+        seats = [make_agent(a) for a in ("oneply", "greedy", "random", "oneply")[:players]]
+        rngs = [random.Random(seed * 10 + q) for q in range(players)]
+        while not g.is_over() and g.hand[g.turn]:
+            p = g.turn
+            for tile in dict.fromkeys(g.hand[p]):
+                hexes, _ = g.legal_hexes(tile[0])
+                for prune in (True, False):
+                    assert ev.placements(g, p, tile, hexes, prune) == ev.placements_plain(g, p, tile, hexes, prune), \
+                        (g.move_index, p, tile, prune)
+                compared += 1
+                cards += bool(g.held[p] or g.public)  # cards to read: held, or face-up missions
+            tile, h, choices = decide(seats[p], g, p, rngs[p])
+            g.play(p, tile, h, None, choices)
+    assert compared > 50 and cards > 10  # the positions compared had cards to read, not only empty hands
