@@ -29,8 +29,8 @@ from typing import Any
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.play.table import Table, table_from_record
-from rebirth_dsl.records.position import Position, position_of, read_position, record_of, write_position
-from rebirth_dsl.records.resources import bundled, games_root, is_name
+from rebirth_dsl.records.position import Position, Seat, position_of, read_position, record_of, write_position
+from rebirth_dsl.records.resources import bundled, is_name
 from rebirth_dsl.web.guard import RateLimit
 from rebirth_dsl.web.hub import Hub, WebError, position_svg, tile_art
 
@@ -122,7 +122,7 @@ class Analyst:
             self.running.release()
 
     # ----- the analysis board -------------------------------------------------------------------------
-    def read(self, text: Any) -> tuple[Position, Table, str]:
+    def read(self, text: Any) -> tuple[Position, Table]:
         """A posted notation as a Position and the table it plays on (unknown parts dealt, seeded by the
         text); the rules and board must be bundled names."""
         if not isinstance(text, str) or not text.strip():
@@ -138,16 +138,17 @@ class Analyst:
                     raise pos.error(key, f"{what!r} is not a bundled {noun}: a position posted here names "
                                          f"bundled games only ({', '.join(bundled(folder))})")
             record = record_of(pos, text)
-            table = table_from_record(record, games_root() / "examples" / "position.json", allow_paths=False,
-                                      playable=not pos.scenario)
+            # unknown parts dealt with seed 0, as the commands deal them by default (--seed 0)
+            table = table_from_record(record, self.hub.folder / "notation", allow_paths=False,
+                                      playable=not pos.scenario, deal_seed=0)
         except RebirthError as e:
             raise self.hub.refused(e) from None
-        return pos, table, text
+        return pos, table
 
     def analyse(self, text: Any) -> dict[str, Any]:
         """The board, score table, legal moves with their reasons and the setup of a posted notation, and
         the notation written back (`write_position`)."""
-        pos, table, _ = self.read(text)
+        pos, table = self.read(text)
         return self._board(pos, table)
 
     def _board(self, pos: Position, table: Table) -> dict[str, Any]:
@@ -163,7 +164,7 @@ class Analyst:
         out["setup"] = {
             "players": pos.players, "turn": pos.turn,
             "tiles": _tile_names(rs, len(table.players)),
-            "seats": [{"name": s.name, "hand": s.hand, "owns": s.owns,
+            "seats": [{"name": s.name, "hand": s.hand, "supply": s.supply, "owns": s.owns,
                        "tiles": [{"tile": tl, "hex": list(h)} for tl, h in s.tiles]} for s in pos.seats],
             "landmarks": [{"name": t.landmark_name[lm], "hex": list(t.coords[t.landmark_hex[lm]])}
                           for lm in range(len(t.landmark_hex))],
@@ -173,7 +174,7 @@ class Analyst:
     def edit(self, text: Any, change: Any) -> dict[str, Any]:
         """A posted notation changed by one edit of the board (put a tile, take it off, set a landmark's
         holder, set a hand, set the player to move), checked and written back as notation."""
-        pos, _, _ = self.read(text)
+        pos, _ = self.read(text)
         if not isinstance(change, dict):
             raise WebError(400, "edit: {\"op\": \"put\" | \"remove\" | \"owner\" | \"hand\" | \"turn\", ...}")
         new = copy.deepcopy(pos)
@@ -195,13 +196,18 @@ class Analyst:
 
         if op in ("put", "remove"):
             h = hex_of()
-            for s in new.seats:  # whatever lay there goes first: a click on a hex replaces its tile
+            for s in new.seats:  # whatever lay there goes back to its owner's supply, drawn last
+                for tl, x in s.tiles:
+                    if x == h:
+                        _to_supply(s, tl)
                 s.tiles = [(tl, x) for tl, x in s.tiles if x != h]
             if op == "put":
                 tile = change.get("tile")
                 if not isinstance(tile, str) or len(tile) > 60:
                     raise WebError(400, "tile: a tile's name (food, settlement:3)")
-                seat_of("player").tiles.append((tile, h))
+                s = seat_of("player")
+                _from_supply(s, tile)
+                s.tiles.append((tile, h))
         elif op == "owner":
             lm = change.get("landmark")
             if not isinstance(lm, str) or len(lm) > 80:
@@ -216,6 +222,10 @@ class Analyst:
                                                                        for x in tiles):
                 raise WebError(400, "tiles: a list of tiles' names (at most 8)")
             s = seat_of("player")
+            for tl in s.hand or []:  # a hand is drawn from the supply: the tiles change places, none is made
+                _to_supply(s, tl)
+            for tl in tiles:
+                _from_supply(s, tl)
             s.hand, s.hand_count = list(tiles), None
         elif op == "turn":
             new.turn = seat_of("player").name
@@ -229,7 +239,7 @@ class Analyst:
         """`rebirth hint` on a posted notation: the moves of the player to move, from their information."""
         from rebirth_dsl.play.forecast import hint
 
-        _, table, _ = self.read(text)
+        _, table = self.read(text)
         g = table.game
         if g.is_over() or g.scenario:
             raise WebError(409, "no move to rank: the position is over, or a scenario (no turns)")
@@ -245,7 +255,7 @@ class Analyst:
         """`rebirth eval --forecast` on a posted notation, from the view of the player to move."""
         from rebirth_dsl.play.forecast import forecast
 
-        _, table, _ = self.read(text)
+        _, table = self.read(text)
         self._slot()
         try:
             return forecast(table.game, None, FORECAST_AGENTS, FORECAST_PLAYOUTS, 0, "auto")
@@ -299,6 +309,23 @@ class Analyst:
             while len(self._reviews) > REVIEWS_KEPT:
                 self._reviews.popitem(last=False)
         return rv
+
+
+def _from_supply(s: Seat, tile: str) -> None:
+    """A tile put on the board comes out of its player's supply (one colour's tiles are all somewhere,
+    S-C2): the first of its kind where the supply is known, one fewer unknown tile where it is not."""
+    if s.supply is not None and tile in s.supply:
+        s.supply.remove(tile)
+    elif s.supply is None and s.supply_count:
+        s.supply_count -= 1
+
+
+def _to_supply(s: Seat, tile: str) -> None:
+    """A tile taken off the board goes back to its player's supply, drawn last."""
+    if s.supply is not None:
+        s.supply.append(tile)
+    elif s.supply_count is not None:
+        s.supply_count += 1
 
 
 def _colours(n: int) -> list[str]:
