@@ -11,8 +11,8 @@ order) are first re-dealt from that seat's view (`play/hidden.resample`), so no 
 they really lie. A notation is read from the text the page posts, never from a file: its ruleset and board
 must be bundled names (a quoted path is refused before anything is read).
 
-The playouts are few (HINT_PLAYOUTS, FORECAST_PLAYOUTS: about a second on one core, tools/web_analysis_time.py
-prints the figures), run in a worker thread, at most ANALYSES at once on the server and at most
+The playouts are few (HINT_PLAYOUTS, FORECAST_PLAYOUTS: two seconds at most on one core,
+tools/web_analysis_time.py prints the figures; the intervals say how little that is), run in a worker thread, at most ANALYSES at once on the server and at most
 `rate` a second per game or per client.
 """
 
@@ -35,10 +35,13 @@ from rebirth_dsl.web.guard import RateLimit
 from rebirth_dsl.web.hub import Hub, WebError, position_svg, tile_art
 
 HINT_AGENTS = "oneply"  # `rebirth hint`'s default playout agent
-HINT_PLAYOUTS = 10  # per move played out: ~1 s on one core for a 3-player Scotland game (the script above)
-HINT_WIDTH = 6  # moves played out: the one-ply evaluation's best 6; the others are listed as screened
+# 6 playouts of 5 moves: 0.5 s at most on the bundled Scotland games, 1.8 s on Ireland's two-player one and
+# 3.0 s at the start of its four-player one, on one core of a loaded machine (tools/web_analysis_time.py,
+# run under nice beside other work); 10 x 6 took 3.4 s on Ireland's two-player game
+HINT_PLAYOUTS = 6
+HINT_WIDTH = 5  # moves played out: the one-ply evaluation's best 5; the others are listed as screened
 FORECAST_AGENTS = "oneply"
-FORECAST_PLAYOUTS = 40
+FORECAST_PLAYOUTS = 24  # 0.4 s at most on Scotland, 1.5 s on Ireland 2p, 2.4 s at Ireland 4p's start
 REVIEW_PLAYOUTS = 6  # a finished game's review: random playouts (native when it can), 4 candidates a move
 REVIEW_WIDTH = 3
 ANALYSES = 2  # analyses running at once on the whole server: the playouts share its cores with the games
