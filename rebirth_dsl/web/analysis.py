@@ -158,7 +158,7 @@ class Analyst:
         g = table.game
         rs, t = g.rs, g.t
         out = table.view(None, reveal=True)
-        out["svg"] = position_svg(table)
+        out["svg"] = position_svg(table, pos.move)
         out["notation"] = write_position(pos)
         out["colours"] = _colours(len(table.players))
         out["tile_art"] = tile_art(table)

@@ -796,11 +796,13 @@ def waiting(table: Table) -> str:
     return "person" if table.is_human(table.game.turn) else "agent"
 
 
-def position_svg(table: Table) -> str:
-    """The table's position drawn by present/render.py, without its score table."""
+def position_svg(table: Table, moves: int | None = None) -> str:
+    """The table's position drawn by present/render.py, without its score table; `moves`: how many were made
+    (default: the table's own, a position's notation says its own)."""
     view = position_view(table.game, table.loaded.board)
     view.result = None
-    view.status = f"{table.game.rs.title}: {', '.join(table.players)}; after {len(table.moves)} moves"
+    made = len(table.moves) if moves is None else moves
+    view.status = f"{table.game.rs.title}: {', '.join(table.players)}; after {made} moves"
     return render_svg(view)
 
 

@@ -351,7 +351,7 @@ async function analysis(path, body, out, html) {
 }
 
 function hintHtml(h) {
-  const rows = h.moves.map((m, i) => `<li class="hintmove" data-hex="${m.hex ? m.hex.join(",") : ""}"><b>${i + 1}.</b> ` +
+  const rows = h.moves.map((m) => `<li class="hintmove" data-hex="${m.hex ? m.hex.join(",") : ""}">` +
     `${esc(m.tile)} ${esc(hexText(m.hex))}${m.hex_kind ? ` ${esc(m.hex_kind)}` : ""}: margin <b>${num(m.margin.mean)}</b> ` +
     `<span class="small">[${num(m.margin.ci[0])}, ${num(m.margin.ci[1])}], own final ${m.final.mean.toFixed(1)}, win ${pct(m.win.mean)}</span>` +
     `<div class="does">${esc(m.does)}</div></li>`);
@@ -998,6 +998,7 @@ async function showPosition(body) {
     A.view = r;
     $("#an-out").innerHTML = "";
     $("#notation").value = r.notation;
+    $("#notation").scrollTop = 0;
     sessionStorage.setItem("rebirth-analyse", r.notation);
     drawBoard($("#an-svg"), r.svg);
     scoresTable(r, $("#an-scores"));
