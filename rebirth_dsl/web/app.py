@@ -227,13 +227,19 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         check_page_token(request.headers, token)  # it reads files: bundled examples, or a path with --local-files
         return JSONResponse(await call(hub.study, data.get("source"), data.get("step")))
 
+    def client_key(request: Request) -> tuple[str, str]:
+        """The rate key of the client's address."""
+        return ("client", request.client.host if request.client else "")
+
     async def analysis_body(request: Request, key: Any) -> dict[str, Any]:
         """An analysis request: from this server's page (origin and page secret: it costs a core for a
         second), within the rate for `key` and for the client's address."""
         data = await body(request)
         check_page_token(request.headers, token)
+        client = client_key(request)
         analyst.admit(key)
-        analyst.admit(("client", request.client.host if request.client else ""))
+        if key != client:
+            analyst.admit(client)
         return data
 
     async def api_hint(request: Request) -> Response:
@@ -258,12 +264,12 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
 
     async def api_position_hint(request: Request) -> Response:
         """POST: `rebirth hint` on a notation."""
-        data = await analysis_body(request, ("client", request.client.host if request.client else ""))
+        data = await analysis_body(request, client_key(request))
         return JSONResponse(await call(analyst.position_hint, data.get("notation")))
 
     async def api_position_forecast(request: Request) -> Response:
         """POST: `rebirth eval --forecast` on a notation."""
-        data = await analysis_body(request, ("client", request.client.host if request.client else ""))
+        data = await analysis_body(request, client_key(request))
         return JSONResponse(await call(analyst.position_forecast, data.get("notation")))
 
     async def api_position_from(request: Request) -> Response:
@@ -274,7 +280,7 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
 
     async def api_review(request: Request) -> Response:
         """POST: the review of a finished record: every move against the best, each player's chances."""
-        data = await analysis_body(request, ("client", request.client.host if request.client else ""))
+        data = await analysis_body(request, client_key(request))
         return JSONResponse(await call(analyst.review, data.get("source")))
 
     async def not_found(request: Request) -> Response:
