@@ -234,6 +234,9 @@ def test_the_review_and_a_record_s_position_for_the_board(server: Server) -> Non
     assert code == 200 and len(rv["moves"]) == len(rec["moves"])
     for m in rv["moves"]:
         assert abs(sum(m["win_after"].values()) - 1.0) < 1e-3  # shares of the wins: one game, one win
+    # Ireland's set-aside tiles lie face down (I-U1): a recorded take of one is made blind on a re-dealt copy
+    code, rv = server.call("/api/review", {"source": {"name": "ireland-2p"}})
+    assert code == 200 and len(rv["moves"]) == len(json.loads((ROOT / "examples" / "ireland-2p.json").read_text())["moves"])
     code, p = server.call("/api/position/from", {"source": {"name": "scotland-2p"}, "step": 7})
     assert code == 200 and "move 7" in p["notation"]
     assert server.call("/api/position/from", {"source": {"path": "/etc/passwd"}, "step": 0})[0] == 403
