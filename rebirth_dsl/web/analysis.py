@@ -176,7 +176,9 @@ class Analyst:
 
     def edit(self, text: Any, change: Any) -> dict[str, Any]:
         """A posted notation changed by one edit of the board (put a tile, take it off, set a landmark's
-        holder, set a hand, set the player to move), checked and written back as notation."""
+        holder, set a hand, set the player to move), checked and written back as notation. A tile put with
+        `"holders": "rules"` challenges the landmarks next to it as the majority rule does (`_challenge`);
+        without, holders stay as set (the notation gives them: a tie's keeper depends on the history)."""
         pos, _ = self.read(text)
         if not isinstance(change, dict):
             raise WebError(400, "edit: {\"op\": \"put\" | \"remove\" | \"owner\" | \"hand\" | \"turn\", ...}")
@@ -211,6 +213,8 @@ class Analyst:
                 s = seat_of("player")
                 _from_supply(s, tile)
                 s.tiles.append((tile, h))
+                if change.get("holders") == "rules":
+                    self._challenge(new, s.name, h)
         elif op == "owner":
             lm = change.get("landmark")
             if not isinstance(lm, str) or len(lm) > 80:
@@ -237,6 +241,26 @@ class Analyst:
         # the edited position is written and read back: every check (tile mix, free hexes, names) is the
         # notation's own, with its line and column in the text the page shows
         return self.analyse(write_position(new))
+
+    def _challenge(self, pos: Position, placer: str, h: tuple[int, int]) -> None:
+        """The holders of the landmarks next to a tile just put, as the majority rule decides them when that
+        tile is placed (rules/majority.challenge, S-K1..S-K5: it challenges each holder), written into the
+        position's `owns`."""
+        from rebirth_dsl.rules.majority import challenge
+
+        _, table = self.read(write_position(pos))  # the counts around each landmark, with the new tile
+        g = table.game
+        p = g.players.index(placer)
+        for lm in g.lm_adj[g.t.index[h]]:
+            rule = g.metric_of.get(lm)
+            if rule is None:
+                continue
+            holder, _ = challenge(g.lm_count[lm], g.lm_owner[lm], p, rule.placer_takes_tie)
+            name = g.t.landmark_name[lm]
+            for s in pos.seats:
+                s.owns = [x for x in s.owns if x != name]
+            if holder >= 0:
+                pos.seats[holder].owns.append(name)
 
     def position_hint(self, text: Any) -> dict[str, Any]:
         """`rebirth hint` on a posted notation: the moves of the player to move, from their information."""

@@ -187,6 +187,54 @@ def test_the_board_is_set_up_by_edits_that_come_back_as_notation(hub: Hub) -> No
         an.edit(text, {"op": "put", "player": "Zed", "tile": tile, "hex": list(free)})
 
 
+def test_a_tile_put_with_the_rules_holders_challenges_the_castle_next_to_it(hub: Hub) -> None:
+    an = analysis.Analyst(hub)
+    text = scotland_3p_at(0)
+    g = an.read(text)[1].game
+    t = g.t
+    farms = {"food", "energy"}  # S-K4: farms are food and energy tiles
+
+    def fits(h: int) -> list[str]:
+        """The tiles the notation's check lets lie on hex h (tried: the hex kinds decide)."""
+        out = []
+        for tile in ("food", "energy", "settlement:1"):
+            try:
+                an.edit(text, {"op": "put", "player": "Ann", "tile": tile, "hex": list(t.coords[h])})
+                out.append(tile)
+            except WebError:
+                pass
+        return out
+
+    # a castle with three free hexes around it, the first two taking tiles alike (both farms, or neither)
+    found = None
+    for lm in range(len(t.landmark_name)):
+        if t.hex_kind[t.landmark_hex[lm]] != "castle":
+            continue
+        around = [(h, fits(h)) for h in range(len(t.coords)) if lm in g.lm_adj[h] and g.owner[h] < 0]
+        around = [(h, f) for h, f in around if f]
+        for i, (h1, f1) in enumerate(around):
+            for h2, f2 in around[i + 1:]:
+                t2 = next((x for x in f2 if (x in farms) == (f1[0] in farms)), None)
+                rest = [(h, f) for h, f in around if h not in (h1, h2)]
+                if t2 is not None and rest and found is None:
+                    found = (lm, h1, f1[0], h2, t2, *rest[0])
+        if found:
+            break
+    assert found, "Scotland has castles with free hexes around them"
+    lm, h1, t1, h2, t2, h3, f3 = found
+    name = t.landmark_name[lm]
+    holder = lambda b: [s["name"] for s in b["setup"]["seats"] if name in s["owns"]]  # noqa: E731
+    rules = {"holders": "rules"}
+    one = an.edit(text, {"op": "put", "player": "Bob", "tile": t1, "hex": list(t.coords[h1]), **rules})
+    assert holder(one) == ["Bob"]  # S-K2: nobody held it, the placer takes it
+    two = an.edit(one["notation"], {"op": "put", "player": "Ann", "tile": t2, "hex": list(t.coords[h2]), **rules})
+    assert holder(two) == ["Bob"]  # S-K3 1 tile to 1, S-K4 farms equal, S-K5: the placer loses, Bob keeps it
+    three = an.edit(two["notation"], {"op": "put", "player": "Ann", "tile": f3[0], "hex": list(t.coords[h3]), **rules})
+    assert holder(three) == ["Ann"]  # S-K3: Ann 2 adjacent tiles to Bob's 1, the placer takes it
+    set_only = an.edit(text, {"op": "put", "player": "Bob", "tile": t1, "hex": list(t.coords[h1])})
+    assert holder(set_only) == []  # holders set by hand: a tile changes none
+
+
 # ----- over HTTP: the endpoints' bounds --------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):

@@ -1045,7 +1045,8 @@ function anClick(ev) {
     return;
   }
   const there = A.view.setup.seats.some((s) => s.tiles.some((t) => same(t.hex)));
-  anEdit(there ? {op: "remove", hex} : {op: "put", player, tile: $("#ed-tile").value, hex});
+  anEdit(there ? {op: "remove", hex} : {op: "put", player, tile: $("#ed-tile").value, hex,
+    holders: $("#ed-holders").checked ? "rules" : "set"});
 }
 
 async function branch() {
