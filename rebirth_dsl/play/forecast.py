@@ -237,13 +237,33 @@ def play_candidates(game: Game, p: int, cands: Sequence[Candidate], agents: str 
             g = game.fork()
             resample(g, p, random.Random(s * 16))
             g.auto_choose = smart_answer  # the move's own ability questions: answered as greedy and mc do
-            g.play(p, x, h, None, dict((choices or {}).get((x, h), {})))
+            g.play(p, x, h, None, _possible(g, p, h, dict((choices or {}).get((x, h), {}))))
             final, winners = _play_out(g, ags, s, eng)
             o.margins.append(float(final[p] - max((final[q] for q in range(n) if q != p), default=0)))
             o.own.append(float(final[p]))
             for q in range(n):
                 o.wins[q].append(1 / len(winners) if q in winners else 0.0)
         out.append(o)
+    return out
+
+
+def _possible(g: Game, p: int, h: int | None, choices: dict[str, Any]) -> dict[str, Any]:
+    """A recorded move's ability answers that are still possible on a re-dealt copy. An answer naming a
+    face-down set-aside tile (I-U1: its owner takes one blind) that the re-deal put elsewhere is left to
+    the copy's own answer (`smart_answer`: taken blind too), instead of taking a tile that is not there."""
+    if not choices or h is None:
+        return choices
+    from rebirth_dsl.runtime.abilities import options, pending
+
+    names = {g.t.landmark_name[lm]: lm for lm, _ in pending(g, p, h)}
+    out: dict[str, Any] = {}
+    for name, c in choices.items():
+        lm = names.get(name)
+        if lm is not None and isinstance(c, dict):
+            _, key, opts = options(g, p, lm)
+            if key in c and c[key] not in (opts or []):
+                continue
+        out[name] = c
     return out
 
 

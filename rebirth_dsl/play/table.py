@@ -566,10 +566,11 @@ def card_measure(cond: A.Expr, game: Game) -> Measure | None:
 
 def table_from_record(data: dict[str, Any], path: str | Path, allow_paths: bool = False,
                       agents: list[str] | None = None, at: int | None = None, rules: Path | None = None,
-                      board: Path | None = None, playable: bool = True) -> Table:
+                      board: Path | None = None, playable: bool = True, deal_seed: int | None = None) -> Table:
     """A table from a record's data (paths relative to `path`'s folder), after its first `at` moves (all by
     default); `agents` replace the record's (default: the record's, else a person in every seat). A
-    scenario (free order, no turns) can be looked at but not `playable`."""
+    scenario (free order, no turns) can be looked at but not `playable`. `deal_seed`: a position's unknown
+    parts are dealt with it (records.games.replay_game's), else refused."""
     if not isinstance(data, dict):
         raise RebirthError.single("a game record is a JSON object", file=shown(path))
     file = shown(path)
@@ -577,6 +578,7 @@ def table_from_record(data: dict[str, Any], path: str | Path, allow_paths: bool 
     rules_path = rules or resolve(base, str(data.get("rules", "")), "rules", allow_paths, file)
     board_path = board or resolve(base, str(data.get("board", "")), "boards", allow_paths, file)
     loaded = load_record(path, data, allow_paths, rules=rules_path, board=board_path)
+    loaded.deal_seed = deal_seed
     rec = loaded.record
     if rec.scenario and playable:
         raise RebirthError.single("a scenario places tiles in free order, with no turns: it cannot be played on",

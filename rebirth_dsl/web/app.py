@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.records.record import dumps
+from rebirth_dsl.web.analysis import Analyst
 from rebirth_dsl.web.guard import (
     MAX_BODY,
     Counter,
@@ -70,6 +71,7 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
     """The Starlette application over a Hub, answering only to `hosts`."""
     token = page_token or secrets.token_urlsafe(24)
     polls = Counter(POLLS_PER_CLIENT)
+    analyst = Analyst(hub)
     page_html = (static_dir() / "index.html").read_text(encoding="utf-8").replace(
         "<head>", f'<head>\n<meta name="rebirth-page" content="{token}">', 1)
 
@@ -225,6 +227,62 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         check_page_token(request.headers, token)  # it reads files: bundled examples, or a path with --local-files
         return JSONResponse(await call(hub.study, data.get("source"), data.get("step")))
 
+    def client_key(request: Request) -> tuple[str, str]:
+        """The rate key of the client's address."""
+        return ("client", request.client.host if request.client else "")
+
+    async def analysis_body(request: Request, key: Any) -> dict[str, Any]:
+        """An analysis request: from this server's page (origin and page secret: it costs a core for a
+        second), within the rate for `key` and for the client's address."""
+        data = await body(request)
+        check_page_token(request.headers, token)
+        client = client_key(request)
+        analyst.admit(key)
+        if key != client:
+            analyst.admit(client)
+        return data
+
+    async def api_hint(request: Request) -> Response:
+        """POST: the seat's moves ranked by playouts (`rebirth hint`), from what the seat may see."""
+        gid = request.path_params["gid"]
+        data = await analysis_body(request, ("game", gid))
+        return JSONResponse(await call(analyst.seat_hint, gid, data.get("t")))
+
+    async def api_forecast(request: Request) -> Response:
+        """POST: each player's expected final score and chance to win, from the seat's view."""
+        gid = request.path_params["gid"]
+        data = await analysis_body(request, ("game", gid))
+        return JSONResponse(await call(analyst.seat_forecast, gid, data.get("t")))
+
+    async def api_position(request: Request) -> Response:
+        """POST: a notation (text the page posts, never a file) -> its board, scores, legal moves, setup."""
+        data = await body(request)
+        check_page_token(request.headers, token)
+        if data.get("edit") is not None:
+            return JSONResponse(await call(analyst.edit, data.get("notation"), data.get("edit")))
+        return JSONResponse(await call(analyst.analyse, data.get("notation")))
+
+    async def api_position_hint(request: Request) -> Response:
+        """POST: `rebirth hint` on a notation."""
+        data = await analysis_body(request, client_key(request))
+        return JSONResponse(await call(analyst.position_hint, data.get("notation")))
+
+    async def api_position_forecast(request: Request) -> Response:
+        """POST: `rebirth eval --forecast` on a notation."""
+        data = await analysis_body(request, client_key(request))
+        return JSONResponse(await call(analyst.position_forecast, data.get("notation")))
+
+    async def api_position_from(request: Request) -> Response:
+        """POST: the notation of a record's position after a number of moves (Analyse from here)."""
+        data = await body(request)
+        check_page_token(request.headers, token)  # it reads records as the study does
+        return JSONResponse(await call(analyst.from_record, data.get("source"), data.get("step")))
+
+    async def api_review(request: Request) -> Response:
+        """POST: the review of a finished record: every move against the best, each player's chances."""
+        data = await analysis_body(request, client_key(request))
+        return JSONResponse(await call(analyst.review, data.get("source")))
+
     async def not_found(request: Request) -> Response:
         """Any other API address: 404 as JSON."""
         raise WebError(404, "no such address")
@@ -234,6 +292,7 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         Route("/game/{gid}", page),
         Route("/study", page),
         Route("/games", page),
+        Route("/analyse", page),
         Route("/api/catalog", guarded(api_catalog)),
         Route("/api/games", guarded(api_create), methods=["POST"]),
         Route("/api/games/{gid}", guarded(api_view)),
@@ -244,6 +303,13 @@ def make_app(hub: Hub, hosts: frozenset[str] = frozenset({"127.0.0.1", "localhos
         Route("/api/games/{gid}/board.svg", guarded(api_svg)),
         Route("/api/games/{gid}/files/{key}", guarded(api_file)),
         Route("/api/study", guarded(api_study), methods=["POST"]),
+        Route("/api/games/{gid}/hint", guarded(api_hint), methods=["POST"]),
+        Route("/api/games/{gid}/forecast", guarded(api_forecast), methods=["POST"]),
+        Route("/api/position", guarded(api_position), methods=["POST"]),
+        Route("/api/position/hint", guarded(api_position_hint), methods=["POST"]),
+        Route("/api/position/forecast", guarded(api_position_forecast), methods=["POST"]),
+        Route("/api/position/from", guarded(api_position_from), methods=["POST"]),
+        Route("/api/review", guarded(api_review), methods=["POST"]),
         Route("/api/{rest:path}", guarded(not_found), methods=["GET", "POST"]),
         # the page's scripts are compressed per request (they are small and the browser keeps them)
         Mount("/static", GZipMiddleware(StaticFiles(directory=str(static_dir())), minimum_size=2048), name="static"),

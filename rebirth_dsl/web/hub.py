@@ -107,6 +107,7 @@ class Live:
     views: dict[int | None, Packed] = field(default_factory=dict)  # by seat: its view of the current version
     worker: threading.Thread | None = None
     has_files: dict[str, bool] | None = None  # whether its rules and board were uploaded (to offer them)
+    options: dict[str, Any] = field(default_factory=dict)  # what the seats agreed at creation: {"hints": False}
 
 
 @dataclass
@@ -211,7 +212,8 @@ class Hub:
         except RebirthError as e:
             raise WebError(409, "this stored game cannot be replayed: " + self.scrub(e.render())) from None
         table.pending = row.pending
-        live = Live(gid, table, row.tokens, row.watch, row.version, row.world, {"rules": row.rules, "board": row.board})
+        live = Live(gid, table, row.tokens, row.watch, row.version, row.world, {"rules": row.rules, "board": row.board},
+                    options=row.options)
         with self._lock:
             live = self.games.setdefault(gid, live)  # another request may have loaded it meanwhile
             self.games.move_to_end(gid)
@@ -379,6 +381,10 @@ class Hub:
         if self.store.count() >= self.max_games:
             raise WebError(503, f"this server holds its limit of {self.max_games:,} games; ask its keeper to "
                                 "make room")
+        hints = spec.get("hints", True)
+        if not isinstance(hints, bool):
+            raise WebError(400, "hints: true or false (whether a seat may ask for hints and forecasts)")
+        options = {} if hints else {"hints": False}
         gid = secrets.token_urlsafe(9)
         with self._create_lock:
             try:
@@ -398,8 +404,10 @@ class Hub:
             tokens = [secrets.token_urlsafe(16) for _ in table.players]
             watch = secrets.token_urlsafe(16)
             self.store.add_world(world.files)
-            self.store.create(gid, table.record(), tokens, watch, digest_s, world.rules, world.board, waiting(table))
-        live = Live(gid, table, tokens, watch, 1, digest_s, {"rules": world.rules, "board": world.board})
+            self.store.create(gid, table.record(), tokens, watch, digest_s, world.rules, world.board, waiting(table),
+                              options)
+        live = Live(gid, table, tokens, watch, 1, digest_s, {"rules": world.rules, "board": world.board},
+                    options=options)
         with self._lock:
             self.games[gid] = live
             self._evict()
@@ -643,6 +651,7 @@ class Hub:
         if live.has_files is None:
             live.has_files = {k: t.data[k] not in bundled(f) for k, f in (("rules", "rules"), ("board", "boards"))}
         out["has_files"] = live.has_files
+        out["hints"] = live.options.get("hints", True) is not False  # the seats may ask for hints and forecasts
         return out
 
     def svg(self, gid: str, token: Any, gz: bool = False) -> bytes:
@@ -787,11 +796,13 @@ def waiting(table: Table) -> str:
     return "person" if table.is_human(table.game.turn) else "agent"
 
 
-def position_svg(table: Table) -> str:
-    """The table's position drawn by present/render.py, without its score table."""
+def position_svg(table: Table, moves: int | None = None) -> str:
+    """The table's position drawn by present/render.py, without its score table; `moves`: how many were made
+    (default: the table's own, a position's notation says its own)."""
     view = position_view(table.game, table.loaded.board)
     view.result = None
-    view.status = f"{table.game.rs.title}: {', '.join(table.players)}; after {len(table.moves)} moves"
+    made = len(table.moves) if moves is None else moves
+    view.status = f"{table.game.rs.title}: {', '.join(table.players)}; after {made} moves"
     return render_svg(view)
 
 

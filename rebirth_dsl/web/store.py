@@ -29,7 +29,7 @@ import stat
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS games (
     world TEXT NOT NULL DEFAULT '',     -- the digest of the files the game began with (table worlds)
     rules TEXT NOT NULL DEFAULT '',     -- the game's rules file inside its world
     board TEXT NOT NULL DEFAULT '',     -- the game's board file inside its world
-    waiting TEXT NOT NULL DEFAULT ''    -- who the game waits for: 'agent', 'person', 'nobody' (over)
+    waiting TEXT NOT NULL DEFAULT '',   -- who the game waits for: 'agent', 'person', 'nobody' (over)
+    options TEXT NOT NULL DEFAULT '{}'  -- JSON: what the seats agreed at creation ({"hints": false})
 );
 CREATE TABLE IF NOT EXISTS worlds (
     digest TEXT NOT NULL,               -- of every (path, text) pair of the world
@@ -61,7 +62,8 @@ CREATE TABLE IF NOT EXISTS worlds (
 MIGRATIONS = ("ALTER TABLE games ADD COLUMN world TEXT NOT NULL DEFAULT ''",
               "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT ''",
               "ALTER TABLE games ADD COLUMN board TEXT NOT NULL DEFAULT ''",
-              "ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT ''")
+              "ALTER TABLE games ADD COLUMN waiting TEXT NOT NULL DEFAULT ''",
+              "ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'")
 
 BATCH = 256  # changes committed together at the most: a bound on one transaction's size
 
@@ -79,6 +81,7 @@ class Row:
     world: str
     rules: str
     board: str
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 class StaleWrite(Exception):
@@ -224,23 +227,25 @@ class Store:
 
     # ----- games -----------------------------------------------------------------------------------
     def create(self, gid: str, record: dict[str, Any], tokens: list[str], watch: str, world: str = "",
-               rules: str = "", board: str = "", waiting: str = "") -> None:
+               rules: str = "", board: str = "", waiting: str = "", options: dict[str, Any] | None = None) -> None:
         """Store a new game at version 1."""
         now = time.time()
         self._write(lambda db: db.execute(
             "INSERT INTO games (id, created, updated, record, tokens, watch, pending, version, world, rules, board, "
-            "waiting) VALUES (?, ?, ?, ?, ?, ?, '{}', 1, ?, ?, ?, ?)",
-            (gid, now, now, json.dumps(record), json.dumps(tokens), watch, world, rules, board, waiting)))
+            "waiting, options) VALUES (?, ?, ?, ?, ?, ?, '{}', 1, ?, ?, ?, ?, ?)",
+            (gid, now, now, json.dumps(record), json.dumps(tokens), watch, world, rules, board, waiting,
+             json.dumps(options or {}))))
 
     def load(self, gid: str) -> Row | None:
         """A stored game, or None."""
         row = self._reader().execute(
-            "SELECT id, record, tokens, watch, pending, version, world, rules, board FROM games WHERE id = ?",
+            "SELECT id, record, tokens, watch, pending, version, world, rules, board, options FROM games WHERE id = ?",
             (gid,)).fetchone()
         if row is None:
             return None
         pending = {int(k): v for k, v in json.loads(row[4]).items()}
-        return Row(row[0], json.loads(row[1]), json.loads(row[2]), row[3], pending, row[5], row[6], row[7], row[8])
+        return Row(row[0], json.loads(row[1]), json.loads(row[2]), row[3], pending, row[5], row[6], row[7], row[8],
+                   json.loads(row[9] or "{}"))
 
     def save(self, gid: str, version: int, record: dict[str, Any], pending: dict[int, dict[str, Any]],
              waiting: str = "") -> int:

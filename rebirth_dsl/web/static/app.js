@@ -337,6 +337,40 @@ function markLast(view, polys, move) {
   if (i >= 0 && polys[i]) { polys[i].classList.add("last"); raise(polys[i]); }
 }
 
+// ----- analysis: hints, forecasts (the engine's, as `rebirth hint` and `eval --forecast` give them) -----
+const pct = (x) => `${Math.round(100 * x)}%`;
+const num = (x) => (x > 0 ? `+${x.toFixed(1)}` : x.toFixed(1));
+
+async function analysis(path, body, out, html) {
+  showError("");
+  out.innerHTML = "<p class=\"small\">thinking...</p>";
+  try {
+    const r = await api(path, body);
+    out.innerHTML = html(r);
+  } catch (e) { out.innerHTML = ""; showError(e.message); }
+}
+
+function hintHtml(h) {
+  const rows = h.moves.map((m) => `<li class="hintmove" data-hex="${m.hex ? m.hex.join(",") : ""}">` +
+    `${esc(m.tile)} ${esc(hexText(m.hex))}${m.hex_kind ? ` ${esc(m.hex_kind)}` : ""}: margin <b>${num(m.margin.mean)}</b> ` +
+    `<span class="small">[${num(m.margin.ci[0])}, ${num(m.margin.ci[1])}], own final ${m.final.mean.toFixed(1)}, win ${pct(m.win.mean)}</span>` +
+    `<div class="does">${esc(m.does)}</div></li>`);
+  const screened = h.screened && h.screened.length ? `<p class="small">${h.screened.length} more moves screened out by the one-ply evaluation (not played out).</p>` : "";
+  return `<p class="small">${esc(h.player)} to move: ranked by expected final margin (own final score - best other), ` +
+    `${h.playouts} playouts each by ${esc([...new Set(h.agents)].join(", "))}; 95% intervals. Dealt anew each playout: ${esc(h.sampled.join("; "))}</p>` +
+    `<ol class="plain hints">${rows.join("")}</ol>${screened}`;
+}
+
+function forecastHtml(f) {
+  const head = f.exact ? "The game is over: its final scores." :
+    `From ${esc(f.viewer)}'s view (${esc(f.to_move)} to move), ${f.playouts} playouts; 95% intervals. Dealt anew each playout: ${esc(f.sampled.join("; "))}`;
+  const rows = f.players.map((p) => `<tr><td>${esc(p.name)}</td><td class="num">${p.now}</td>` +
+    `<td class="num">${p.final.mean.toFixed(1)} <span class="small">[${p.final.ci[0].toFixed(1)}, ${p.final.ci[1].toFixed(1)}]</span></td>` +
+    `<td class="num">${pct(p.win.mean)}</td></tr>`).join("");
+  return `<p class="small">${head}</p><table class="forecast"><tr><th>player</th><th class="num">now</th>` +
+    `<th class="num">expected final</th><th class="num">win</th></tr>${rows}</table>`;
+}
+
 // ----- home: a new game --------------------------------------------------------------------------------
 const NAMES = ["Ann", "Bob", "Cat", "Dan"];
 
@@ -363,7 +397,7 @@ async function home() {
     ev.preventDefault();
     showError("");
     try {
-      const spec = {seed: Number($("#seed").value || 0), seats: []};
+      const spec = {seed: Number($("#seed").value || 0), seats: [], hints: $("#hints").checked};
       if (rules.value === "@file") spec.rules_file = await readFile($("#rules-file"));
       else spec.rules = rules.value;
       if (board.value === "@file") spec.board_file = await readFile($("#board-file"));
@@ -467,6 +501,8 @@ async function game(id) {
   board.addEventListener("click", click);
   board.closest(".boardwrap").addEventListener("keydown", keys);
   $("#undo").onclick = undo;
+  $("#askhint").onclick = () => analysis(`/api/games/${G.id}/hint`, {t: G.token}, $("#hintout"), hintHtml);
+  $("#askforecast").onclick = () => analysis(`/api/games/${G.id}/forecast`, {t: G.token}, $("#hintout"), forecastHtml);
   $("#pass").onclick = () => send({tile: G.tile, hex: null});
   for (;;) {
     try {
@@ -541,6 +577,10 @@ function render(view) {
   else $("#hover").hidden = true;
   question(view, polys);
   $("#undo").hidden = !view.can_undo;
+  // hints and forecasts: a seat's, unless the seats agreed to play without (the server refuses them too)
+  $("#hintbox").hidden = !(me && view.hints && !view.over);
+  $("#askhint").disabled = view.turn !== you || Boolean(view.pending);
+  if (svgChanged && !first) $("#hintout").innerHTML = "";  // a hint is for the position it was asked in
   scoresTable(view, $("#scores"));
   $("#castles").innerHTML = castlesText(view);
   publicList(view, $("#public"), $("#publicbox"));
@@ -733,7 +773,7 @@ async function undo() {
 // A step asked for is shown as soon as its position is here: positions already fetched are kept in the
 // page, the next few are fetched ahead, and a click or a held arrow key moves the step asked for at once
 // (S.want), whatever is still on its way; the server works each position out once per record.
-const S = {source: null, step: 0, want: 0, total: 0, view: null, cache: new Map(), pending: new Map(), gen: 0};
+const S = {source: null, step: 0, want: 0, total: 0, view: null, cache: new Map(), pending: new Map(), gen: 0, reviewed: false};
 const AHEAD = 4;
 
 async function study() {
@@ -774,7 +814,9 @@ async function study() {
     if (ev.key === "End") go(S.total);
   });
   $("#branch").onclick = branch;
-  $("#reopen").onclick = () => { $("#openrecord").hidden = false; $("#studyview").hidden = true; S.source = null; S.view = null; };
+  $("#analysehere").onclick = analyseHere;
+  $("#review").onclick = reviewGame;
+  $("#reopen").onclick = () => { $("#openrecord").hidden = false; $("#studyview").hidden = true; $("#reviewbox").hidden = true; S.source = null; S.view = null; };
   const q = new URLSearchParams(location.search);
   if (q.get("name")) await openStudy({name: q.get("name")}, 0).catch((e) => showError(e.message));
   else if (q.get("game")) await openStudy({game: q.get("game"), t: q.get("t") || ""}, 0).catch((e) => showError(e.message));
@@ -786,6 +828,8 @@ async function openStudy(source, step) {
   S.cache = new Map();
   S.pending = new Map();
   S.gen += 1;
+  S.reviewed = false;
+  $("#reviewbox").hidden = true;
   S.want = step;
   const v = await fetchStep(step);
   if (!v) return;
@@ -856,6 +900,153 @@ function showStep(v) {
   }
   // a game of this server is studied by its link; a branch starts from a record's own files
   $("#branchbox").hidden = (v.over && v.step === v.total) || Boolean(S.source && S.source.game);
+  $("#review").hidden = !v.total;  // a record's moves, each judged (a finished game's the most useful)
+  if (S.reviewed) markReviewPoint(v.step);
+}
+
+// "Analyse from here": the position after this move, as notation, on the analysis board
+async function analyseHere() {
+  showError("");
+  try {
+    const r = await api("/api/position/from", {source: S.source, step: S.step});
+    sessionStorage.setItem("rebirth-analyse", r.notation);
+    location.href = "/analyse";
+  } catch (e) { showError(e.message); }
+}
+
+// the review of a finished game: each player's chance to win after each move, drawn here from its JSON;
+// a point of the graph is a move: a click shows it
+async function reviewGame() {
+  showError("");
+  const box = $("#reviewbox");
+  box.hidden = false;
+  box.innerHTML = "<p class=\"small\">reviewing every move...</p>";
+  try {
+    const rv = await api("/api/review", {source: S.source});
+    S.reviewed = true;
+    box.innerHTML = reviewHtml(rv);
+    box.querySelectorAll(".rvpt").forEach((c) => { c.onclick = () => stepTo(Number(c.dataset.step)); });
+    markReviewPoint(S.step);
+  } catch (e) { box.hidden = true; showError(e.message); }
+}
+
+function reviewHtml(rv) {
+  const W = 640, H = 170, L = 34, R = 8, T = 8, B = 22;
+  const n = rv.moves.length;
+  const x = (i) => L + (n > 1 ? (i * (W - L - R)) / (n - 1) : 0);
+  const y = (w) => T + (1 - w) * (H - T - B);
+  const names = rv.players.map((p) => p.name);
+  const colour = (name) => (S.view && S.view.colours ? S.view.colours[names.indexOf(name)] : "#333");
+  let g = `<line x1="${L}" y1="${y(0)}" x2="${W - R}" y2="${y(0)}" stroke="#999"/><line x1="${L}" y1="${y(1)}" x2="${W - R}" y2="${y(1)}" stroke="#ddd"/>` +
+    `<line x1="${L}" y1="${y(0.5)}" x2="${W - R}" y2="${y(0.5)}" stroke="#eee"/>` +
+    `<text x="2" y="${y(1) + 4}" font-size="10">100%</text><text x="2" y="${y(0) + 4}" font-size="10">0%</text>` +
+    `<text x="${W / 2}" y="${H - 4}" font-size="10" text-anchor="middle">after move (click a point to see it)</text>`;
+  for (const name of names) {
+    const pts = rv.moves.map((m, i) => `${x(i).toFixed(1)},${y(m.win_after[name]).toFixed(1)}`).join(" ");
+    g += `<polyline fill="none" stroke="${colour(name)}" stroke-width="1.6" points="${pts}"/>`;
+  }
+  rv.moves.forEach((m, i) => {  // one point per move, on its mover's line; marked moves in red
+    const marked = m.mark ? ` marked" stroke="#c62828` : `" stroke="#fff`;
+    g += `<circle class="rvpt${marked}" data-step="${m.move + 1}" cx="${x(i).toFixed(1)}" cy="${y(m.win_after[m.player]).toFixed(1)}" r="4" ` +
+      `fill="${colour(m.player)}"><title>move ${m.move + 1}: ${esc(m.player)} ${esc(m.tile)} ${esc(hexText(m.hex))}` +
+      `${m.mark ? ` ${esc(m.mark)} ${esc(m.mark_name)}, about ${m.lost.toFixed(1)} lost` : ""}</title></circle>`;
+  });
+  const legend = names.map((nm) => `${swatch(colour(nm))}${esc(nm)}`).join(" ");
+  const marks = rv.moves.filter((m) => m.mark).map((m) => `<li><a href="#" class="rvmove" data-step="${m.move + 1}">move ${m.move + 1}</a>: ` +
+    `${esc(m.player)} ${esc(m.tile)} ${esc(hexText(m.hex))} ${esc(m.mark)} ${esc(m.mark_name)}; best ${esc(m.best.tile)} ${esc(hexText(m.best.hex))}</li>`).join("");
+  return `<h3>Review: each player's chance to win</h3><p class="small">${legend} &mdash; ${rv.playouts} playouts by ` +
+    `${esc([...new Set(rv.agents)].join(", "))} per move against the one-ply evaluation's best ${rv.width}, from the mover's information ` +
+    `(<code>rebirth review</code> with more playouts is sharper)</p>` +
+    `<svg id="reviewgraph" viewBox="0 0 ${W} ${H}" width="100%" style="max-width:${W}px">${g}</svg>` +
+    (marks ? `<ul class="plain small">${marks}</ul>` : "<p class=\"small\">no move is marked</p>");
+}
+
+function markReviewPoint(step) {
+  document.querySelectorAll("#reviewgraph .rvpt").forEach((c) => c.classList.toggle("current", Number(c.dataset.step) === step));
+  document.querySelectorAll("#reviewbox .rvmove").forEach((a) => { a.onclick = (ev) => { ev.preventDefault(); stepTo(Number(a.dataset.step)); }; });
+}
+
+// ----- the analysis board: a position in the notation, pasted or set up by clicking ------------------------
+const A = {view: null};
+
+async function analysePage() {
+  $("#analyse").hidden = false;
+  status("Analysis board");
+  const board = $("#an-svg");
+  viewer(board);
+  board.addEventListener("click", anClick);
+  $("#an-show").onclick = () => showPosition({notation: $("#notation").value});
+  $("#an-hint").onclick = () => analysis("/api/position/hint", {notation: $("#notation").value}, $("#an-out"), hintHtml);
+  $("#an-forecast").onclick = () => analysis("/api/position/forecast", {notation: $("#notation").value}, $("#an-out"), forecastHtml);
+  $("#ed-sethand").onclick = () => anEdit({op: "hand", player: $("#ed-player").value,
+    tiles: $("#ed-hand").value.split(",").map((x) => x.trim()).filter(Boolean)});
+  $("#ed-turn").onclick = () => anEdit({op: "turn", player: $("#ed-player").value});
+  $("#ed-player").onchange = () => fillHand();
+  let text = sessionStorage.getItem("rebirth-analyse");
+  if (!text) {  // a first visit: the start of the first bundled example
+    const cat = await api("/api/catalog");
+    text = (await api("/api/position/from", {source: {name: cat.examples[0]}, step: 0})).notation;
+  }
+  $("#notation").value = text;
+  await showPosition({notation: text});
+}
+
+async function showPosition(body) {
+  showError("");
+  try {
+    const r = await api("/api/position", body);
+    A.view = r;
+    $("#an-out").innerHTML = "";
+    $("#notation").value = r.notation;
+    $("#notation").scrollTop = 0;
+    sessionStorage.setItem("rebirth-analyse", r.notation);
+    drawBoard($("#an-svg"), r.svg);
+    scoresTable(r, $("#an-scores"));
+    $("#an-castles").innerHTML = castlesText(r);
+    $("#an-dealt").hidden = !r.dealt.length;
+    $("#an-dealt").textContent = r.dealt.length ? `Not known, so dealt to play on: ${r.dealt.join("; ")}` : "";
+    const rows = [];
+    for (const [tile, moves] of Object.entries(r.legal || {})) {
+      for (const m of moves) rows.push(`<li class="legalmove">${esc(tile)} ${esc(hexText(m.hex))} ${esc(m.kind)}: <b>${signed(m.points)}</b> <span class="small">${esc(m.text)}</span></li>`);
+    }
+    const mover = r.players[r.turn];
+    $("#an-legal").innerHTML = (mover && rows.length ? `<li class="small">${esc(mover.name)} to move:</li>` : "") + (rows.join("") || "<li class=\"small\">no move: the position is over, or a scenario</li>");
+    const pl = $("#ed-player"), was = pl.value;
+    pl.innerHTML = r.setup.players.map((n) => `<option value="${esc(n)}">${esc(n)}</option>`).join("");
+    if (r.setup.players.includes(was)) pl.value = was;
+    const tl = $("#ed-tile"), wasT = tl.value;
+    tl.innerHTML = r.setup.tiles.map((n) => `<option value="${esc(n)}">${esc(n)}</option>`).join("");
+    if (r.setup.tiles.includes(wasT)) tl.value = wasT;
+    fillHand();
+    const polys = polygons($("#an-svg"));
+    polys.forEach((p) => p.classList.add("settable"));
+    status(`Analysis: ${r.title}, ${r.players.map((p) => p.name).join(", ")}`);
+  } catch (e) { showError(e.message); }
+}
+
+function fillHand() {
+  const s = A.view && A.view.setup.seats.find((x) => x.name === $("#ed-player").value);
+  $("#ed-hand").value = s && s.hand ? s.hand.join(", ") : "";
+}
+
+function anEdit(edit) { return showPosition({notation: $("#notation").value, edit}); }
+
+function anClick(ev) {
+  const i = hexIndex(ev.target.closest("polygon.hex"));
+  if (i < 0 || !A.view) return;
+  const hex = A.view.hexes[i];
+  const same = (h) => h[0] === hex[0] && h[1] === hex[1];
+  const player = $("#ed-player").value;
+  if ($("#ed-mode").value === "owner") {
+    const lm = A.view.setup.landmarks.find((l) => same(l.hex));
+    if (!lm) { showError(`(${hex[0]},${hex[1]}) is not a landmark: choose "put this tile" to place a tile there`); return; }
+    const owner = A.view.setup.seats.find((s) => s.owns.includes(lm.name));
+    anEdit({op: "owner", landmark: lm.name, player: owner && owner.name === player ? null : player});
+    return;
+  }
+  const there = A.view.setup.seats.some((s) => s.tiles.some((t) => same(t.hex)));
+  anEdit(there ? {op: "remove", hex} : {op: "put", player, tile: $("#ed-tile").value, hex,
+    holders: $("#ed-holders").checked ? "rules" : "set"});
 }
 
 async function branch() {
@@ -873,6 +1064,7 @@ async function branch() {
 (function route() {
   const path = location.pathname;
   const m = path.match(/^\/game\/([A-Za-z0-9_-]+)$/);
-  const run = m ? game(m[1]) : path === "/study" ? study() : path === "/games" ? gamesPage() : home();
+  const run = m ? game(m[1]) : path === "/study" ? study() : path === "/games" ? gamesPage() :
+    path === "/analyse" ? analysePage() : home();
   Promise.resolve(run).catch((e) => showError(e.message));
 })();
