@@ -375,7 +375,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def _position_options(p: argparse.ArgumentParser) -> None:
-    """Options of the commands that play a set-up position on (play/complete.py)."""
+    """Options of the commands that play a set-up position on (runtime/complete.py)."""
     p.add_argument("--as-is", action="store_true", help="scenarios: score the position as it stands instead of "
                    "dealing what is left of the tiles and cards (seeded by --seed) and playing on")
 
@@ -550,7 +550,7 @@ def _load_replay(args: argparse.Namespace) -> Any:
     --rules/--board overrides, --allow-paths and --at)."""
     rules = find("rules", args.rules) if args.rules else None
     board = board_for(None, args.board) if args.board else None
-    # a position's unknown parts are dealt with the command's seed (play/complete.py), and said; --as-is deals
+    # a position's unknown parts are dealt with the command's seed (runtime/complete.py), and said; --as-is deals
     # nothing, so a position that does not say them is refused, saying which
     seed = None if getattr(args, "as_is", False) else getattr(args, "seed", None) or 0
     return load_game(args.game, allow_paths=args.allow_paths, rules=rules, board=board, at=getattr(args, "at", None),
@@ -643,7 +643,7 @@ def cmd_position(args: argparse.Namespace) -> int:
 
 
 def _dealt_text(r: Any, args: argparse.Namespace) -> str:
-    """What was dealt to a position's unknown parts, as play/complete.py says it."""
+    """What was dealt to a position's unknown parts, as runtime/complete.py says it."""
     seed = getattr(args, "seed", None) or 0
     return f"dealt (seed {seed}): " + ("; ".join(r.loaded.dealt) or "nothing: the position says it all")
 
@@ -657,14 +657,14 @@ def _viewer(args: argparse.Namespace, game: Any) -> int | None:
 
 
 def _played_on(args: argparse.Namespace, r: Any, player: int | None, tile: tuple[int, int] | None) -> tuple[Any, str | None]:
-    """A scenario position completed so that it plays on (play/complete.py), and what was dealt in words;
+    """A scenario position completed so that it plays on (runtime/complete.py), and what was dealt in words;
     any other game as it is (None: nothing dealt). --as-is keeps a scenario as it stands."""
     game = r.game
     if r.loaded.dealt is not None:  # a position whose unknown parts were dealt as it was loaded (records.games)
         return game, _dealt_text(r, args)
     if not game.scenario or game.is_over() or getattr(args, "as_is", False):
         return game, None
-    from rebirth_dsl.play.complete import complete, known_of_record, render_dealt
+    from rebirth_dsl.runtime.complete import complete, known_of_record, render_dealt
 
     to_move = 0 if player is None else player
     done = complete(game, known_of_record(r.loaded.record, game, to_move, tile), args.seed)

@@ -595,7 +595,7 @@ def start_game(position: Position, rs: Ruleset, board: Any = None, rng: random.R
                seed: int | None = None) -> Game:
     """The game a position describes, ready to play on: checked against the ruleset and board (each problem
     at its character). Unknown parts (`?`) are dealt from what is left of the tile mix and the decks
-    (play/complete.py) when a generator or seed is given; without one they are refused, saying which."""
+    (runtime/complete.py) when a generator or seed is given; without one they are refused, saying which."""
     check_position(position, rs)
     if not _missing(position, rs):
         return _build(position, rs)
@@ -616,11 +616,11 @@ def _missing(position: Position, rs: Ruleset) -> list[str]:
 
 def complete_position(position: Position, rs: Ruleset, seed: int) -> tuple[Game, list[str]]:
     """A checked position with unknown parts made a game: the known parts as given, the rest dealt by the
-    completion (play/complete.py: each player's unplaced tiles less what is known, the unseen cards), seeded;
+    completion (runtime/complete.py: each player's unplaced tiles less what is known, the unseen cards), seeded;
     and what was dealt, in words."""
     import copy
 
-    from rebirth_dsl.play.complete import Known, complete
+    from rebirth_dsl.runtime.complete import Known, complete
 
     check_position(position, rs)
     known_part = copy.deepcopy(position)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from conftest import ROOT, TESTS
 
-from rebirth_dsl.play.complete import Known, complete, known_of_record, placed_tiles
 from rebirth_dsl.play.reasons import effects_text, holders_of, move_effects
 from rebirth_dsl.play.table import table_from_record
 from rebirth_dsl.records.record import load_record, replay
+from rebirth_dsl.runtime.complete import Known, complete, known_of_record, placed_tiles
 from rebirth_dsl.runtime.setup import colour_tiles
 
 EXAMPLES = ROOT / "examples"
