@@ -1,6 +1,7 @@
 """`python -m rebirth_dsl.bench`: the engine's speed, printed as figures (never asserted in tests).
 
-`--against-limit` instead measures both engines against hand-written ones (rebirth_dsl/bench_limit.py).
+`--against-limit` instead measures both engines against hand-written ones (bench/against_limit.py, in a
+checkout only: the hand-written engines are benchmarks, not part of the package).
 
 Prints, for each bundled ruleset (or the one named): full random games per second for each player count
 on one process (with end-of-game scoring and the winner) and microseconds per move; the time to compile
@@ -88,6 +89,22 @@ def _example_of(rules: Path) -> Path | None:
     return None
 
 
+def _against_limit(args: argparse.Namespace) -> int:
+    """--against-limit: run the checkout's bench/against_limit.py, which holds the hand-written engines' own
+    game (they are written for one bundled ruleset, so they live beside the package, not in it)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "against_limit.py"
+    spec = importlib.util.spec_from_file_location("rebirth_bench_against_limit", path)
+    if not path.is_file() or spec is None or spec.loader is None:
+        print(f"--against-limit needs a checkout of rebirth-dsl: the hand-written engines are in bench/, not "
+              f"installed ({path} is missing)", file=sys.stderr)
+        return 2
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return int(mod.against_limit(args.slice, args.rounds, not args.no_callgrind, args.callgrind_games))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the figures."""
     ap = argparse.ArgumentParser(prog="python -m rebirth_dsl.bench")
@@ -98,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--example", default=None, help="the record `rebirth eval` is timed on (default: a bundled "
                     "example of the default ruleset)")
     ap.add_argument("--against-limit", action="store_true", help="instead: the native and generated Python "
-                    "engines against hand-written ones for Scotland (bench/, a checkout only), interleaved on one "
+                    "engines against hand-written ones (bench/, a checkout only), interleaved on one "
                     "core, with instructions per game under callgrind when valgrind is installed")
     ap.add_argument("--rounds", type=int, default=5, help="with --against-limit: interleaved rounds")
     ap.add_argument("--slice", type=float, default=0.3, help="with --against-limit: seconds per engine, player "
@@ -107,9 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--callgrind-games", type=int, default=1000, help="with --against-limit: games under callgrind")
     args = ap.parse_args(argv)
     if args.against_limit:
-        from rebirth_dsl.bench_limit import against_limit
-
-        return against_limit(args.slice, args.rounds, not args.no_callgrind, args.callgrind_games)
+        return _against_limit(args)
     names = args.rules or [n for n in bundled("rules") if "/" not in n]
     print(f"rebirth-dsl benchmark: Python {sys.version.split()[0]}, one process")
     for name in names:

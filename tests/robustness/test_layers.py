@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rebirth_dsl.web",),
     ("rebirth_dsl.api",),
     ("rebirth_dsl.envs",),
-    ("rebirth_dsl.cli", "rebirth_dsl.bench", "rebirth_dsl.bench_limit", "rebirth_dsl.__main__", "rebirth_dsl.lsp"),
+    ("rebirth_dsl.cli", "rebirth_dsl.bench", "rebirth_dsl.__main__", "rebirth_dsl.lsp"),
 ]
 
 
