@@ -606,7 +606,7 @@ static int pick_points(S *s, S *tmp, int p, int k, int v, int m) {
    cands[2c] of the viewer's hand, hex cands[2c + 1], -1 a pass) the move played, then a playout seeded
    seed + j (the same for every candidate: moves are compared on the same futures), random (sample < 2)
    or by pick_points of `sample` hexes; margin[j * ncand + c] = the viewer's final score less the best other
-   seat's, winners[j * ncand + c] = the winning seats' mask (S-E4) */
+   seat's, winners[j * ncand + c] = the winning seats' mask, ties settled by the rules' tie-break chain */
 EXPORT int rb_search(const int32_t *flat, const int32_t *offs, int ndet, const int64_t *scores, int viewer,
                      const int32_t *cands, int ncand, uint64_t seed, int sample, int64_t *margin, int32_t *winners) {
     if (ndet < 0 || ncand < 0) return -1;
@@ -657,7 +657,7 @@ def play_out() -> str:
         e.declare("tmp", "m")
         _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m)")
     e.line()
-    e.line("/* one given move of the seat to move: tile ti of its hand on hex h (-1: a pass, S-P5) */")
+    e.line("/* one given move of the seat to move: tile ti of its hand on hex h (-1: a pass, when no hex can take it) */")
     with e.scope(), e.block("static void move_at(S *s, int ti, int h) {", "}"):
         e.declare("ti", "h")
         e.line("int p = s->turn;")

@@ -183,7 +183,8 @@ def _syntax(e: Exception, text: str, file: str) -> RebirthError:
     if "RBRACE" in expected and (isinstance(e, UnexpectedEOF) or at_end):
         hint = "a player's part ends with `}`"
     if line == 1 and col <= 1 and not text.lstrip().startswith("position"):
-        hint = "a position starts with `position RULES on BOARD`, e.g. `position scotland on scotland`"
+        hint = ("a position starts with `position RULES on BOARD`: a bundled ruleset's name or a .rules file, "
+                "then a bundled board's name or a .json file")
     src = lines[line - 1] if 0 < line <= len(lines) else ""
     return RebirthError([Diagnostic(msg, file=file, line=line, col=max(col, 1), source_line=src, hint=hint,
                                     end_line=line, end_col=max(col, 1) + width, code="syntax")])
@@ -697,7 +698,7 @@ def check_position(pos: Position, rs: Ruleset) -> None:
             if (q, r) in seen or h in blank_taken:
                 who = seen.get((q, r), "a neutral tile")
                 raise pos.error(tkey, f"hex ({q},{r}) already holds {who}'s tile" if who != "a neutral tile"
-                                else f"hex ({q},{r}) holds a neutral tile (S-U2)",
+                                else f"hex ({q},{r}) holds a neutral tile, set out before the first move",
                                 rule=rs.cites.one_tile[0] if rs.cites.one_tile else None)
             seen[(q, r)] = s.name
             kind = rs.parse_tile(tile)[0]

@@ -129,8 +129,8 @@ class Analyst:
         """A posted notation as a Position and the table it plays on (unknown parts dealt, seeded by the
         text); the rules and board must be bundled names."""
         if not isinstance(text, str) or not text.strip():
-            raise WebError(400, "notation: the position's text (docs/notation.md), e.g. `position scotland on "
-                                "scotland  players Ann, Bob ...`")
+            raise WebError(400, "notation: the position's text (docs/notation.md), e.g. `position RULES on "
+                                "BOARD  players Ann, Bob ...` with a bundled ruleset and board")
         if len(text) > MAX_NOTATION:
             raise WebError(413, f"the notation is over {MAX_NOTATION:,} characters")
         try:

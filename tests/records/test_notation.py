@@ -175,7 +175,7 @@ def test_numbers_past_any_game_are_refused_at_them(line, col, words):
 def test_a_position_without_its_header_is_told_how_it_starts():
     d = _error("players Ann, Bob\n")
     assert (d.line, d.col) == (1, 1)
-    assert "position scotland on scotland" in (d.hint or "")
+    assert "a position starts with `position RULES on BOARD`" in (d.hint or "")
 
 
 @pytest.mark.parametrize(("line", "col", "words", "rule"), [
