@@ -280,7 +280,7 @@ def test_a_game_against_the_default_agent_to_the_end_then_my_games_and_its_study
     page.wait_for_selector("#error:not([hidden])")
     assert re.search(r"is a sea hex.*\(S-P1\)", page.inner_text("#error"))
     assert moves(server, gid, ann) == 0
-    turns, seen, progress_shown = 0, 0, False
+    turns, seen, progress_shown, hinted = 0, 0, False, False
     while True:
         page.wait_for_selector("polygon.hex.legal, #passbox:not([hidden]), #result:not([hidden])")
         if page.locator("#result:not([hidden])").count():
@@ -293,6 +293,12 @@ def test_a_game_against_the_default_agent_to_the_end_then_my_games_and_its_study
             assert re.search(r"you: (\d+ of \d+|yes|not yet)", progress), progress
             progress_shown = True
         n = page.locator("#log li.move").count()
+        if turns == 5:  # a hint asked mid-game (issue 26 item 3): the seat's moves ranked, each saying what it does
+            page.click("#askhint")
+            page.wait_for_selector("#hintout li.hintmove")
+            assert page.locator("#hintout li.hintmove").count() >= 2
+            assert all(page.locator("#hintout li.hintmove .does").all_inner_texts())
+            hinted = True
         if page.locator("#passbox:not([hidden])").count():
             page.click("#pass")
         else:
@@ -300,7 +306,7 @@ def test_a_game_against_the_default_agent_to_the_end_then_my_games_and_its_study
         page.wait_for_function(f"document.querySelectorAll('#log li.move').length > {n}")
         turns += 1
         assert turns < 60
-    assert turns == 34  # Scotland, two players: 34 tiles each (S-U4)
+    assert turns == 34 and hinted  # Scotland, two players: 34 tiles each (S-U4)
     # every move in the log with what it did: the areas it completed and whom they paid (S-A rules)
     assert page.locator("#log li.move").count() == 68
     assert page.locator("#log li.event[data-category='areas']").count() > 0
