@@ -141,7 +141,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     pl.add_argument("-o", "--output", help="write the game record here (default: print it)")
     pl.add_argument("--quiet", action="store_true", help="do not print the score table")
     pl.add_argument("--resume", metavar="GAME", help="continue a saved game record (a human seat saves one on `q`); "
-                    "written back to it unless -o names another file")
+                    "written back to it unless -o names another file; or play on from a position in the notation "
+                    "(a file, its text or -), written as a record to -o")
     pl.add_argument("--allow-paths", action="store_true", help="--resume: let the record name files outside its folder")
 
     s = sub.add_parser("simulate", help="play many games and report score statistics per seat")

@@ -55,7 +55,7 @@ from rebirth_dsl.records.record import (
     resolve,
     write_json_atomic,
 )
-from rebirth_dsl.records.resources import find, name_of
+from rebirth_dsl.records.resources import name_of
 from rebirth_dsl.runtime.game import Event, Game, first_choice
 from rebirth_dsl.runtime.setup import deal
 
@@ -673,23 +673,48 @@ def play_at_terminal(rules: Path, board: Path, names: list[str], agents: list[st
 
 def resume_command(path: str, agents: str | None, output: str | None, quiet: bool = False,
                    allow_paths: bool = False) -> int:
-    """`rebirth play --resume GAME.json`: continue a saved game; it is written back to the same file unless
-    -o names another."""
-    src = find("examples", path)
-    data = load_json(src)
+    """`rebirth play --resume GAME`: continue a saved game; it is written back to the same file unless -o
+    names another. GAME may also be a position in the notation (a file, the text or `-`): the game goes on
+    from it, its unknown parts dealt with seed 0 and said, and is written as a record to -o (never over
+    the notation)."""
+    from rebirth_dsl.records.games import game_data
+
+    src, data, text = game_data(path)
+    if text is not None:
+        if not output:
+            raise RebirthError.single("a position in the notation: name the record to write with -o (the "
+                                      "position is never written over)", file=shown(src))
+        table = table_from_record(data, src, allow_paths=allow_paths,
+                                  agents=_resume_agents(agents, data.get("players")), deal_seed=0)
+        if table.loaded.dealt and not quiet:
+            print("dealt (seed 0): " + "; ".join(table.loaded.dealt), file=sys.stderr)
+        out = check_output(output, record_files(src, data, allow_paths) + [src])
+        return _play_on(table, out, quiet)
+    if data is None:
+        data = load_json(src)
     names = data.get("players") if isinstance(data, dict) else None
-    agent_names = None
-    if agents:
-        agent_names = [a.strip() for a in agents.split(",") if a.strip()]
-        if isinstance(names, list) and names and len(agent_names) == 1:  # a loose "players" is refused below
-            agent_names = agent_names * len(names)
-    table = table_from_record(data, src, allow_paths=allow_paths, agents=agent_names)
+    table = table_from_record(data, src, allow_paths=allow_paths, agents=_resume_agents(agents, names))
     # continuing a saved game extends that file; another -o must not be one the record reads
     out = check_output(output, record_files(src, data, allow_paths)) if output else src
     if out == src and name_of("examples", src) is not None:
         raise RebirthError.single(f"{shown(src)} is a bundled example: name a file to write with -o")
     if table.is_over():
         print(f"{shown(src)}: the game is already over", file=sys.stderr)
+    return _play_on(table, out, quiet)
+
+
+def _resume_agents(agents: str | None, names: Any) -> list[str] | None:
+    """--agents for a resumed game: one name for every seat, or one per seat (a loose list is refused later)."""
+    if not agents:
+        return None
+    agent_names = [a.strip() for a in agents.split(",") if a.strip()]
+    if isinstance(names, list) and names and len(agent_names) == 1:
+        agent_names = agent_names * len(names)
+    return agent_names
+
+
+def _play_on(table: Table, out: Path, quiet: bool) -> int:
+    """Play a resumed game on to its end (or a human seat's `q`), then write it."""
     try:
         run(table, _seats(table.agents))
     except SaveGame:

@@ -388,3 +388,23 @@ def test_eval_at_is_the_record_cut_there(tmp_path):
     assert [p["score"] for p in json.loads(zero)["players"]] == [0, 0, 0]  # nothing placed, no starting points
     code, _, err = rebirth("eval", "scotland-3p", "--at", "500", limit=60)
     assert code == 1 and "the game has 102 moves; N is 0 (the start) to 102" in err
+
+
+def test_play_resume_goes_on_from_a_position(tmp_path):
+    """`play --resume` takes a notation as every game command does: the unknown parts are dealt and said, the
+    game is played to its end and written as a record to -o that `eval` replays; without -o it is refused,
+    the position never written over."""
+    pos = tmp_path / "p20.pos"
+    assert rebirth("position", "scotland-3p", "--at", "20", "--as", "Ann", "-o", pos, limit=60)[0] == 0
+    before = pos.read_bytes()
+    code, _, err = rebirth("play", "--resume", pos, "--agents", "greedy", limit=60)
+    assert code != 0 and "name the record to write with -o" in err and "Traceback" not in err
+    out = tmp_path / "on.json"
+    code, _, err = rebirth("play", "--resume", pos, "--agents", "greedy", "-o", out, limit=120)
+    assert code == 0, err
+    assert "dealt (seed 0): Ann supply 26 tiles" in err  # 36 tiles, 7 placed, 1 in hand, 2 set aside (S-U3)
+    assert pos.read_bytes() == before
+    rec = json.loads(out.read_text())
+    assert len(rec["moves"]) == 102 - 20  # the rest of a three-player game: 34 tiles each (S-U4)
+    code, text, err = rebirth("eval", out, limit=60)
+    assert code == 0 and "Winner:" in text, err
