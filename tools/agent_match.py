@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing as mp
-import signal
 import sys
 import time
 from pathlib import Path
@@ -23,6 +21,7 @@ from typing import Any
 
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.registry import make_agent
+from rebirth_dsl.play.workers import worker_pool
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import rules_and_board
 
@@ -130,9 +129,6 @@ def summary(results: list[dict[str, Any]], a: str, b: str, players: int) -> dict
             "a_seconds_per_move": a_spm, "b_seconds_per_move": b_spm}
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
 
 def main(argv: list[str] | None = None) -> int:
     """Run the match and print (and optionally write) the summary."""
@@ -157,17 +153,10 @@ def main(argv: list[str] | None = None) -> int:
             results.append(play_pair_game(t))
             _progress(results, start)
     else:
-        pool = mp.get_context("spawn").Pool(args.workers, initializer=_quiet_worker)
-        try:
+        with worker_pool(args.workers) as pool:
             for r in pool.imap_unordered(play_pair_game, tasks):
                 results.append(r)
                 _progress(results, start)
-            pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
     results.sort(key=lambda r: r["i"])
     s = summary(results, args.a, args.b, args.players)
     s["seconds"] = time.perf_counter() - start

@@ -34,8 +34,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import multiprocessing as mp
-import signal
 import sys
 import time
 from pathlib import Path
@@ -47,6 +45,7 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.play.simulate import game_seed
 from rebirth_dsl.play.tally import held_missions, public_missions
+from rebirth_dsl.play.workers import worker_pool
 from rebirth_dsl.pyengine.fast import random_game
 from rebirth_dsl.records.inputs import rules_files
 from rebirth_dsl.records.record import load_ruleset_keyed
@@ -130,9 +129,6 @@ def play_chunk(task: Task) -> tuple[list[bytes], float]:
     return out, time.perf_counter() - t0
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends the pool
-
 
 def lines_to_run(only: list[str] | None, engines: list[str], players: list[int] | None
                  ) -> list[tuple[str, str, str, int, str, str]]:
@@ -165,15 +161,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.workers <= 1:
         results = [play_chunk(t) for _, t in tasks]
     else:
-        pool = mp.get_context("spawn").Pool(args.workers, initializer=_quiet_worker)
-        try:
+        with worker_pool(args.workers) as pool:
             results = pool.map(play_chunk, [t for _, t in tasks], chunksize=1)  # map keeps task order
-            pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
     wall = time.perf_counter() - t0
     digests: dict[str, list[bytes]] = {label: [] for label, *_ in lines}
     seconds: dict[str, float] = dict.fromkeys(digests, 0.0)

@@ -11,7 +11,6 @@ rate here at the current threshold is the rate docs/missions.md shows. Private (
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 from collections import Counter
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from rebirth_dsl.play.evaluate import by_count
 from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.simulate import Job, game_seed
 from rebirth_dsl.play.tally import held_missions, play_tallied
+from rebirth_dsl.play.workers import worker_pool
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import rules_and_board
 
@@ -72,7 +72,7 @@ def main() -> None:
     size = max(1, args.games // (args.workers * 4))
     chunks = [(a, min(a + size, args.games)) for a in range(0, args.games, size)]
     if args.workers > 1:
-        with mp.get_context("spawn").Pool(args.workers) as pool:
+        with worker_pool(args.workers) as pool:
             parts = pool.starmap(_values, [(job, a, b) for a, b in chunks])
     else:
         parts = [_values(job, a, b) for a, b in chunks]

@@ -18,7 +18,6 @@ outcome the two plays change, and the rate of random holders beside the lab agen
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES
 from rebirth_dsl.play.simulate import Job, game_seed
 from rebirth_dsl.play.stats import wilson
 from rebirth_dsl.play.tally import held_missions, play_tallied, public_missions
+from rebirth_dsl.play.workers import worker_pool
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 
@@ -98,7 +98,7 @@ def _run(job: Job, games: int, workers: int) -> list[Outcome]:
     if workers <= 1:
         parts = [play_outcomes(job, a, b) for a, b in chunks]
     else:
-        with mp.get_context("spawn").Pool(workers) as pool:
+        with worker_pool(workers) as pool:
             parts = pool.starmap(play_outcomes, [(job, a, b) for a, b in chunks])
     return [o for part in parts for o in part]
 

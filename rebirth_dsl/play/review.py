@@ -19,8 +19,6 @@ between `workers` processes, and each process replays the record once.
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +28,7 @@ from rebirth_dsl.play.forecast import Candidate, candidates, play_candidates, sc
 from rebirth_dsl.play.loop import agent_list
 from rebirth_dsl.play.search import uses_native
 from rebirth_dsl.play.stats import mean_ci, paired_t
+from rebirth_dsl.play.workers import worker_pool
 from rebirth_dsl.records.annotate import annotate
 from rebirth_dsl.records.record import Loaded, load_record, replay
 from rebirth_dsl.runtime.game import Game
@@ -118,10 +117,6 @@ def _walk(loaded: Loaded, job: ReviewJob, mine: set[int]) -> list[dict[str, Any]
     return out
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-
-
 def review(job: ReviewJob, workers: int = 1) -> dict[str, Any]:
     """The review of a whole record (see the module's docstring): per move, the per-player summary, and
     each player's chance to win after each move."""
@@ -139,21 +134,9 @@ def review(job: ReviewJob, workers: int = 1) -> dict[str, Any]:
         moves = _walk(loaded, job, set(range(n_moves)))
     else:
         shares = [list(range(k, n_moves, workers)) for k in range(workers)]  # interleaved: early moves cost most
-        ctx = mp.get_context("spawn")
-        was = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            pool = ctx.Pool(workers, initializer=_quiet_worker)
-        finally:
-            signal.signal(signal.SIGINT, was)
-        try:
+        with worker_pool(workers) as pool:
             parts = [pool.apply_async(review_moves, (job, s)) for s in shares if s]
             moves = sorted((m for part in parts for m in part.get()), key=lambda m: m["move"])
-            pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
     game = r.game
     players = []
     for name in game.players:

@@ -10,9 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing as mp
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -28,6 +26,7 @@ from rebirth_dsl.play.loop import DEFAULT_NAMES, agent_list
 from rebirth_dsl.play.registry import default_agents, make_agent
 from rebirth_dsl.play.summary import describe_runs, extras_table, no_negative_zero, seat_intervals
 from rebirth_dsl.play.tally import GameExtra, play_tallied
+from rebirth_dsl.play.workers import worker_pool
 from rebirth_dsl.records.record import load_ruleset_keyed
 from rebirth_dsl.records.resources import rules_and_board
 
@@ -106,27 +105,12 @@ def run_local(job: Job, games: int, workers: int, progress: Callable[[int], None
             results[a] = play_range(job, a, b)
             progress(b - a)
     else:
-        ctx = mp.get_context("spawn")  # no fork: a clean interpreter per worker, same on every OS
-        # Workers leave Ctrl-C to the parent, which ends them. An ignored signal stays ignored across the
-        # exec that starts a worker, so a Ctrl-C while a worker is still importing (before its initializer
-        # runs) prints no traceback either: the parent ignores it only while it starts them.
-        was = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            pool = ctx.Pool(workers, initializer=_quiet_worker)
-        finally:
-            signal.signal(signal.SIGINT, was)
-        try:
+        with worker_pool(workers) as pool:
             pending = {a: pool.apply_async(play_range, (job, a, b)) for a, b in chunks}
             for a, b in chunks:
                 # a worker's error (it pickles: errors.RebirthError.__reduce__) is raised here, in the parent
                 results[a] = pending[a].get()
                 progress(b - a)
-            pool.close()
-        except BaseException:
-            pool.terminate()  # Ctrl-C or a failing game: stop every worker now, leave no process behind
-            raise
-        finally:
-            pool.join()
     return [r for a, _ in chunks for r in results[a]]
 
 
@@ -139,11 +123,6 @@ def run_native(job: Job, rs: Any, games: int, workers: int, progress: Callable[[
     if results is None:
         return run_local(job, games, workers, progress)
     return [(t, b, w, GameExtra(*x)) for t, b, w, x in results]
-
-
-def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which ends them; so no worker prints a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def check_workers(workers: int) -> None:
