@@ -59,13 +59,18 @@ def _whole_word(t: TerminalDef) -> None:
 def lark_parser() -> Lark:
     """The one Lark LALR parser, built once per process. Building the tables takes about 210 ms, loading
     them from the data-only cache (rebirth_dsl.cache) about 17 ms; Lark's own pickle cache is never used."""
+    return cached_lark(_HERE.joinpath("grammar.lark").read_text(encoding="utf-8"), "lark")
+
+
+def cached_lark(grammar: str, kind: str) -> Lark:
+    """A Lark parser for a grammar whose keywords match as whole words, its tables kept in the data-only
+    cache under `kind` by the grammar's content (the rules language's and the position notation's)."""
     import lark  # 38 ms to import: `rebirth eval` with a cached AST never needs it
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
 
-    grammar = _HERE.joinpath("grammar.lark").read_text(encoding="utf-8")
     key = cache.digest(lark.__version__, repr(sorted(_LARK_OPTIONS.items())), str(_KEYWORD_FORMAT), grammar)
-    stored = cache.load("lark", key)
+    stored = cache.load(kind, key)
     if stored is not None:
         try:
             tables = cache.decode(stored, {})
@@ -80,7 +85,7 @@ def lark_parser() -> Lark:
     if isinstance(options, dict):  # the terminals are already edited; the loader needs no callback
         options["edit_terminals"] = None
     try:
-        cache.store("lark", key, cache.encode({"data": data, "memo": memo}))
+        cache.store(kind, key, cache.encode({"data": data, "memo": memo}))
     except TypeError:
         pass  # something the data codec cannot hold: simply not cached
     return parser

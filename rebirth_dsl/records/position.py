@@ -102,35 +102,9 @@ def _parser() -> Lark:
     """The notation's LALR parser, built once per process and its tables kept in the data-only cache by the
     grammar's content, as the rules language's are (lang.syntax.lark_parser): building them took 1.9 s on a
     loaded machine (Lark's terminal collision checks), loading them 0.25 s (tools/bench_notation.py)."""
-    import lark
-    from lark.grammar import Rule
-    from lark.lexer import TerminalDef
+    from rebirth_dsl.lang.syntax import cached_lark
 
-    from rebirth_dsl import cache
-    from rebirth_dsl.lang.syntax import _KEYWORD_FORMAT, _whole_word  # noqa: I001 - keywords as whole words
-
-    grammar = _HERE.joinpath("notation.lark").read_text(encoding="utf-8")
-    options: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
-    key = cache.digest(lark.__version__, repr(sorted(options.items())), str(_KEYWORD_FORMAT), grammar)
-    stored = cache.load("lark-notation", key)
-    if stored is not None:
-        try:
-            tables = cache.decode(stored, {})
-            loaded = lark.Lark._load_from_dict(tables["data"], tables["memo"], propagate_positions=True)
-            if isinstance(loaded, lark.Lark):
-                return loaded
-        except Exception:  # noqa: BLE001 - a damaged entry is a miss: build the tables afresh
-            pass
-    parser = lark.Lark(grammar, cache=False, edit_terminals=_whole_word, **options)
-    data, memo = parser.memo_serialize([TerminalDef, Rule])
-    opts = data.get("options") if isinstance(data, dict) else None
-    if isinstance(opts, dict):  # the terminals are already edited; the loader needs no callback
-        opts["edit_terminals"] = None
-    try:
-        cache.store("lark-notation", key, cache.encode({"data": data, "memo": memo}))
-    except TypeError:
-        pass
-    return parser
+    return cached_lark(_HERE.joinpath("notation.lark").read_text(encoding="utf-8"), "lark-notation")
 
 
 _READABLE = {"WORD": "a name", "STRING": "a quoted name", "INT": "a number", "HEX": "a hex (q,r)",
