@@ -260,12 +260,12 @@ class Evaluation:
         whose worth plus a bound of what the cards can add (`_bounds`) is highest, and only while that can
         beat the best so far: the other hexes keep their worth without the cards.
 
-        The same numbers as `placements_plain`, which says hex by hex what a placement changes; here what
-        does not depend on the hex is read once per call: hexes next to the same landmarks in the same area
-        (`alike`) change the same beyond their immediate points, a landmark's new holder and what its end
+        What does not depend on the hex is read once per call: hexes next to the same landmarks in the same
+        area (`alike`) change the same beyond their immediate points, a landmark's new holder and what its end
         rule pays and an area's incomplete-area change are read once, and each live card's measure once for
-        its value now and its bound. tests/engines/test_evaluation.py compares the two on many positions; tools/gamehash.py's
-        oneply lines, whole games."""
+        its value now and its bound. tests/engines/test_evaluation.py keeps the same evaluation written hex by
+        hex (`placements_plain`) and compares the two on many positions; tools/gamehash.py's oneply lines,
+        whole games."""
         k, v = tile
         pts = self.points.many(g, p, tile, hexes)
         t = g.t
@@ -375,7 +375,7 @@ class Evaluation:
         return self._with_cards(g, p, k, v, hexes, out, posts, live, prune, d)
 
     def _live(self, g: Game, p: int, blank: Delta) -> list[tuple[str, _Card, int, float, float, int | None]]:
-        """p's held cards and the face-up missions p has not fulfilled, as `placements_plain` lists them, each
+        """p's held cards and the face-up missions p has not fulfilled, as the test's `placements_plain` lists them, each
         with its measure E now where it has one (None where it has not): E read once for the value and bounds,
         by the card's delta evaluator on `blank` (no placement) where it has one: the same number as the
         measure's, its base values kept for the hexes after."""
@@ -423,93 +423,6 @@ class Evaluation:
                     prog = max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
                     live.append((name, c, pc, pc * HOPE * prog, 0.0, e))
         return live
-
-    def placements_plain(self, g: Game, p: int, tile: tuple[int, int], hexes: list[int], prune: bool = False
-                         ) -> list[float]:
-        """`placements` written hex by hex, as the module text says it: the reference its faster reading is
-        compared with (tests/engines/test_evaluation.py)."""
-        k, v = tile
-        pts = self.points.many(g, p, tile, hexes)
-        t = g.t
-        sc = self.points
-        n = g.n_players
-        # p's held cards and the face-up missions p has not fulfilled, with their value now
-        # (name, card, points if fulfilled, value now, worth once fulfilled: its points for a held card; 0 for a
-        # face-up mission, which pays on the track at once: the immediate points count that already; E: None,
-        # read again where it is needed)
-        live: list[tuple[str, _Card, int, float, float, int | None]] = []
-        if self.rs.end_held is not None:
-            for name in g.held[p]:
-                c = self.cards[name]
-                if not c.always:
-                    pc = g.cards[name].points
-                    live.append((name, c, pc, self.card_value(g, p, name, pc), float(pc), None))
-        for name in g.public:
-            done = g.public_by.get(name, ())
-            if p in done:
-                continue
-            card = g.cards[name]
-            pc = (card.points if not done else (card.small or 0)) * g.doubled[p].get(name, 1)
-            if pc:
-                c = self.cards[name]
-                live.append((name, c, pc, pc * HOPE * self._progress(c, g, p), 0.0, None))
-        area_rules = self.area_kind_rules
-        out: list[float] = []
-        posts: list[dict[int, int]] = []
-        lone = self.lone
-        nothing: dict[int, int] = {}
-        # per placement, what does not depend on the hex: bound once
-        majs = [(sc.maj_added[ri][k], sc.maj_adj[ri], r.placer_takes_tie) for ri, r in enumerate(sc.majorities)]
-        draws = [(sc.touch_adj[ti], self.deck_value[deck]) for ti, deck in enumerate(self.touch_decks)
-                 if deck is not None and g.decks.get(deck)]
-        touched = g.touched[p]
-        lm_owner, lm_count = g.lm_owner, g.lm_count
-
-        def held(lm: int, q: int) -> int:
-            return sum(_fn(fn, g, q) for fn in self.owned_rules[lm])
-
-        for i, h in enumerate(hexes):
-            if lone[h]:  # next to no landmark, in no area: its immediate points are all it changes but cards
-                out.append(float(pts[i]))
-                posts.append(nothing)
-                continue
-            val = float(pts[i])
-            other = 0.0
-            post: dict[int, int] = {}
-            for added, adj, takes in majs:  # landmarks changing hands (S-K1..S-K5's kernel)
-                for lm in adj[h]:
-                    owner = post.get(lm, lm_owner[lm])
-                    new = majority.challenge(lm_count[lm], owner, p, takes, added)[0]
-                    if new != owner:
-                        post[lm] = new
-            for lm in post:
-                old = lm_owner[lm]
-                val += held(lm, p)
-                if old >= 0:
-                    other += held(lm, old)
-            a = t.area_of[h]
-            if area_rules and a >= 0 and not g.area_done[a]:
-                inf = g.area_inf[a]
-                for kind, fn in area_rules:
-                    if t.area_kind[a] != kind:
-                        continue
-                    if g.area_free[a] == 1:  # completed: its incomplete-area points end (its payout is in pts)
-                        for q in range(n):
-                            if inf[q] > 0:
-                                lost = _fn(fn, g, q, inf[q])
-                                if q == p:
-                                    val -= lost
-                                else:
-                                    other += lost
-                    elif v:
-                        val += _fn(fn, g, p, inf[p] + v) - (_fn(fn, g, p, inf[p]) if inf[p] > 0 else 0)
-            for adj, worth in draws:  # a first touch that draws a card
-                for lm in adj[h]:
-                    if lm not in touched:
-                        val += worth
-            out.append(val + OTHERS * other)
-            posts.append(post)
-        return self._with_cards(g, p, k, v, hexes, out, posts, live, prune)
 
     def _with_cards(self, g: Game, p: int, k: int, v: int, hexes: list[int], out: list[float],
                     posts: list[dict[int, int]], live: list[tuple[str, _Card, int, float, float, int | None]],
