@@ -61,7 +61,7 @@ class Pen:
 
 def short_names(names: list[str]) -> list[str]:
     """A distinct three-letter name per landmark: its first three letters, else its initial and two later
-    letters of its name in order, so that Stirling is `Sti` and a second St... castle gets a name of its own."""
+    letters of its name in order, so that `Harbourtown` is `Har` and a second `Har...` gets a name of its own."""
     out: list[str] = []
     for n, name in enumerate(names):
         chars = [c for c in name if c.isalnum()] or ["x"]
