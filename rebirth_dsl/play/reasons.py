@@ -109,7 +109,7 @@ def _rose(before: Game, after: Game, lm: int, p: int) -> bool:
 
 
 def effects_text(eff: MoveEffects, holders: dict[str, str] | None = None) -> str:
-    """The effects in words, e.g. `farms +3, areas +8; takes a castle from Bob; completes an area (Ann 8,
+    """The effects in words, e.g. `farms +3, areas +8; takes Dunmore from Bob; completes Westmoor (Ann 8,
     Cat 5); draws 1 card`. `holders`: who keeps each challenged landmark (named when given)."""
     said = [", ".join(f"{c} {v:+d}" for c, v in eff.points.items())]
     for lm in eff.takes:
