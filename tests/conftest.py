@@ -83,3 +83,17 @@ def run_cli(capsys: pytest.CaptureFixture[str]):
         return code, out.out, out.err
 
     return run
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The system Chromium through Playwright, one per test module; skipped, saying why, without either."""
+    from web_helpers import ARGS, CHROMIUM
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install playwright")
+    if not Path(CHROMIUM).is_file():
+        pytest.skip("no Chromium to drive: apt-get install -y chromium")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

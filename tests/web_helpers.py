@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,6 +16,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# the real browser the web tests drive: the system Chromium (Playwright cannot download its own here)
+CHROMIUM = os.environ.get("REBIRTH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+# the README's screenshots are taken by the browser tests; they are written into docs/ only when asked
+# (REBIRTH_SCREENSHOTS=1), so a run of the suite leaves the checkout as it found it
+DOCS = ROOT / "docs" if os.environ.get("REBIRTH_SCREENSHOTS") == "1" else Path(tempfile.mkdtemp(prefix="shots-"))
 
 
 class Server:

@@ -7,10 +7,7 @@ The screenshots in docs/ are made here (REBIRTH_SCREENSHOTS=1 writes them)."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,26 +19,14 @@ except ImportError as e:
     pytest.fail(f"the web extra is not installed ({e.name}): pip install -e '.[web]'", pytrace=False)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install playwright")
 
-from web_helpers import ROOT, Server, new_game  # noqa: E402 - after the skips
+from web_helpers import CHROMIUM, DOCS, ROOT, Server, new_game  # noqa: E402 - after the skips
 
-CHROMIUM = os.environ.get("REBIRTH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).is_file():
     pytest.skip("no Chromium to drive: apt-get install -y chromium (Playwright cannot download its own here)",
                 allow_module_level=True)
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
-# the README's screenshots are taken by these tests; they are written into docs/ only when asked
-# (REBIRTH_SCREENSHOTS=1), so a run of the suite leaves the checkout as it found it
-DOCS = ROOT / "docs" if os.environ.get("REBIRTH_SCREENSHOTS") == "1" else Path(tempfile.mkdtemp(prefix="shots-"))
 TIMEOUT = 20_000  # ms: one step of a test (an agent's reply, a page load)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

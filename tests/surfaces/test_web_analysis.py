@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from web_helpers import ROOT, Server, new_game
+from web_helpers import DOCS, ROOT, Server, new_game
 
 from rebirth_dsl.play.table import table_from_record
 from rebirth_dsl.records.position import position_of, write_position
@@ -34,10 +32,6 @@ except ImportError as e:
 from rebirth_dsl.web import analysis  # noqa: E402 - after the check
 from rebirth_dsl.web.hub import Hub, WebError  # noqa: E402
 
-CHROMIUM = os.environ.get("REBIRTH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
-DOCS = ROOT / "docs" if os.environ.get("REBIRTH_SCREENSHOTS") == "1" else Path(tempfile.mkdtemp(prefix="shots-"))
 TIMEOUT = 20_000  # ms: one step of a test
 
 
@@ -291,15 +285,6 @@ def test_the_review_and_a_record_s_position_for_the_board(server: Server) -> Non
 
 
 # ----- the browser -----------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install playwright")
-    if not Path(CHROMIUM).is_file():
-        pytest.skip("no Chromium to drive: apt-get install -y chromium")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser, url: str, width: int = 1366, height: int = 900):

@@ -9,14 +9,11 @@ The screenshots in docs/ are made here (REBIRTH_SCREENSHOTS=1 writes them)."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
-from web_helpers import ROOT, Server, new_game
+from web_helpers import DOCS, ROOT, Server, new_game
 
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.parser import parse_text
@@ -25,10 +22,6 @@ from rebirth_dsl.play.table import table_from_record
 from rebirth_dsl.play.tally import held_missions
 from rebirth_dsl.present.describe import card_english, expr_text
 
-CHROMIUM = os.environ.get("REBIRTH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
-DOCS = ROOT / "docs" if os.environ.get("REBIRTH_SCREENSHOTS") == "1" else Path(tempfile.mkdtemp(prefix="shots-"))
 TIMEOUT = 20_000  # ms: one step of a test (an agent's reply, a page load)
 
 
@@ -127,15 +120,6 @@ def test_a_studied_position_is_the_same_when_asked_again_and_follows_the_record(
 
 
 # ----- the browser -----------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install playwright")
-    if not Path(CHROMIUM).is_file():
-        pytest.skip("no Chromium to drive: apt-get install -y chromium")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser, url: str, width: int, height: int, touch: bool = False):
