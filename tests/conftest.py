@@ -97,3 +97,14 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """A `rebirth serve` of this checkout on a free port, one per test module, its store in a fresh folder;
+    stopped after the module (a module with other needs, e.g. the security tests, defines its own)."""
+    from web_helpers import Server
+
+    s = Server(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]))
+    yield s
+    s.stop()

@@ -29,13 +29,6 @@ TIMEOUT = 20_000  # ms: one step of a test (an agent's reply, a page load)
 
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    s = Server(tmp_path_factory.mktemp("web"))
-    yield s
-    s.stop()
-
-
 def new_page(browser, url: str):
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     page = ctx.new_page()

@@ -230,13 +230,6 @@ def test_a_tile_put_with_the_rules_holders_challenges_the_castle_next_to_it(hub:
 
 
 # ----- over HTTP: the endpoints' bounds --------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    s = Server(tmp_path_factory.mktemp("web-analysis"))
-    yield s
-    s.stop()
-
-
 def test_notation_errors_come_back_at_their_character_never_a_traceback(server: Server) -> None:
     code, out = server.call("/api/position", {"notation": "position scotland on scotland  players A, B  move x"})
     assert code == 400

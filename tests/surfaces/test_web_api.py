@@ -19,13 +19,6 @@ except ImportError as e:
 from web_helpers import Server, new_game  # noqa: E402 - after the skips
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    s = Server(tmp_path_factory.mktemp("web-api"))
-    yield s
-    s.stop()
-
-
 def view(server: Server, gid: str, token: str) -> dict:
     status, v = server.call(f"/api/games/{gid}?t={token}")
     assert status == 200, v

@@ -78,13 +78,6 @@ def test_progress_agrees_with_the_cards_paid_at_the_end() -> None:
 
 
 # ----- the server: summaries, studies of finished games ------------------------------------------------------
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    s = Server(tmp_path_factory.mktemp("webplay"))
-    yield s
-    s.stop()
-
-
 def test_a_game_summary_is_for_its_seat_and_a_game_is_studied_once_over(server: Server) -> None:
     gid, (ann, bob, watch) = new_game(server, ["human", "human"], seed=4)
     code, sm = server.call(f"/api/games/{gid}/summary?t={bob}")
