@@ -373,12 +373,19 @@ class _Build:
             self.span(f"{key}.{_name(kids[i])}", kids[i])
             seat.doubled[_name(kids[i])] = self.number(kids[i + 1], f"{key}.{_name(kids[i])}", 1, MAX_TILES)
 
+    def unknown(self, t: Any, key: str) -> tuple[None, int | None] | None:
+        """A list written `?` or `? xN`: not known, with its count if given; None for a list written out."""
+        first = t.children[0] if t.children else None
+        if first is None or getattr(first, "data", None) != "unknown":
+            return None
+        self.span(key, first, force=True)
+        return None, self.count(first.children[0], key)
+
     def tiles(self, t: Any, key: str) -> tuple[list[str] | None, int | None]:
         """A list of tiles (runs expanded), or unknown with its count if given."""
-        first = t.children[0] if t.children else None
-        if first is not None and getattr(first, "data", None) == "unknown":
-            self.span(key, first, force=True)
-            return None, self.count(first.children[0], key)
+        unknown = self.unknown(t, key)
+        if unknown is not None:
+            return unknown
         out: list[str] = []
         for run in (c for c in t.children if c is not None):
             tile, n = run.children
@@ -391,10 +398,9 @@ class _Build:
 
     def cards(self, t: Any, key: str) -> tuple[list[str] | None, int | None]:
         """A list of cards, or unknown with its count if given."""
-        first = t.children[0] if t.children else None
-        if first is not None and getattr(first, "data", None) == "unknown":
-            self.span(key, first, force=True)
-            return None, self.count(first.children[0], key)
+        unknown = self.unknown(t, key)
+        if unknown is not None:
+            return unknown
         out: list[str] = []
         for c in (c for c in t.children if c is not None):
             self.span(f"{key}.{len(out)}", c)
