@@ -45,7 +45,7 @@ def public_missions(g: Game, p: int, r: PublicRule, index: int | None, h: int = 
     reads (compile/reads.py) changed since the last check."""
     if not g.public:
         return
-    w = g.rs.derived.public_reads or _watch(g.rs)  # built once per ruleset (_watch), read inline
+    w = (g.rs.derived.public_reads or _watches(g.rs))[g.n_players]  # built once per ruleset, read inline
     seen = g.public_seen
     if seen and h >= 0:  # the usual case, first: what changed since the last check is this placement's doing
         so, sl, sw, live, lack = seen
@@ -148,7 +148,7 @@ def _warm(g: Game) -> list[list[int]] | None:
     if len(rules) == 1:
         s = g.fork()  # scratch: the check runs there, after no placement (h -1)
         if base is not None and base[0].grew_into(g):  # compared with the position before, as after any check
-            w = _watch(g.rs)
+            w = _watch(g.rs, g.n_players)
             s.public_seen = [list(x) for x in base[1]]
             s.public_seen[3] = _live(s, w)  # the cards fulfilled since are not read
         paid = sum(map(len, s.public_by.values()))
@@ -203,16 +203,18 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     known and its hex is one of `hexes`: the tables of that kind are read at the hex, or decided here when the
     same on every such hex, and each bounded card the tile may bring closer to its number is a test of its
     own; landmarks and areas go to _after (PUBMOVED), cards to read to _read_for (PUBREAD), with the ruleset's
-    _Watch (PUBW), anything else to public_missions (PUBLIC). `rule` names the rule in the generated code,
-    `bind(name, value)` names there a per-hex tuple or one of these (passed by reference, never as text).
-    None: the caller emits the call. The source reads the locals `loc` declares (the enclosing loop's g, p, v,
-    h, groot, gsize, lm_owner, touched_by and the names PUBLIC_LOCALS binds; asked for, an undeclared one is an
-    error) and assigns lq, d, base, i, left, x, lm, same, xw, lx, dx of its own. `placer_first`: the rule reads
-    the placer's cards first (else in seat order)."""
-    w = _watch(rs)
+    _Watch of the game's player count (PUBW[n]), anything else to public_missions (PUBLIC). `rule` names the rule
+    in the generated code, `bind(name, value)` names there a per-hex tuple or one of these (passed by reference,
+    never as text). None: the caller emits the call. The source reads the locals `loc` declares (the enclosing
+    loop's g, p, v, h, n (the player count), groot, gsize, lm_owner, touched_by and the names PUBLIC_LOCALS
+    binds; asked for, an undeclared one is an error) and assigns lq, d, base, i, left, x, lm, same, xw, lx, dx of
+    its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
+    ws = _watches(rs)
+    counts = range(rs.players[0], rs.players[1] + 1)
+    w = ws[counts[0]]  # what a tile may change is the same at every count; only the numbers N follow it
     if not hexes:
         return None
-    loc.require("g", "p", "v", "h", "gsize", "lm_owner", "touched_by", *assigned(PUBLIC_LOCALS))
+    loc.require("g", "p", "v", "h", "n", "gsize", "lm_owner", "touched_by", *assigned(PUBLIC_LOCALS))
     loc = loc.declare("lq", "d", "base", "i", "left", "x", "lm", "same", "xw", "lx", "dx")
     at = w.at[kid]
 
@@ -253,7 +255,15 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
                 block = [f"x = {by}", "if x:", f"    x = len({bind(f'PUBNEAR{i}', near)}[h].difference(touched_by[p]))",
                          "    if x:", *("        " + ln.format("x") for ln in lower)]
         else:
-            n = literal(next(x for up, x in (grow[h] for h in hexes) if up < 0))
+            # the GROUP limit N (or REACH size) per player count, one number over these hexes at each count
+            per: list[int] = []
+            for c in counts:
+                nc = {st[3] for h in hexes for st in ws[c].at[kid][h][2] if st[0] == b and st[2] < 0}
+                if len(nc) != 1:
+                    return None
+                per.append(nc.pop())
+            n = literal(per[0]) if len(set(per)) == 1 else \
+                f"{bind(f'PUBN{i}', tuple(per[max(c - counts[0], 0)] for c in range(counts[-1] + 1)))}[{loc('n')}]"
             if form == "value":  # by the tile's value
                 block = [ln.format("v") for ln in lower]
             elif form == "group":  # the largest group is now at least the tile's own
@@ -268,7 +278,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     if cards or any("lack[i]" in ln for ln in taken + won):
         body.append(f"base = p * {literal(w.ncards)}")
     body += cards
-    read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), bind("PUBW", w)
+    read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), f"{bind('PUBW', ws)}[{loc('n')}]"
     # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
     # taking a landmark often makes such a card worth reading for nothing
 
@@ -444,8 +454,9 @@ def _read_for(g: Game, q: int, d: int, r: PublicRule, index: int | None, w: _Wat
 
 @dataclass(frozen=True)
 class _Watch:
-    """Per ruleset, the cards' reads as bitmasks over the cards (one bit per card name), looked up by what
-    changed: a tile of kind k added on hex h, a landmark changing hands, an area won."""
+    """Per ruleset and player count, the cards' reads as bitmasks over the cards (one bit per card name), looked
+    up by what changed: a tile of kind k added on hex h, a landmark changing hands, an area won. Per count
+    because a card's number N may follow it (reads.Threshold.limits): what a card lacks, and the GROUP limits."""
 
     bit: dict[str, int]
     name_of: dict[int, str]  # the card of each bit
@@ -478,13 +489,33 @@ class _Watch:
     readers: dict[str, tuple[int, Callable[..., Any] | None, int, Callable[..., Any]]]
 
 
-def _watch(rs: Ruleset) -> _Watch:
-    """The ruleset's _Watch, built once and kept in its `derived` field."""
-    kept: _Watch | None = rs.derived.public_reads
+def _watch(rs: Ruleset, n: int) -> _Watch:
+    """The ruleset's _Watch for games of n players (_watches)."""
+    return _watches(rs)[n]
+
+
+def _watches(rs: Ruleset) -> tuple[_Watch, ...]:
+    """The ruleset's _Watch per player count (indexed by the count, to the most it plays; a count below the
+    fewest has the fewest's), built once and kept in its `derived` field."""
+    kept: tuple[_Watch, ...] | None = rs.derived.public_reads
     if kept is not None:
         return kept
-    t, nk = rs.t, len(rs.tile_kinds)
+    lo, hi = rs.players
     cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as game.static has them: g.cards
+    t = rs.t
+    # the cards' measures and conditions as functions, made once for every count
+    fns = {name: (None if card.measure is None else direct_function(card.measure, t, rs.group_kinds)[0],
+                  direct_function(card.cond, t, rs.group_kinds)[0]) for name, card in cards.items()}
+    per = {c: _watch_for(rs, cards, fns, c) for c in range(lo, hi + 1)}
+    ws = tuple(per[max(c, lo)] for c in range(hi + 1))
+    rs.derived.public_reads = ws
+    return ws
+
+
+def _watch_for(rs: Ruleset, cards: dict[str, Any], fns: dict[str, tuple[Callable[..., Any] | None,
+               Callable[..., Any]]], n: int) -> _Watch:
+    """The _Watch of games of n players: every bounded card's number N is the count's (Threshold.limits[n])."""
+    t, nk = rs.t, len(rs.tile_kinds)
     bit = {name: 1 << i for i, name in enumerate(cards)}
     mine = [[0] * t.n for _ in range(nk)]
     anyone = [[0] * t.n for _ in range(nk)]
@@ -512,10 +543,11 @@ def _watch(rs: Ruleset) -> _Watch:
     ths = {bit[name]: card.threshold for name, card in cards.items()
            if card.threshold is not None and card.measure is not None and not always & bit[name]}
     bounded = sum(ths)
+    limit = {b: th.limits[n] for b, th in ths.items()}  # N with n players
     lack0 = [0] * len(bit)
     for b, th in ths.items():
-        lack0[b.bit_length() - 1] = th.limit - th.base
-    steps = [[tuple((b, b.bit_length() - 1, th.grow[k][h], th.limit if th.grow[k][h] == GROUP else th.reach)
+        lack0[b.bit_length() - 1] = limit[b] - th.base
+    steps = [[tuple((b, b.bit_length() - 1, th.grow[k][h], limit[b] if th.grow[k][h] == GROUP else th.reach)
                     for b, th in ths.items() if mine[k][h] & b and th.grow[k][h])  # where the reads see a change
               for h in range(t.n)] for k in range(nk)]
     lm_steps = tuple(tuple((b, b.bit_length() - 1, th.lm_grow[lm]) for b, th in ths.items()
@@ -528,12 +560,10 @@ def _watch(rs: Ruleset) -> _Watch:
     w = _Watch(bit, {b: name for name, b in bit.items()}, tuple(map(tuple, mine)), tuple(map(tuple, anyone)),
                lm_m, lm_a, won_m, won_a, always, len(bit), bounded, at, lm_m & ~bounded, lm_m & ~bounded & ~taken,
                lm_steps, won_m & ~bounded, won_steps, sum(b for b, _ in holds), tuple(holds), tuple(lack0),
-               ~bounded | sum(b for b, th in ths.items() if th.limit <= th.base),
-               {name: (bit[name].bit_length() - 1,
-                       None if card.measure is None else direct_function(card.measure, t, rs.group_kinds)[0],
-                       0 if card.threshold is None else card.threshold.limit,
-                       direct_function(card.cond, t, rs.group_kinds)[0]) for name, card in cards.items()})
-    rs.derived.public_reads = w
+               ~bounded | sum(b for b, th in ths.items() if limit[b] <= th.base),
+               {name: (bit[name].bit_length() - 1, fns[name][0],
+                       0 if card.threshold is None else card.threshold.limits[n], fns[name][1])
+                for name, card in cards.items()})
     return w
 
 
@@ -708,7 +738,7 @@ def _live(g: Game, w: _Watch) -> list[int]:
 def _reset(g: Game) -> list[int]:
     """A change the comparison does not expect: the position now is taken as the last check's, and every
     card is read."""
-    w = _watch(g.rs)
+    w = _watch(g.rs, g.n_players)
     live = _live(g, w)
     # what a bounded card lacks is not known: every card is read now, which sets it
     g.public_seen = [list(g.owner), list(g.lm_owner), [len(g.area_first)], live, [0] * (g.n_players * w.ncards)]

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from rebirth_dsl.compile.functions import FUNCTIONS
 from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.functions import SIGNATURES
+from rebirth_dsl.lang.functions import SIGNATURES, player_table
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -230,10 +230,14 @@ class Threshold:
     """A card `E >= N` (or `E > N`, `N <= E`, `N < E`) whose E, read for `me`, only `me`'s own tiles can raise,
     each by at most `grow[kind][hex]` (VALUE: by the tile's value): while E is `limit - s` short, the card
     cannot be fulfilled before `me`'s tiles have raised it by s, so the engine need not read it till then.
-    (GROUP: E is a largest group, and a tile changes it only to its own group's size if that is more.)"""
+    (GROUP: E is a largest group, and a tile changes it only to its own group's size if that is more.)
+    N may follow the player count (a constant of the game): `limits` holds it per count."""
 
     measure: A.Expr
-    limit: int  # the card is fulfilled once E >= limit
+    # N per player count (indexed by the count, 0 to the most the ruleset plays): the card is fulfilled once
+    # E >= limits[n] with n players; a number written per count (`players(2 to 3: 15, 4: 13)`, `9 - players`)
+    # is bounded at each count, as a literal is. Counts below the fewest played hold the fewest's N (never read).
+    limits: tuple[int, ...]
     grow: tuple[tuple[int, ...], ...]  # [kind][hex]
     # the most E rises when `me` takes landmark lm (`count(owned(me, K))`), and per area `me` wins; a landmark
     # lost or an area won by another never raises E
@@ -249,18 +253,50 @@ def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
     if r.everything or any(r.anyone) or r.landmarks_anyone or r.won_anyone:
         return None  # other players' moves could move it: never bounded by `me`'s own tiles
     match node:
-        case A.BinOp(op=">=" | ">" as op, left=e, right=A.Num(value=n)):
-            limit = int(n) + (op == ">")
-        case A.BinOp(op="<=" | "<" as op, left=A.Num(value=n), right=e):
-            limit = int(n) + (op == "<")
+        case A.BinOp(op=">=" | ">" as op, left=e, right=n):
+            up = op == ">"  # E > N holds once E >= N + 1
+        case A.BinOp(op="<=" | "<" as op, left=n, right=e):
+            up = op == "<"
         case _:
             return None
+    limits = limits_by_count(n, t.players)
+    if limits is None:
+        return None
     try:
         gr = _Growth(t)
         grow = gr.of(e, top=True)
     except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
         return None
-    return Threshold(e, limit, tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won, gr.reach, _numbers(e))
+    return Threshold(e, tuple(x + up for x in limits), tuple(tuple(row) for row in grow), tuple(gr.lm), gr.won,
+                     gr.reach, _numbers(e))
+
+
+def limits_by_count(n: A.Expr, players: tuple[int, int]) -> tuple[int, ...] | None:
+    """A number that reads nothing but the player count, a constant of the game (a literal, `players`, a
+    `players(...)` table, or these added, subtracted or multiplied), per count from 0 to the most played
+    (`players`: the ruleset's (fewest, most)); counts below the fewest get the fewest's (they are never
+    played). None for anything else, or a table that leaves out a count played (check/checks.py refuses it)."""
+    lo, hi = players
+
+    def at(x: A.Expr, c: int) -> int | None:
+        match x:
+            case A.Num(value=v):
+                return int(v)
+            case A.Call(fn="players", args=()):
+                return c
+            case A.Call(fn="players", args=args):
+                return player_table(args).get(c)
+            case A.BinOp(op="+" | "-" | "*" as op, left=a, right=b):
+                va, vb = at(a, c), at(b, c)
+                if va is None or vb is None:
+                    return None
+                return va + vb if op == "+" else va - vb if op == "-" else va * vb
+        return None
+
+    played = [at(n, c) for c in range(lo, hi + 1)]
+    if any(v is None for v in played):
+        return None
+    return tuple(int(v) for v in [played[0]] * lo + played)  # type: ignore[arg-type]
 
 
 def _numbers(e: A.Expr) -> int:
@@ -349,4 +385,4 @@ class _Growth:
         raise _Unknown("unbounded")
 
 
-__all__ = ["GROUP", "REACH", "VALUE", "Reads", "Threshold", "reads_of", "threshold_of"]
+__all__ = ["GROUP", "REACH", "VALUE", "Reads", "Threshold", "limits_by_count", "reads_of", "threshold_of"]

@@ -36,7 +36,7 @@ class Derived:
         self.blank: dict[tuple[int, type], Any] = {}  # runtime.game.blank: a State, by (players, class)
         self.fresh: dict[tuple[int, type], Callable[[], Any]] = {}  # runtime.game.Game.__new__, likewise
         self.tile_names: dict[frozenset[tuple[int, int]], tuple[str, ...]] = {}  # runtime.abilities.tile_names
-        self.public_reads: Any = None  # accel.public._Watch: accel.public._watch(rs)
+        self.public_reads: Any = None  # accel.public._Watch per player count: accel.public._watches(rs)
         self.public_start: dict[int, tuple[int, ...]] = {}  # accel.public._first, by player count
         self.public_warm: list[Any] | None = None  # accel.public._warm_slot: the last positions warmed
         self.fast: Any = None  # pyengine.fast.Compiled: pyengine.fast.compiled(rs)

@@ -498,7 +498,7 @@ class _Gen:
                     e.line("if (s->pub_done[c][q]) continue;")
                     with e.block("if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N "
                                  "(pub_tile) */"):
-                        e.line("i64 left = TH_LIMIT[c] - card_measure(s, c, q);")
+                        e.line("i64 left = TH_LIMIT[s->n * NCARDX + c] - card_measure(s, c, q);")
                         e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }")
                     e.line("} else if (!card_cond(s, c, q)) continue;")
                     e.line("pub_pay(s, c, q, cat);")
@@ -508,15 +508,17 @@ class _Gen:
         """What each card's condition reads (compile/reads.py), as masks over the card ids: per tile kind and
         hex the cards a tile there may change for its own seat (RD_MINE) or for every seat (RD_ANY); those a
         landmark changing hands or an area won may change; those read after every placement (RD_ALWAYS).
-        And per card of the threshold form `E >= N` (reads.Threshold): N, and how far E can rise per tile
-        kind and hex (TH_GROW), per landmark taken (TH_LM) and per area won (TH_WON)."""
+        And per card of the threshold form `E >= N` (reads.Threshold): N per player count (TH_LIMIT, a row per
+        count: N may follow it, `players(2 to 3: 15, 4: 13)`), and how far E can rise per tile kind and hex
+        (TH_GROW), per landmark taken (TH_LM) and per area won (TH_WON)."""
         t, nk, ncw = self.t, self.nk, max(1, (len(self.cards) + 63) // 64)
         nh, nl, ncx = max(t.n, 1), max(len(t.landmark_hex), 1), max(len(self.cards), 1)
         defs = static(self.rs).cards
         mine, anyone = [0] * (nk * nh * ncw), [0] * (nk * nh * ncw)
         masks = {"lm_mine": [0] * ncw, "lm_any": [0] * ncw, "won_mine": [0] * ncw, "won_any": [0] * ncw,
                  "always": [0] * ncw, "bounded": [0] * ncw}
-        limit, reach, won = [0] * ncx, [0] * ncx, [0] * ncx
+        np1 = max(self.rs.players[1], 1) + 1  # TH_LIMIT's rows: a row per count to NP (s->n indexes it)
+        limit, reach, won = [0] * (np1 * ncx), [0] * ncx, [0] * ncx
         grow, lm_grow = [0] * (nk * nh * ncx), [0] * (nl * ncx)
         measures: list[tuple[int, str]] = []
         for c, name in enumerate(self.cards):
@@ -537,7 +539,9 @@ class _Gen:
             if th is None:
                 continue
             masks["bounded"][w] |= b
-            limit[c], reach[c], won[c] = int(th.limit), int(th.reach), int(th.won_grow)
+            reach[c], won[c] = int(th.reach), int(th.won_grow)
+            for n in range(np1):  # counts past the table's (never played) repeat its last
+                limit[n * ncx + c] = int(th.limits[min(n, len(th.limits) - 1)])
             for k in range(nk):
                 for h in range(t.n):
                     grow[(k * nh + h) * ncx + c] = int(th.grow[k][h])
@@ -558,7 +562,7 @@ class _Gen:
         out.append(f"static const u64 RD_ANY[{c_int(len(anyone))}] = {c_ints(anyone, words=True)};")
         for key, m in masks.items():
             out.append(f"static const u64 RD_{key.upper()}[NCW] = {c_ints(m, words=True)};")
-        out.append(f"static const i32 TH_LIMIT[NCARDX] = {c_ints(limit)};")
+        out.append(f"static const i32 TH_LIMIT[(NP + 1) * NCARDX] = {c_ints(limit)};")
         out.append(f"static const i32 TH_REACH[NCARDX] = {c_ints(reach)};")
         out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
         out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")

@@ -705,7 +705,7 @@ static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
     i32 *left = &s->pslack[p][c];
     if (*left <= 0) return 0;
     i64 l = *left - up;
-    if (most > 0 && TH_LIMIT[c] - most < l) l = TH_LIMIT[c] - most;
+    if (most > 0 && TH_LIMIT[s->n * NCARDX + c] - most < l) l = TH_LIMIT[s->n * NCARDX + c] - most;
     *left = l > 0 ? (i32)l : 0;
     return l > 0;
 }

@@ -32,7 +32,7 @@ from typing import Any
 
 from rebirth_dsl.compile.functions import DeltaUnsupported, _root
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
+from rebirth_dsl.compile.reads import GROUP, REACH, VALUE, Threshold
 from rebirth_dsl.compile.ruleset import CardDef, Ruleset
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import player_table
@@ -66,6 +66,7 @@ class _Card:
     reads_won: bool  # it reads who won an area
     exact: bool = False  # the whole condition is `E >= N` (measure >= lim): E alone says whether it holds
     lims: dict[int, int] = field(default_factory=dict)  # N by player count, read once
+    threshold: Threshold | None = None  # the growth bounds the evaluation reads (_card: not every card's)
 
     def lim(self, n: int) -> int:
         """N with n players."""
@@ -138,8 +139,13 @@ class Evaluation:
         measure: Callable[[Ctx], Any] | None = None
         limit: int | Callable[[int], int] = 0
         base, e_node = 0, None
-        if card.threshold is not None and card.measure is not None:
-            measure, limit, base, e_node = card.measure, card.threshold.limit, card.threshold.base, card.threshold.measure
+        th = card.threshold
+        if th is not None and len(set(th.limits)) > 1:
+            # N follows the player count (reads.Threshold.limits): valued by E and N alone (by_count below), as
+            # before such a card had a threshold form, so the one-ply agent's choices stay as they were
+            th = None
+        if th is not None and card.measure is not None:
+            measure, limit, base, e_node = card.measure, th.limits[0], th.base, th.measure
         elif node is not None:
             match node:
                 case A.BinOp(op=">=" | ">" as op, left=e, right=A.Num(value=n)):
@@ -182,7 +188,7 @@ class Evaluation:
         # every E above is one side of the whole condition `E >= N` (a threshold is the whole condition too,
         # compile/reads.threshold_of), so E alone says whether the card holds: read once, not twice
         exact = measure is not None
-        return _Card(measure, limit, base, delta_cond, delta_measure, always, reads, won, exact)
+        return _Card(measure, limit, base, delta_cond, delta_measure, always, reads, won, exact, threshold=th)
 
     def _prior(self, card: CardDef) -> float:
         """An unseen card's worth: its points if it always pays, else a share of them."""
@@ -458,9 +464,9 @@ class Evaluation:
         completes = [t.area_of[h] >= 0 and g.area_free[t.area_of[h]] == 1 and not g.area_done[t.area_of[h]]
                      for h in hexes]
         up = [1e-9] * len(hexes)
-        for name, c, pc, now, full, e_now in live:
+        for _name, c, pc, now, full, e_now in live:
             row = c.reads[k] if c.reads is not None else None
-            th = g.cards[name].threshold
+            th = c.threshold
             span = c.lim(g.n_players) - c.base
             most = max(full, pc * HOPE) - now  # the most the card's worth can rise
             if th is None or c.measure is None or span <= 0:
@@ -536,7 +542,7 @@ class Evaluation:
 
     def _grow(self, g: Game, name: str, k: int, v: int, h: int, post: dict[int, int], p: int) -> int:
         """The most the card's measure rises by with this tile (compile/reads.Threshold's bound)."""
-        th = g.cards[name].threshold
+        th = self.cards[name].threshold
         if th is None:
             return 0
         by = th.grow[k][h]

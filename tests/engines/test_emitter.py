@@ -92,7 +92,7 @@ def test_public_source_refuses_a_loop_that_does_not_declare_its_locals() -> None
     e = Emitter({})
     with pytest.raises(UndeclaredLocal):
         public_source(rs, "RULE", kid, hexes, e.ref, Locals().declare("g", "p", "v", "h"))
-    loop = Locals().declare("g", "p", "v", "h", "groot", "gsize", "lm_owner", "touched_by",
+    loop = Locals().declare("g", "p", "v", "h", "n", "groot", "gsize", "lm_owner", "touched_by",
                             *assigned(PUBLIC_LOCALS))
     lines = public_source(rs, "RULE", kid, hexes, e.ref, loop)
     assert lines is not None and lines[0].startswith("if ps and ")

@@ -106,7 +106,7 @@ def readers_equal_closures(rs: Any, g: Game) -> None:
     """Each card as both checks read it (the _Watch's readers: the condition, and the measure and number of
     a threshold, as functions of the game and the reader) gives what the closure interpreter gives for its
     written condition and threshold, for every seat, on this position: the two checks above share them."""
-    w = incremental._watch(rs)
+    w = incremental._watch(rs, g.n_players)  # the numbers N of g's player count
     written = {c.name: c.condition for s in rs.t.rules.statements if isinstance(s, A.DeckBlock) for c in s.cards}
     assert set(w.readers) == set(written) == set(g.cards)
     for name, card in g.cards.items():
@@ -116,7 +116,7 @@ def readers_equal_closures(rs: Any, g: Game) -> None:
         for q in range(g.n_players):
             assert cond(g, q) == compile_expr(written[name], rs.t)(Ctx(g, q)), name
             if th is not None:
-                assert (measure(g, q), limit) == (compile_expr(th.measure, rs.t)(Ctx(g, q)), th.limit), name
+                assert (measure(g, q), limit) == (compile_expr(th.measure, rs.t)(Ctx(g, q)), th.limits[g.n_players]), name
 
 
 @pytest.mark.parametrize("name", PUBLIC)
@@ -222,7 +222,12 @@ def threshold(draw: Any) -> str:
     e = draw(number(("me",)))
     if draw(st.booleans()):
         e = f"{e} + {draw(number(('me',)))}"
-    n = draw(st.integers(0, 12))
+    n = draw(st.one_of(  # N a number, or one per player count (Threshold.limits): a table, or `K - players`
+        st.integers(0, 12).map(str),
+        st.tuples(st.integers(0, 12), st.integers(0, 12), st.integers(0, 12)).map(
+            lambda v: f"players(2: {v[0]}, 3: {v[1]}, 4: {v[2]})"),
+        st.tuples(st.integers(0, 12), st.integers(0, 12)).map(lambda v: f"players(2 to 3: {v[0]}, 4: {v[1]})"),
+        st.integers(4, 14).map(lambda k: f"{k} - players")))
     return draw(st.sampled_from([f"{e} >= {n}", f"{e} > {n}", f"{n} <= {e}", f"{n} < {e}"]))
 
 
@@ -297,7 +302,7 @@ def test_reads_of_the_ireland_cards() -> None:
 
 def _conditions(text: str) -> dict[str, A.Expr]:
     """Card name -> condition, from card lines written here (the bundled cards' numbers follow the player
-    count, `9 - players`, which is no threshold of one number)."""
+    count, and are re-tuned: the tests here write their own)."""
     from rebirth_dsl.lang.parser import parse_text
 
     rules = parse_text('ruleset x "X"\ndeck mission {\n' + text + "\n}\n")
@@ -311,10 +316,45 @@ def test_thresholds_of_landmarks_and_areas() -> None:
     asts = _conditions('card "Castle keeper" 7 / 3: count(owned(me, castle)) >= 6\n'
                        'card "Lord of the province" 8 / 4: count(won(me)) >= 6')
     th = threshold_of(asts["Castle keeper"], t)
-    assert th is not None and th.limit == 6 and th.won_grow == 0 and not any(map(any, th.grow))
+    assert th is not None and set(th.limits) == {6} and th.won_grow == 0 and not any(map(any, th.grow))
     assert th.lm_grow == tuple(int(k == "castle") for k in t.landmark_kind) and 0 < sum(th.lm_grow) < len(th.lm_grow)
     th = threshold_of(asts["Lord of the province"], t)
     assert th is not None and th.won_grow == 1 and not any(th.lm_grow) and not any(map(any, th.grow))
+
+
+def test_thresholds_whose_number_follows_the_player_count() -> None:
+    """N written per player count is bounded at each count (Threshold.limits, indexed by the count; Ireland
+    plays 2 to 4, and the counts below 2 repeat the 2-player number): a `players(...)` table, `9 - players`,
+    and the `E > N`, `N <= E`, `N < E` forms. A table that leaves out a count played has no bound."""
+    t = ruleset("ireland").t
+    assert t.players == (2, 4)
+    asts = _conditions('card "A" 8 / 4: count(won(me)) >= players(2: 7, 3: 5, 4: 4)\n'
+                       'card "B" 8 / 4: count(won(me)) > 9 - players\n'
+                       'card "C" 6 / 3: players(2 to 3: 15, 4: 13) <= count(near(tiles(me), sea))\n'
+                       'card "D" 6 / 3: players(2 to 3: 15, 4: 13) < count(near(tiles(me), sea))\n'
+                       'card "E" 6 / 3: largest(groups(me, food)) >= players(2 to 3: 8, 4: 6)\n'
+                       'card "F" 6 / 3: count(won(me)) >= players(2 to 3: 8)')
+    limits = {name: (th.limits if (th := threshold_of(cond, t)) is not None else None) for name, cond in asts.items()}
+    assert limits["A"] == (7, 7, 7, 5, 4)  # the table: 7 with 2, 5 with 3, 4 with 4
+    assert limits["B"] == (8, 8, 8, 7, 6)  # E > 9 - n is E >= 10 - n: 8, 7, 6 with 2, 3, 4
+    assert limits["C"] == (15, 15, 15, 15, 13)  # 15 with 2 or 3, 13 with 4
+    assert limits["D"] == (16, 16, 16, 16, 14)  # N < E is E >= N + 1
+    assert limits["E"] == (8, 8, 8, 8, 6)
+    assert limits["F"] is None  # says nothing for 4 players
+
+
+def test_watch_takes_each_counts_number() -> None:
+    """The incremental check's tables per player count: rules/ireland.rules' Harvest, `largest(groups(me,
+    food)) >= players(2 to 3: 8, 4: 6)`, is read with 2 or 3 players once a food group of 8 stands, with 4 once
+    one of 6 does; where its holder has nothing it lacks 8 (2, 3 players) or 6 (4 players)."""
+    rs = ruleset("ireland")
+    food = rs.t.tile_kinds.index("food")
+    for n, want in ((2, 8), (3, 8), (4, 6)):
+        w = incremental._watch(rs, n)
+        i = w.bit["Harvest"].bit_length() - 1
+        assert w.lack0[i] == want and w.readers["Harvest"][2] == want
+        groups = {st[3] for at in w.at[food] for st in at[2] if st[1] == i}
+        assert groups == {want}, n
 
 
 def test_threshold_of_groups_reaching_a_size() -> None:
@@ -323,7 +363,7 @@ def test_threshold_of_groups_reaching_a_size() -> None:
     asts = _conditions('card "Green fields" 6 / 3: count(atleast(groups(me, food), 3)) >= 2')
     th = threshold_of(asts["Green fields"], t)
     food = t.tile_kinds.index("food")
-    assert th is not None and th.limit == 2 and th.reach == 3
+    assert th is not None and set(th.limits) == {2} and th.reach == 3
     assert set(th.grow[food]) == {REACH} and not any(any(row) for k, row in enumerate(th.grow) if k != food)
 
 
