@@ -35,6 +35,10 @@ from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.runtime.game import static
 from rebirth_dsl.runtime.setup import colour_tiles
 
+# in TH_GROW (public_tables), beside reads.py's VALUE, GROUP and REACH: E rises by the landmarks of the card's
+# kind (TH_TOUCHK) next to the hex that the tile's holder had not touched yet
+GROW_TOUCH = -4
+
 FORMAT = 2  # the layout of the exported functions' buffers; part of every cache key (2: rb_search)
 VBITS = 20  # a tile is kind << VBITS | value; values are at most lang.limits.MAX_NUMBER < 2^20
 REST = {"bottom": 0, "top": 1, "box": 2}  # I-R1 "draw N keep K, rest to ..."
@@ -510,7 +514,11 @@ class _Gen:
         landmark changing hands or an area won may change; those read after every placement (RD_ALWAYS).
         And per card of the threshold form `E >= N` (reads.Threshold): N per player count (TH_LIMIT, a row per
         count: N may follow it, `players(2 to 3: 15, 4: 13)`), and how far E can rise per tile kind and hex
-        (TH_GROW), per landmark taken (TH_LM) and per area won (TH_WON)."""
+        (TH_GROW), per landmark taken (TH_LM) and per area won (TH_WON), and E where its holder has nothing
+        (TH_BASE: what it lacks at a new game, pub_fresh). A card counting the landmarks of a kind
+        its holder touched (`count(touched(me, K))`) rises by a tile only by those next to it the holder had not
+        touched yet (s->touched, marked after the placement's reactions): GROW_TOUCH, with K in TH_TOUCHK, as
+        accel/public.py's _touches has it for the generated Python engine."""
         t, nk, ncw = self.t, self.nk, max(1, (len(self.cards) + 63) // 64)
         nh, nl, ncx = max(t.n, 1), max(len(t.landmark_hex), 1), max(len(self.cards), 1)
         defs = static(self.rs).cards
@@ -518,7 +526,8 @@ class _Gen:
         masks = {"lm_mine": [0] * ncw, "lm_any": [0] * ncw, "won_mine": [0] * ncw, "won_any": [0] * ncw,
                  "always": [0] * ncw, "bounded": [0] * ncw}
         np1 = max(self.rs.players[1], 1) + 1  # TH_LIMIT's rows: a row per count to NP (s->n indexes it)
-        limit, reach, won = [0] * (np1 * ncx), [0] * ncx, [0] * ncx
+        limit, reach, won, touchk, base = [0] * (np1 * ncx), [0] * ncx, [0] * ncx, [0] * ncx, [0] * ncx
+        lm_adj = static(self.rs).lm_adj
         grow, lm_grow = [0] * (nk * nh * ncx), [0] * (nl * ncx)
         measures: list[tuple[int, str]] = []
         for c, name in enumerate(self.cards):
@@ -539,21 +548,32 @@ class _Gen:
             if th is None:
                 continue
             masks["bounded"][w] |= b
-            reach[c], won[c] = int(th.reach), int(th.won_grow)
+            reach[c], won[c], base[c] = int(th.reach), int(th.won_grow), int(th.base)
             for n in range(np1):  # counts past the table's (never played) repeat its last
                 limit[n * ncx + c] = int(th.limits[min(n, len(th.limits) - 1)])
+            match th.measure:
+                case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(
+                        A.Name(id="me"), A.Name(id=kind))),)) if kind in t.landmark_kinds:
+                    near = [sum(t.landmark_kind[lm] == kind for lm in lm_adj[h]) for h in range(t.n)]
+                    # the growth reads.py gives it: the landmarks of the kind around each hex (else left as is)
+                    touched = all(list(row) == near for row in th.grow)
+                case _:
+                    touched = False
+            touchk[c] = t.landmark_kinds.index(kind) if touched else 0
             for k in range(nk):
                 for h in range(t.n):
-                    grow[(k * nh + h) * ncx + c] = int(th.grow[k][h])
+                    up = int(th.grow[k][h])
+                    grow[(k * nh + h) * ncx + c] = GROW_TOUCH if touched and up > 0 else up
             for lm, up in enumerate(th.lm_grow):
                 lm_grow[lm * ncx + c] = int(up)
             measures.append((c, self.expr(th.measure, f"the measure of mission card {c + 1}")))
-        if any(not -(1 << 31) < v < 1 << 31 for v in (*limit, *reach, *won, *grow, *lm_grow)):
+        if any(not -(1 << 31) < v < 1 << 31 for v in (*limit, *reach, *won, *grow, *lm_grow, *base)):
             self.problems.append("a mission card's number or growth past 32 bits")
         out = self.tables
         out.append(f"#define GROW_VALUE {c_int(VALUE)}")
         out.append(f"#define GROW_GROUP {c_int(GROUP)}")
         out.append(f"#define GROW_REACH {c_int(REACH)}")
+        out.append(f"#define GROW_TOUCH {c_int(GROW_TOUCH)}")
         out.append(f"#define RD_HAS_ANY {c_int(int(any(anyone)))}")
         out.append(f"#define RD_HAS_LM_ANY {c_int(int(any(masks['lm_any'])))}")
         out.append(f"#define RD_HAS_WON_ANY {c_int(int(any(masks['won_any'])))}")
@@ -564,6 +584,8 @@ class _Gen:
             out.append(f"static const u64 RD_{key.upper()}[NCW] = {c_ints(m, words=True)};")
         out.append(f"static const i32 TH_LIMIT[(NP + 1) * NCARDX] = {c_ints(limit)};")
         out.append(f"static const i32 TH_REACH[NCARDX] = {c_ints(reach)};")
+        out.append(f"static const i32 TH_TOUCHK[NCARDX] = {c_ints(touchk)};")
+        out.append(f"static const i32 TH_BASE[NCARDX] = {c_ints(base)};")  # E where its holder has nothing
         out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
         out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")
         out.append(f"static const i32 TH_LM[{c_int(len(lm_grow))}] = {c_ints(lm_grow)};")

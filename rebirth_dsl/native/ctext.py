@@ -400,6 +400,9 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
         s->dtop[PUB_DECK] = c;
     }
     pub_init(s);
+#ifdef PUB_FRESH
+    pub_fresh(s);  /* read incrementally: what the bounded cards lack at the start is known */
+#endif
     draw_hands(s);
 }
 
@@ -709,6 +712,20 @@ static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
     *left = l > 0 ? (i32)l : 0;
     return l > 0;
 }
+/* a new game (new_game): no seat has a tile, a landmark or an area yet (neutral tiles are nobody's), so a bounded
+   card's E is the numbers added in it (TH_BASE) and it lacks N less those: it is read at the first check only
+   when met there, as accel/public.py's _first has it (a loaded position is read in full: pub_init alone) */
+#define PUB_FRESH
+static void pub_fresh(S *s) {
+    for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++)
+        for (u64 b = s->plive[q][w] & RD_BOUNDED[w]; b; b &= b - 1) {
+            int c = w * 64 + __builtin_ctzll(b);
+            i64 left = (i64)TH_LIMIT[s->n * NCARDX + c] - TH_BASE[c];
+            if (left <= 0) continue;  /* met with nothing: read */
+            s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP;
+            s->pdirty[q][w] &= ~(1ULL << (c & 63));
+        }
+}
 /* seat p's new tile of kind k on hex h (its groups merged): p's cards it may change, everyone's for RD_ANY */
 static inline void pub_tile(S *s, int p, int k, int h) {
     const u64 *mine = &RD_MINE[(k * NH + h) * NCW];
@@ -721,6 +738,10 @@ static inline void pub_tile(S *s, int p, int k, int h) {
             if (up == GROW_VALUE) by = s->tval[h];
             else if (up == GROW_REACH) by = s->gsize[rb_find(s, h)] >= TH_REACH[c];
             else if (up == GROW_GROUP) { by = 0; most = s->gsize[rb_find(s, h)]; }
+            else if (up == GROW_TOUCH) {  /* `count(touched(me, K))`: the K landmarks next to h not touched yet */
+                by = 0;
+                for (int x = 0; x < NLW; x++) by += __builtin_popcountll(LMADJM[h][x] & LMKINDM[TH_TOUCHK[c]][x] & ~s->touched[p][x]);
+            }
             if (pub_short(s, p, c, by, most)) b &= ~(bounded & -bounded);
         }
         pub_mark(s, p, w, b);
