@@ -23,6 +23,7 @@ from rebirth_dsl.compile.exprgen import direct_function
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import PublicRule
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.limits import MAX_PLAYERS
 from rebirth_dsl.rules.public import pay, seats
 from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.view import EMPTY, NEUTRAL
@@ -210,8 +211,7 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     binds; asked for, an undeclared one is an error) and assigns lq, d, base, i, left, x, lm, same, xw, lx, dx of
     its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
     ws = _watches(rs)
-    counts = range(rs.players[0], rs.players[1] + 1)
-    w = ws[counts[0]]  # what a tile may change is the same at every count; only the numbers N follow it
+    w = ws[rs.players[0]]  # what a tile may change is the same at every count; only the numbers N follow it
     if not hexes:
         return None
     loc.require("g", "p", "v", "h", "n", "gsize", "lm_owner", "touched_by", *assigned(PUBLIC_LOCALS))
@@ -257,13 +257,12 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
         else:
             # the GROUP limit N (or REACH size) per player count, one number over these hexes at each count
             per: list[int] = []
-            for c in counts:
-                nc = {st[3] for h in hexes for st in ws[c].at[kid][h][2] if st[0] == b and st[2] < 0}
+            for wc in ws:
+                nc = {st[3] for h in hexes for st in wc.at[kid][h][2] if st[0] == b and st[2] < 0}
                 if len(nc) != 1:
                     return None
                 per.append(nc.pop())
-            n = literal(per[0]) if len(set(per)) == 1 else \
-                f"{bind(f'PUBN{i}', tuple(per[max(c - counts[0], 0)] for c in range(counts[-1] + 1)))}[{loc('n')}]"
+            n = literal(per[0]) if len(set(per)) == 1 else f"{bind(f'PUBN{i}', tuple(per))}[{loc('n')}]"
             if form == "value":  # by the tile's value
                 block = [ln.format("v") for ln in lower]
             elif form == "group":  # the largest group is now at least the tile's own
@@ -495,21 +494,27 @@ def _watch(rs: Ruleset, n: int) -> _Watch:
 
 
 def _watches(rs: Ruleset) -> tuple[_Watch, ...]:
-    """The ruleset's _Watch per player count (indexed by the count, to the most it plays; a count below the
-    fewest has the fewest's), built once and kept in its `derived` field."""
+    """The ruleset's _Watch per player count (indexed by the count, 0 to MAX_PLAYERS: a scenario may seat a
+    count the ruleset does not play), built once and kept in its `derived` field; counts whose cards have
+    the same numbers share one."""
     kept: tuple[_Watch, ...] | None = rs.derived.public_reads
     if kept is not None:
         return kept
-    lo, hi = rs.players
     cards = {c.name: c for cards in rs.decks.values() for c in cards}  # as game.static has them: g.cards
     t = rs.t
     # the cards' measures and conditions as functions, made once for every count
     fns = {name: (None if card.measure is None else direct_function(card.measure, t, rs.group_kinds)[0],
                   direct_function(card.cond, t, rs.group_kinds)[0]) for name, card in cards.items()}
-    per = {c: _watch_for(rs, cards, fns, c) for c in range(lo, hi + 1)}
-    ws = tuple(per[max(c, lo)] for c in range(hi + 1))
-    rs.derived.public_reads = ws
-    return ws
+    made: dict[tuple[int | None, ...], _Watch] = {}
+    ws = []
+    for n in range(MAX_PLAYERS + 1):
+        key = tuple(None if c.threshold is None else c.threshold.limits[n] for c in cards.values())
+        if key not in made:
+            made[key] = _watch_for(rs, cards, fns, n)
+        ws.append(made[key])
+    out = tuple(ws)
+    rs.derived.public_reads = out
+    return out
 
 
 def _watch_for(rs: Ruleset, cards: dict[str, Any], fns: dict[str, tuple[Callable[..., Any] | None,

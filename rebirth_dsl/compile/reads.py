@@ -31,6 +31,7 @@ from rebirth_dsl.compile.functions import FUNCTIONS
 from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES, player_table
+from rebirth_dsl.lang.limits import MAX_PLAYERS
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -234,9 +235,9 @@ class Threshold:
     N may follow the player count (a constant of the game): `limits` holds it per count."""
 
     measure: A.Expr
-    # N per player count (indexed by the count, 0 to the most the ruleset plays): the card is fulfilled once
-    # E >= limits[n] with n players; a number written per count (`players(2 to 3: 15, 4: 13)`, `9 - players`)
-    # is bounded at each count, as a literal is. Counts below the fewest played hold the fewest's N (never read).
+    # N per player count (indexed by the count, 0 to MAX_PLAYERS): the card is fulfilled once E >= limits[n]
+    # with n players; a number written per count (`players(2 to 3: 15, 4: 13)`, `9 - players`) is bounded at
+    # each count, as a literal is (limits_by_count says what a count the ruleset does not play holds)
     limits: tuple[int, ...]
     grow: tuple[tuple[int, ...], ...]  # [kind][hex]
     # the most E rises when `me` takes landmark lm (`count(owned(me, K))`), and per area `me` wins; a landmark
@@ -273,9 +274,10 @@ def threshold_of(node: A.Expr, t: Tables) -> Threshold | None:
 
 def limits_by_count(n: A.Expr, players: tuple[int, int]) -> tuple[int, ...] | None:
     """A number that reads nothing but the player count, a constant of the game (a literal, `players`, a
-    `players(...)` table, or these added, subtracted or multiplied), per count from 0 to the most played
-    (`players`: the ruleset's (fewest, most)); counts below the fewest get the fewest's (they are never
-    played). None for anything else, or a table that leaves out a count played (check/checks.py refuses it)."""
+    `players(...)` table, or these added, subtracted or multiplied), per count from 0 to MAX_PLAYERS. None for
+    anything else, or a table that leaves out a count the ruleset plays (`players`: its (fewest, most);
+    check/checks.py refuses such a table). A count it does not play (a scenario may set one) where a table
+    says nothing holds the nearest played count's number: the card itself cannot be read there."""
     lo, hi = players
 
     def at(x: A.Expr, c: int) -> int | None:
@@ -293,10 +295,14 @@ def limits_by_count(n: A.Expr, players: tuple[int, int]) -> tuple[int, ...] | No
                 return va + vb if op == "+" else va - vb if op == "-" else va * vb
         return None
 
-    played = [at(n, c) for c in range(lo, hi + 1)]
-    if any(v is None for v in played):
+    per = [at(n, c) for c in range(MAX_PLAYERS + 1)]
+    if any(per[c] is None for c in range(lo, hi + 1)):
         return None
-    return tuple(int(v) for v in [played[0]] * lo + played)  # type: ignore[arg-type]
+    out: list[int] = []
+    for c, v in enumerate(per):
+        near = per[min(max(c, lo), hi)]
+        out.append(v if v is not None else near if near is not None else 0)
+    return tuple(out)
 
 
 def _numbers(e: A.Expr) -> int:

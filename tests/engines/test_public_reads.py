@@ -32,6 +32,7 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.reads import REACH, reads_of, threshold_of
 from rebirth_dsl.compile.ruleset import PublicRule
 from rebirth_dsl.lang import ast as A
+from rebirth_dsl.lang.limits import MAX_PLAYERS
 from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.play.agents import GreedyAgent, RandomAgent
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
@@ -324,8 +325,8 @@ def test_thresholds_of_landmarks_and_areas() -> None:
 
 def test_thresholds_whose_number_follows_the_player_count() -> None:
     """N written per player count is bounded at each count (Threshold.limits, indexed by the count; Ireland
-    plays 2 to 4, and the counts below 2 repeat the 2-player number): a `players(...)` table, `9 - players`,
-    and the `E > N`, `N <= E`, `N < E` forms. A table that leaves out a count played has no bound."""
+    plays 2 to 4): a `players(...)` table, `9 - players`, and the `E > N`, `N <= E`, `N < E` forms. A table that
+    leaves out a count played has no bound."""
     t = ruleset("ireland").t
     assert t.players == (2, 4)
     asts = _conditions('card "A" 8 / 4: count(won(me)) >= players(2: 7, 3: 5, 4: 4)\n'
@@ -333,14 +334,21 @@ def test_thresholds_whose_number_follows_the_player_count() -> None:
                        'card "C" 6 / 3: players(2 to 3: 15, 4: 13) <= count(near(tiles(me), sea))\n'
                        'card "D" 6 / 3: players(2 to 3: 15, 4: 13) < count(near(tiles(me), sea))\n'
                        'card "E" 6 / 3: largest(groups(me, food)) >= players(2 to 3: 8, 4: 6)\n'
-                       'card "F" 6 / 3: count(won(me)) >= players(2 to 3: 8)')
-    limits = {name: (th.limits if (th := threshold_of(cond, t)) is not None else None) for name, cond in asts.items()}
-    assert limits["A"] == (7, 7, 7, 5, 4)  # the table: 7 with 2, 5 with 3, 4 with 4
-    assert limits["B"] == (8, 8, 8, 7, 6)  # E > 9 - n is E >= 10 - n: 8, 7, 6 with 2, 3, 4
-    assert limits["C"] == (15, 15, 15, 15, 13)  # 15 with 2 or 3, 13 with 4
-    assert limits["D"] == (16, 16, 16, 16, 14)  # N < E is E >= N + 1
-    assert limits["E"] == (8, 8, 8, 8, 6)
-    assert limits["F"] is None  # says nothing for 4 players
+                       'card "F" 6 / 3: count(won(me)) >= players(2 to 3: 8)\n'
+                       'card "G" 6 / 3: count(won(me)) >= 6')
+    th = {name: threshold_of(cond, t) for name, cond in asts.items()}
+    played = {name: None if x is None else x.limits[2:5] for name, x in th.items()}  # with 2, 3, 4 players
+    assert played["A"] == (7, 5, 4)  # the table: 7 with 2, 5 with 3, 4 with 4
+    assert played["B"] == (8, 7, 6)  # E > 9 - n is E >= 10 - n
+    assert played["C"] == (15, 15, 13)  # 15 with 2 or 3, 13 with 4
+    assert played["D"] == (16, 16, 14)  # N < E is E >= N + 1
+    assert played["E"] == (8, 8, 6)
+    assert played["F"] is None  # says nothing for 4 players
+    assert played["G"] == (6, 6, 6)
+    # every count to MAX_PLAYERS has a number (a scenario may seat one the ruleset does not play): `9 - players`
+    # its own (E >= 10 - n), a table the nearest played count's
+    assert th["B"] is not None and th["B"].limits == tuple(10 - n for n in range(MAX_PLAYERS + 1))
+    assert th["A"] is not None and th["A"].limits == (7, 7, 7, 5) + (4,) * (MAX_PLAYERS - 3)
 
 
 def test_watch_takes_each_counts_number() -> None:
