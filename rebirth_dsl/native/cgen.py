@@ -545,12 +545,12 @@ class _Gen:
                             ("won_mine", rd.won_mine), ("won_any", rd.won_anyone)):
                 if on:
                     masks[key][w] |= b
-            if th is None:
-                continue
+            if th is None or any(not -(1 << 31) < x < 1 << 31 for x in th.limits[:np1]):
+                continue  # a number past 32 bits (`E >= 1000000 * players`): read whenever its reads change
             masks["bounded"][w] |= b
             reach[c], won[c], base[c] = int(th.reach), int(th.won_grow), int(th.base)
-            for n in range(np1):  # counts past the table's (never played) repeat its last
-                limit[n * ncx + c] = int(th.limits[min(n, len(th.limits) - 1)])
+            for n in range(np1):
+                limit[n * ncx + c] = int(th.limits[n])
             match th.measure:
                 case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(
                         A.Name(id="me"), A.Name(id=kind))),)) if kind in t.landmark_kinds:
