@@ -9,7 +9,9 @@ methods come from a base class that reads the fields from the dataclass metadata
 the decorator would give them: fields set by position or keyword with their defaults (factories called
 afresh); equality over the compared fields of objects of the very same class; `Name(id='x', ...)` as the
 repr. `Record` classes are mutable and unhashable (as `@dataclass` makes them); `Node` classes are frozen
-(FrozenInstanceError on assignment), hashable over their compared fields, and slotted.
+(FrozenInstanceError on assignment), hashable over their compared fields, and slotted; `Struct` classes are
+mutable and slotted, and equal and hashed as objects are (`@dataclass(slots=True, eq=False)`): the game
+state, made once per ruleset and player count, whose methods were the largest compile of them all.
 """
 
 from __future__ import annotations
@@ -32,13 +34,13 @@ def _meta(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     return meta
 
 
-class Record:
-    """The shared methods of a mutable dataclass (see the module's docstring)."""
+class Struct:
+    """The shared constructor and repr of a dataclass (see the module's docstring); equality and hash are
+    those of objects, as `@dataclass(eq=False)` leaves them."""
 
     __slots__ = ()
     __match_args__: ClassVar[tuple[str, ...]] = ()
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set on each subclass by @dataclass; Any: as typeshed's
-    __hash__ = None  # type: ignore[assignment]  # mutable with equality: unhashable, as @dataclass makes it
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         names = self.__match_args__  # every field is an init field, in order
@@ -63,6 +65,17 @@ class Record:
         if kwargs:
             raise TypeError(f"{type(self).__name__}() got unexpected or repeated arguments {sorted(kwargs)}")
 
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in _meta(type(self))[1])
+        return f"{self.__class__.__qualname__}({inner})"
+
+
+class Record(Struct):
+    """The shared methods of a mutable dataclass (see the module's docstring)."""
+
+    __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]  # mutable with equality: unhashable, as @dataclass makes it
+
     def _compared(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in _meta(type(self))[0])
 
@@ -70,10 +83,6 @@ class Record:
         if other.__class__ is self.__class__:
             return self._compared() == other._compared()
         return NotImplemented
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in _meta(type(self))[1])
-        return f"{self.__class__.__qualname__}({inner})"
 
 
 class Node(Record):
@@ -96,6 +105,13 @@ class Node(Record):
     def __setstate__(self, state: list[object]) -> None:
         for name, value in zip(_meta(type(self))[2], state, strict=True):
             _set(self, name, value)
+
+
+@dataclass_transform(eq_default=False)  # the constructor from the fields; objects' own equality
+def struct(cls: type[_T]) -> type[_T]:
+    """A Struct class: a slotted dataclass whose constructor and repr are Struct's, equal only to itself."""
+    assert issubclass(cls, Struct) and not issubclass(cls, Record) and "__repr__" not in vars(cls)
+    return dataclass(slots=True, init=False, repr=False, eq=False)(cls)
 
 
 @dataclass_transform()  # type checkers see the fields as the constructor, as with @dataclass

@@ -6,7 +6,6 @@ import json
 import os
 from _thread import allocate_lock  # threading itself is not imported by a warm `rebirth eval`
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -18,6 +17,7 @@ from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, did_you_me
 from rebirth_dsl.files import read_bytes, read_text, shown, write_text_atomic
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules
+from rebirth_dsl.lang.shared_methods import Record, record
 from rebirth_dsl.records.resources import bundled, is_name
 from rebirth_dsl.records.view import RecordView, record_view
 from rebirth_dsl.runtime.game import Game
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from rebirth_dsl.records.models import GameRecord
 
 
-@dataclass
-class Loaded:
+@record
+class Loaded(Record):
     """A record with its compiled ruleset and board."""
 
     record: RecordView  # the record as validated by records.models.GameRecord, as plain data
@@ -267,8 +267,8 @@ def _count(tiles: list[tuple[int, int]], rs: Ruleset) -> dict[str, int]:
     return out
 
 
-@dataclass
-class Replay:
+@record
+class Replay(Record):
     """The result of replaying a record: the game as far as it got, and the refusal if one stopped it."""
 
     game: Game

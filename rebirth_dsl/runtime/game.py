@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
+from rebirth_dsl.lang.shared_methods import Node, node
 from rebirth_dsl.rules.kind import Placement
 from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.turn import end_turn
@@ -28,8 +28,8 @@ __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
 _G = TypeVar("_G", bound="Game")  # Game, or a subclass of it (a blank position is made of the class asked for)
 
 
-@dataclass(frozen=True)
-class Static:
+@node
+class Static(Node):
     """Tables a new game shares instead of recomputing: landmark adjacency, free lists, cards."""
 
     lm_adj: tuple[tuple[int, ...], ...]
