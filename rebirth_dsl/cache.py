@@ -298,7 +298,7 @@ def decode(x: Any, classes: dict[str, type]) -> Any:
         cls = classes[x["c"]]  # a KeyError for any other name: the entry is refused
         f = x["f"]
         # every field in the order encode writes them: passed by position, the quick way into the shared
-        # constructor of the AST's classes (lang/shared_methods.py); anything else by name, checked by it
+        # constructor of the AST's classes (rebirth_dsl/shared_methods.py); anything else by name, checked by it
         if tuple(f) == getattr(cls, "__match_args__", None):
             return cls(*[decode(v, classes) for v in f.values()])
         return cls(**{k: decode(v, classes) for k, v in f.items()})

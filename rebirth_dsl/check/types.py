@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rebirth_dsl.errors import Fix, RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
-from rebirth_dsl.lang.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_PLAYERS
-from rebirth_dsl.lang.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node
 
 # ----- ranges: what a function's value can be over a whole game (check/reach.py) ------------------------
 ME, NOBODY = -2, -1  # the start values of a player expression: `me`, nobody

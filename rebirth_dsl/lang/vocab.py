@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rebirth_dsl.lang.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node
 
 PLACES = ("first", "second", "third", "fourth", "fifth", "sixth")
 

@@ -17,11 +17,11 @@ from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, did_you_me
 from rebirth_dsl.files import read_bytes, read_text, shown, write_text_atomic
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.lang.shared_methods import Record, record
 from rebirth_dsl.records.resources import bundled, is_name
 from rebirth_dsl.records.view import RecordView, record_view
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import Setup, colour_tiles, deal
+from rebirth_dsl.shared_methods import Record, record
 
 if TYPE_CHECKING:
     from rebirth_dsl.records.models import GameRecord

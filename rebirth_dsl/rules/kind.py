@@ -8,7 +8,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
-from rebirth_dsl.lang.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables

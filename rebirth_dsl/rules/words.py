@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rebirth_dsl.lang.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node
 
 
 @node

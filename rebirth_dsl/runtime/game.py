@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
-from rebirth_dsl.lang.shared_methods import Node, node
 from rebirth_dsl.rules.kind import Placement
 from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.turn import end_turn
@@ -22,6 +21,7 @@ from rebirth_dsl.runtime.decks import draw_card as _draw_card
 from rebirth_dsl.runtime.placement import cite
 from rebirth_dsl.runtime.setup import Setup
 from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state
+from rebirth_dsl.shared_methods import Node, node
 
 __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
-from rebirth_dsl.lang.shared_methods import Struct, struct
+from rebirth_dsl.shared_methods import Struct, struct
 
 if TYPE_CHECKING:
     from rebirth_dsl.rules.kind import Placement
@@ -46,7 +46,7 @@ def _shared() -> Any:  # Any: a field's default stands in for a value of the fie
     return field(default=None, metadata={"shared": True})
 
 
-@struct  # its methods shared, not compiled at every start (lang/shared_methods.py)
+@struct  # its methods shared, not compiled at every start (rebirth_dsl/shared_methods.py)
 class State(Struct):
     """Everything that changes during a game. Hexes are board indices, players are seats (clockwise)."""
 

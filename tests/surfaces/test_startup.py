@@ -26,11 +26,11 @@ from rebirth_dsl.board.view import load_board_view
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.lang.shared_methods import Node, Record, Struct, node, record, struct
 from rebirth_dsl.records.models import parse_record
 from rebirth_dsl.records.record import load_record
 from rebirth_dsl.records.resources import bundled
 from rebirth_dsl.records.view import record_view
+from rebirth_dsl.shared_methods import Node, Record, Struct, node, record, slotted_record, struct
 
 HEAVY = ("pydantic", "lark", "jsonschema", "rebirth_dsl.check.checks", "rebirth_dsl.lang.syntax",
          "rebirth_dsl.board.model", "rebirth_dsl.records.models")
@@ -113,10 +113,7 @@ _GENERATED_OK = {
     "rebirth_dsl.runtime.state.Event": "made for every scoring event: the generated constructor is 10x quicker",
     "rebirth_dsl.rules.kind.Placement": "made for every placement, likewise",
     "rebirth_dsl.runtime.setup.Setup": "made for every dealt game (simulations), likewise",
-    "rebirth_dsl.errors.Span": "errors is below lang, which holds the shared methods",
-    "rebirth_dsl.errors.Fix": "likewise",
-    "rebirth_dsl.errors.Diagnostic": "likewise",
-    "rebirth_dsl.errors.RebirthError": "likewise (and its __post_init__ gives Exception the message)",
+    "rebirth_dsl.errors.RebirthError": "an exception, whose __post_init__ gives Exception its message",
 }
 _GENERATED_PROBE = """
 import contextlib, io, json, sys
@@ -139,8 +136,8 @@ print(json.dumps(found))
 
 def test_a_warm_eval_compiles_no_dataclass_methods_but_the_listed_ones(cache_dir: Path) -> None:
     """@dataclass compiles its methods from generated source at every import: a quarter of a warm eval's
-    instructions once (callgrind). A class on eval's path takes them from lang/shared_methods.py (node,
-    record, struct), or is listed above with the reason it does not."""
+    instructions once (callgrind). A class on eval's path takes them from rebirth_dsl/shared_methods.py
+    (node, record, struct), or is listed above with the reason it does not."""
     for _ in range(2):  # the second run is the warm one
         done = subprocess.run([sys.executable, "-c", _GENERATED_PROBE, "eval", "scenario-120"], capture_output=True,
                               text=True, env=dict(os.environ), cwd=ROOT, timeout=120)
@@ -313,16 +310,27 @@ def test_struct_shared_methods_match_the_dataclass() -> None:
         _SharedStruct(1, c=2)  # type: ignore[call-arg]
 
 
-def test_mutable_shared_methods_match_the_dataclass() -> None:
-    """A Record: fresh default factories, repr without repr=False fields, equality, unhashable, mutable."""
-    gen, shared = _GenMutable(1), _SharedMutable(1)
-    assert repr(shared) == repr(gen).replace("_GenMutable(", "_SharedMutable(")
-    assert shared.b is not _SharedMutable(1).b
-    assert shared == _SharedMutable(1) and shared != _SharedMutable(2)
+@slotted_record
+class _SharedSlotted(Record):
+    a: int
+    b: list = field(default_factory=list)
+    hidden: int = field(default=0, repr=False)
+
+
+@pytest.mark.parametrize("cls", [_SharedMutable, _SharedSlotted])
+def test_mutable_shared_methods_match_the_dataclass(cls: type) -> None:
+    """A Record (slotted or not, as Diagnostic is): fresh default factories, repr without repr=False fields,
+    equality, unhashable, mutable, copied and pickled."""
+    gen, shared = _GenMutable(1), cls(1)
+    assert repr(shared) == repr(gen).replace("_GenMutable(", f"{cls.__name__}(")
+    assert shared.b is not cls(1).b
+    assert shared == cls(1) and shared != cls(2)
     with pytest.raises(TypeError):
         hash(shared)
     shared.a = 5
-    assert shared == _SharedMutable(a=5)
+    assert shared == cls(a=5)
+    assert copy.deepcopy(shared) == shared and pickle.loads(pickle.dumps(shared)) == shared
+    assert hasattr(shared, "__dict__") is (cls is _SharedMutable)
 
 
 def test_an_unknown_option_is_reported_by_the_whole_parser(run_cli) -> None:  # noqa: ANN001 - the fixture

@@ -8,10 +8,12 @@ methods switched off (`fields`, `replace`, `match` and the cache's codec see the
 methods come from a base class that reads the fields from the dataclass metadata, with the behaviour
 the decorator would give them: fields set by position or keyword with their defaults (factories called
 afresh); equality over the compared fields of objects of the very same class; `Name(id='x', ...)` as the
-repr. `Record` classes are mutable and unhashable (as `@dataclass` makes them); `Node` classes are frozen
+repr. `Record` classes are mutable and unhashable (as `@dataclass` makes them; `slotted_record` also gives
+them slots); `Node` classes are frozen
 (FrozenInstanceError on assignment), hashable over their compared fields, and slotted; `Struct` classes are
 mutable and slotted, and equal and hashed as objects are (`@dataclass(slots=True, eq=False)`): the game
 state, made once per ruleset and player count, whose methods were the largest compile of them all.
+This module sits at the bottom of the package, beside errors, whose Span, Fix and Diagnostic use it.
 """
 
 from __future__ import annotations
@@ -119,6 +121,13 @@ def record(cls: type[_T]) -> type[_T]:
     """A Record class: a dataclass whose methods are Record's."""
     assert issubclass(cls, Record) and "__eq__" not in vars(cls) and "__repr__" not in vars(cls)
     return dataclass(init=False, repr=False, eq=False)(cls)
+
+
+@dataclass_transform()
+def slotted_record(cls: type[_T]) -> type[_T]:
+    """A Record class with slots: `@dataclass(slots=True)` with Record's methods."""
+    assert issubclass(cls, Record) and "__eq__" not in vars(cls) and "__repr__" not in vars(cls)
+    return dataclass(slots=True, init=False, repr=False, eq=False)(cls)
 
 
 @dataclass_transform(frozen_default=True)  # the constructor from the fields; assignment refused
