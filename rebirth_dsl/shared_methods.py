@@ -3,17 +3,23 @@
 `@dataclass` builds the source of each class's __init__, __repr__, __eq__ (and, frozen, __hash__,
 __setattr__, __delattr__) and compiles it every time the module is imported. For the 54 AST node classes
 and the compiled ruleset's classes that was about a third of a warm `rebirth eval` once pydantic had left
-it (timed around dataclasses._process_class). The classes below are still dataclasses, decorated with those
-methods switched off (`fields`, `replace`, `match` and the cache's codec see them as before); the
-methods come from a base class that reads the fields from the dataclass metadata, with the behaviour
-the decorator would give them: fields set by position or keyword with their defaults (factories called
-afresh); equality over the compared fields of objects of the very same class; `Name(id='x', ...)` as the
-repr. `Record` classes are mutable and unhashable (as `@dataclass` makes them; `slotted_record` also gives
-them slots); `Node` classes are frozen
-(FrozenInstanceError on assignment), hashable over their compared fields, and slotted; `Struct` classes are
-mutable and slotted, and equal and hashed as objects are (`@dataclass(slots=True, eq=False)`): the game
-state, made once per ruleset and player count, whose methods were the largest compile of them all.
-This module sits at the bottom of the package, beside errors, whose Span, Fix and Diagnostic use it.
+it (timed around dataclasses._process_class); for the game state, the rule kinds, the errors' classes and
+the others a warm eval makes once, another 57 M of its 450 M instructions (callgrind). The classes below
+are still dataclasses, decorated with those methods switched off (`fields`, `replace`, `match` and the
+cache's codec see them as before); the methods come from a base class that reads the fields from the
+dataclass metadata, with the behaviour the decorator would give them: fields set by position or keyword
+with their defaults (factories called afresh); equality over the compared fields of objects of the very
+same class; `Name(id='x', ...)` as the repr.
+
+- `Record` classes are mutable and unhashable, as `@dataclass` makes them (`slotted_record`: with slots);
+- `Node` classes are frozen (FrozenInstanceError on assignment), hashable over their compared fields, and
+  slotted;
+- `Struct` classes are mutable and slotted, and equal and hashed as objects are, as
+  `@dataclass(slots=True, eq=False)` leaves them: the game state.
+
+The shared constructor is several times slower than a generated one: a class made in an engine's loop
+(an event, a placement, a dealt setup) keeps `@dataclass`. This module sits at the bottom of the package,
+beside errors, whose Span, Fix and Diagnostic use it.
 """
 
 from __future__ import annotations
