@@ -1,5 +1,5 @@
 """`python -m rebirth_dsl` is the `rebirth` command."""
 
-from rebirth_dsl.cli import main
+from rebirth_dsl.cli import program
 
-raise SystemExit(main())
+raise SystemExit(program())

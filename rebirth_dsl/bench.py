@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from rebirth_dsl.board.model import load_board
@@ -60,21 +61,64 @@ def compile_time(rules: Path, board: Path, repeat: int = 5) -> float:
     return statistics.median(times)
 
 
-def eval_process_time(example: Path, repeat: int = 5) -> float:
-    """Median wall time of a whole `python -m rebirth_dsl eval EXAMPLE` process, run from an empty folder,
-    after one run that fills the caches. Python may keep the modules' bytecode, as in an installed package
-    (pip compiles it at install): a PYTHONDONTWRITEBYTECODE=1 in the environment would have a checkout
-    compile its source again in every run, which no installed copy does."""
+@dataclass(frozen=True)
+class StartUp:
+    """Medians of interleaved whole-process runs: `rebirth eval EXAMPLE` against a bare `python -c pass`."""
+
+    runs: int
+    eval_wall: float  # seconds
+    eval_cpu: float  # user + system seconds of the child
+    bare_wall: float
+    bare_cpu: float
+
+
+def _children_cpu() -> float:
+    """User + system seconds of this process's finished children (NaN where the system does not say: Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return float("nan")
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _timed(cmd: list[str], cwd: str, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of one process run to its end."""
+    before = _children_cpu()
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, cwd=cwd, env=env)
+    wall = time.perf_counter() - t0
+    return wall, _children_cpu() - before
+
+
+def eval_process_time(example: Path, repeat: int = 20) -> StartUp:
+    """Medians of `repeat` whole `python -m rebirth_dsl eval EXAMPLE` processes and as many bare `python -c
+    pass`, interleaved (the machine's load of the moment falls on both alike), run from an empty folder
+    after one run of each that fills the caches. Python may keep the modules' bytecode, as in an installed
+    package (pip compiles it at install): a PYTHONDONTWRITEBYTECODE=1 in the environment would have a
+    checkout compile its source again in every run, which no installed copy does."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    cmd = [sys.executable, "-m", "rebirth_dsl", "eval", str(example)]
-    times = []
+    cmds = {"eval": [sys.executable, "-m", "rebirth_dsl", "eval", str(example)], "bare": [sys.executable, "-c", "pass"]}
+    times: dict[str, list[tuple[float, float]]] = {"eval": [], "bare": []}
     with tempfile.TemporaryDirectory() as cwd:
-        subprocess.run(cmd, check=True, capture_output=True, cwd=cwd, env=env)
-        for _ in range(repeat):
-            t0 = time.perf_counter()
+        for cmd in cmds.values():
             subprocess.run(cmd, check=True, capture_output=True, cwd=cwd, env=env)
-            times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        for i in range(repeat):
+            # each goes first in every other round: neither always runs just after the other
+            for name in ("eval", "bare") if i % 2 == 0 else ("bare", "eval"):
+                times[name].append(_timed(cmds[name], cwd, env))
+    med = {name: [statistics.median(t[k] for t in ts) for k in (0, 1)] for name, ts in times.items()}
+    return StartUp(repeat, med["eval"][0], med["eval"][1], med["bare"][0], med["bare"][1])
+
+
+def _print_startup(example: Path, repeat: int) -> None:
+    """The start-up figures: `rebirth eval EXAMPLE` against bare Python, and the ratio of the two."""
+    s = eval_process_time(example, repeat)
+    print(f"`rebirth eval {example.name}` whole process, median of {s.runs} runs interleaved with `python -c pass` "
+          "(caches warm, bytecode kept as installed):")
+    print(f"  eval  {s.eval_wall * 1000:6.1f} ms wall  {s.eval_cpu * 1000:6.1f} ms CPU")
+    print(f"  bare  {s.bare_wall * 1000:6.1f} ms wall  {s.bare_cpu * 1000:6.1f} ms CPU")
+    print(f"  ratio {s.eval_wall / s.bare_wall:6.2f}x wall    {s.eval_cpu / max(s.bare_cpu, 1e-9):6.2f}x CPU")
 
 
 def _example_of(rules: Path) -> Path | None:
@@ -122,9 +166,19 @@ def main(argv: list[str] | None = None) -> int:
                     "count and round")
     ap.add_argument("--no-callgrind", action="store_true", help="with --against-limit: skip callgrind")
     ap.add_argument("--callgrind-games", type=int, default=1000, help="with --against-limit: games under callgrind")
+    ap.add_argument("--startup", action="store_true", help="only the start-up figures: `rebirth eval EXAMPLE` "
+                    "against a bare `python -c pass`, interleaved runs, wall and CPU medians")
+    ap.add_argument("--runs", type=int, default=20, help="runs of each process for the start-up figures (default 20)")
     args = ap.parse_args(argv)
     if args.against_limit:
         return _against_limit(args)
+    example = find("examples", args.example) if args.example else _example_of(default_rules())
+    if args.startup:
+        if example is None:
+            print("--startup: no bundled example of the default ruleset; name one with --example", file=sys.stderr)
+            return 2
+        _print_startup(example, max(1, args.runs))
+        return 0
     names = args.rules or [n for n in bundled("rules") if "/" not in n]
     print(f"rebirth-dsl benchmark: Python {sys.version.split()[0]}, one process")
     for name in names:
@@ -145,10 +199,8 @@ def main(argv: list[str] | None = None) -> int:
             fu = native_speed.first_use(rs)
             print(f"  native engine: C generated in {fu.generate * 1000:.0f} ms, compiled on first use in "
                   f"{fu.compile:.2f} s ({fu.compiler}), then loaded from the cache in {fu.cached * 1000:.1f} ms")
-    example = find("examples", args.example) if args.example else _example_of(default_rules())
     if example is not None:
-        print(f"`rebirth eval {example.name}` whole process: {eval_process_time(example) * 1000:.0f} ms "
-              "(caches warm, bytecode kept as installed)")
+        _print_startup(example, max(1, args.runs))
     return 0
 
 

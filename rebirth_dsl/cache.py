@@ -296,7 +296,12 @@ def decode(x: Any, classes: dict[str, type]) -> Any:
         if "d" in x:
             return {decode(k, classes): decode(v, classes) for k, v in x["d"]}
         cls = classes[x["c"]]  # a KeyError for any other name: the entry is refused
-        return cls(**{k: decode(v, classes) for k, v in x["f"].items()})
+        f = x["f"]
+        # every field in the order encode writes them: passed by position, the quick way into the shared
+        # constructor of the AST's classes (rebirth_dsl/shared_methods.py); anything else by name, checked by it
+        if tuple(f) == getattr(cls, "__match_args__", None):
+            return cls(*[decode(v, classes) for v in f.values()])
+        return cls(**{k: decode(v, classes) for k, v in f.items()})
     if x is None or isinstance(x, bool | int | float | str):
         return x
     raise TypeError(f"not cache data: {type(x).__name__}")

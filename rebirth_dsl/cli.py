@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -14,19 +15,18 @@ from rebirth_dsl.board.view import load_board_view
 from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import check_output, shown, write_text_atomic
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.present.report import evaluate, explain, render_table
-from rebirth_dsl.records.games import game_data, load_game
 from rebirth_dsl.records.resources import board_for, bundled, default_board, default_rules, find, name_of
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-# Start-up: the modules above are what `rebirth eval` runs. The commands below import their own modules
-# inside their functions (check, play, simulate, moves, draw, rules, board): measured with
+# Start-up: the modules above are what every command may need (finding bundled games, reading files,
+# reporting errors). Each command imports its own modules inside its function: measured with
 # `python -X importtime -m rebirth_dsl eval scotland-3p`, importing them all at the top cost eval about
-# 100 ms of its start (play.loop alone pulls in the agents, the table and the points code). Nor does a warm
-# eval import pydantic or the checks: boards, records and passed checks are remembered by content in the
-# data-only cache (board.view, records.view, compile.compiler).
+# 100 ms of its start (play.loop alone pulls in the agents, the table and the points code), and the game
+# engine eval replays with (records.games, present.report) is a third of `rebirth list` or `--version`.
+# Nor does a warm eval import pydantic or the checks: boards, records and passed checks are remembered by
+# content in the data-only cache (board.view, records.view, compile.compiler).
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -348,6 +348,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rebirth_dsl.play.review import ReviewJob, annotated, render_review, review, write_plot
+    from rebirth_dsl.records.games import game_data
 
     path, data, _ = game_data(args.game)  # a record, a notation (its moves: none), an example or -
     outs = {}
@@ -415,6 +416,20 @@ def port(text: str) -> int:
 
 def _version() -> str:
     return f"rebirth-dsl {__version__}"
+
+
+def program() -> int:
+    """The `rebirth` program itself (the console script and `python -m rebirth_dsl`): `main` on the
+    process's own command line, for a process that ends when it returns."""
+    code = main()
+    # Python's last act before exiting is a full garbage collection over every object still alive (the AST,
+    # the compiled ruleset, the game): for a warm `rebirth eval` 22 M instructions of 400 M (callgrind), to
+    # find cycles in memory the system takes back anyway. Frozen objects are left out of it; everything is
+    # still released as the modules are torn down, and every file this package writes is closed before
+    # here (files.write_text_atomic), so nothing waits on that collection. Only here, never in `main`: a
+    # caller that goes on running (the tests, the API) keeps its collector whole.
+    gc.freeze()
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -549,6 +564,8 @@ def _inherited_warnings(problems: list[Diagnostic], rules_path: Path | None) -> 
 def _load_replay(args: argparse.Namespace) -> Any:
     """The game a command names (a record, a notation, an example or `-`: records.games), replayed (with the
     --rules/--board overrides, --allow-paths and --at)."""
+    from rebirth_dsl.records.games import load_game  # the engine: only the commands that replay a game
+
     rules = find("rules", args.rules) if args.rules else None
     board = board_for(None, args.board) if args.board else None
     # a position's unknown parts are dealt with the command's seed (runtime/complete.py), and said; --as-is deals
@@ -560,6 +577,8 @@ def _load_replay(args: argparse.Namespace) -> Any:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """`rebirth eval GAME [--json] [--explain]`."""
+    from rebirth_dsl.present.report import evaluate, explain, render_table
+
     r = _load_replay(args)
     game = r.game
     dealt = None
@@ -618,7 +637,7 @@ def _print_explained(result: dict[str, Any]) -> None:
 
 def cmd_position(args: argparse.Namespace) -> int:
     """`rebirth position GAME [--at N] [--as NAME] [-o FILE]`: record -> notation, notation -> record."""
-    from rebirth_dsl.records.games import position_for
+    from rebirth_dsl.records.games import game_data, position_for
     from rebirth_dsl.records.inputs import record_files
     from rebirth_dsl.records.position import record_of, write_position
     from rebirth_dsl.records.record import dumps
@@ -747,7 +766,7 @@ def _drawn(arg: str) -> tuple[Any, Any]:
     notation (a file, the text, or `-`), as the record that starts from it (records.games)."""
     from pathlib import Path
 
-    from rebirth_dsl.records.games import is_notation
+    from rebirth_dsl.records.games import game_data, is_notation
 
     try:
         notation_file = not arg.endswith(".json") and Path(arg).is_file()

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Self
 
+from rebirth_dsl.shared_methods import Node, Record, node, slotted_record
 
-@dataclass(frozen=True, slots=True)
-class Span:
+
+@node
+class Span(Node):
     """A place in a source file: 1-based line and column of the first character, and of the end."""
 
     file: str
@@ -18,8 +20,8 @@ class Span:
     end_col: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
+@node
+class Fix(Node):
     """An edit that mends a problem, as an editor's code action applies it: replace the text of `span` (an
     empty span: insert at its start) with `text`."""
 
@@ -28,8 +30,8 @@ class Fix:
     text: str
 
 
-@dataclass(slots=True)
-class Diagnostic:
+@slotted_record
+class Diagnostic(Record):
     """One problem: where it is, what it is, and (for a syntax error) the line with a caret under it."""
 
     message: str

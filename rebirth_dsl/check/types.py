@@ -4,12 +4,12 @@ variables, and the type checker that reports every name, type and arity error at
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.errors import Fix, RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
+from rebirth_dsl.shared_methods import Node, node
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -27,8 +27,8 @@ VARIABLES: dict[str, tuple[str, str]] = {
 COLLECTIONS = {"hexes", "groups", "landmarks", "areas"}
 
 
-@dataclass(frozen=True)
-class Scope:
+@node
+class Scope(Node):
     """Which context variables an expression may use."""
 
     placed: bool = False

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from rebirth_dsl import shared_methods
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang import shared_methods
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables

@@ -24,7 +24,6 @@ board and an added tile never changes kind or value, which is what makes "where 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.compile.functions import FUNCTIONS
@@ -32,13 +31,14 @@ from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES, player_table
 from rebirth_dsl.lang.limits import MAX_PLAYERS
+from rebirth_dsl.shared_methods import Node, node
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
 
 
-@dataclass(frozen=True)
-class Reads:
+@node
+class Reads(Node):
     """What an expression's value for `me` depends on (see the module text). Hex sets are int bitmasks."""
 
     mine: tuple[int, ...]  # per tile kind: hexes where a tile of `me` can change the value
@@ -226,8 +226,8 @@ GROUP = -2  # in a growth table: E becomes at least the size of the added tile's
 REACH = -3  # in a growth table: E rises by one if the added tile's group now has Threshold.reach tiles, else 0
 
 
-@dataclass(frozen=True)
-class Threshold:
+@node
+class Threshold(Node):
     """A card `E >= N` (or `E > N`, `N <= E`, `N < E`) whose E, read for `me`, only `me`'s own tiles can raise,
     each by at most `grow[kind][hex]` (VALUE: by the tile's value): while E is `limit - s` short, the card
     cannot be fulfilled before `me`'s tiles have raised it by s, so the engine need not read it till then.

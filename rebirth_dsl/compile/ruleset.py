@@ -12,8 +12,8 @@ from rebirth_dsl.compile.prims import CompiledExpr, Fn
 from rebirth_dsl.compile.reads import Reads, Threshold
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.lang.shared_methods import Record, record
 from rebirth_dsl.lang.vocab import TieStep
+from rebirth_dsl.shared_methods import Record, record
 
 
 # ----- what later stages derive from a ruleset, once ----------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from rebirth_dsl.errors import Span as Span  # exported: every node carries one (A.Span)
-from rebirth_dsl.lang.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node
 
 NOSPAN = Span("", 0, 0)
 

@@ -13,18 +13,19 @@ table, `2 to 3: 15` (players only). A trailing `*` repeats; `a|b` accepts either
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Protocol
 
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_PLAYERS
+from rebirth_dsl.shared_methods import Node, node
 
 # ----- ranges: what a function's value can be over a whole game (check/reach.py) ------------------------
 ME, NOBODY = -2, -1  # the start values of a player expression: `me`, nobody
 
 
-@dataclass(frozen=True)
-class Bound:
+@node
+class Bound(Node):
     """What the checker knows of a value over every position of one game at one player count: it lies in
     lo..hi (None: no bound known), with `why` the board or tile fact that makes hi what it is, and is `start`
     before any tile is placed (None: not known). Truth values are 0 and 1; a collection's value is its size,
@@ -201,8 +202,8 @@ def _best(f: Facts, args: tuple[A.Expr, ...], b: tuple[Bound, ...]) -> Bound:
     return Bound(None, None, NOBODY if b[0].start is not None else None)  # all tied: nobody has strictly most
 
 
-@dataclass(frozen=True)
-class Signature:
+@node
+class Signature(Node):
     """One built-in function as the language declares it."""
 
     name: str

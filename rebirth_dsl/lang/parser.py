@@ -44,8 +44,10 @@ _AST_CLASSES: dict[str, type] = {
 }
 
 
-# the code that shapes a file's AST: a change to any of it makes every cached AST stale
-_AST_CODE = ("grammar.lark", "lower.py", "ast.py", "shared_methods.py", "syntax.py", "parser.py", "limits.py")
+# the code that shapes a file's AST: a change to any of it makes every cached AST stale (the nodes' methods
+# and their Span are the package's own, one folder up)
+_AST_CODE = ("grammar.lark", "lower.py", "ast.py", "syntax.py", "parser.py", "limits.py", "../shared_methods.py",
+             "../errors.py")
 
 
 def _cached_parse(text: str, file: str) -> A.Rules:

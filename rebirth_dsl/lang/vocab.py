@@ -5,13 +5,14 @@ key that is its meaning, so the checker, the describer and the engine cannot dis
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from rebirth_dsl.shared_methods import Node, node
 
 PLACES = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
-@dataclass(frozen=True)
-class TieStep:
+@node
+class TieStep(Node):
     """One step of an area's tie-break chain (S-A2): players still tied are ordered by `key`, lowest first."""
 
     words: tuple[str, ...]

@@ -6,7 +6,6 @@ import json
 import os
 from _thread import allocate_lock  # threading itself is not imported by a warm `rebirth eval`
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,13 +21,14 @@ from rebirth_dsl.records.resources import bundled, is_name
 from rebirth_dsl.records.view import RecordView, record_view
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import Setup, colour_tiles, deal
+from rebirth_dsl.shared_methods import Record, record
 
 if TYPE_CHECKING:
     from rebirth_dsl.records.models import GameRecord
 
 
-@dataclass
-class Loaded:
+@record
+class Loaded(Record):
     """A record with its compiled ruleset and board."""
 
     record: RecordView  # the record as validated by records.models.GameRecord, as plain data
@@ -267,8 +267,8 @@ def _count(tiles: list[tuple[int, int]], rs: Ruleset) -> dict[str, int]:
     return out
 
 
-@dataclass
-class Replay:
+@record
+class Replay(Record):
     """The result of replaying a record: the game as far as it got, and the refusal if one stopped it."""
 
     game: Game

@@ -8,6 +8,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
+from rebirth_dsl.shared_methods import Node, node
+
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
     from rebirth_dsl.compile.emit import Emitter, Locals
@@ -33,8 +35,8 @@ class Placement:
 
 
 # ----- the generated Python engine (pyengine/fast.py) ----------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Where:
+@node
+class Where(Node):
     """What the playout loop knows where it emits a placement: the tile kind, and the free list the hex
     was taken from (a local name; h is its element r) with every hex that list can hold."""
 
@@ -186,8 +188,8 @@ class CContext(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class Kind:
+@node
+class Kind(Node):
     """A compiled statement kind: its reference reaction to a placement (the kernel and the events it
     tells), and what each engine asks of it (every field below `react` has a default: a module gives what
     its statements need)."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from rebirth_dsl.shared_methods import Node, node
 
 
-@dataclass(frozen=True)
-class Words:
+@node
+class Words(Node):
     """One sentence of a rule in English, the ids of the rules it states, and its depth (0: a statement's own
     line, 1: an item under it)."""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rebirth_dsl.accel.fresh import derive_fresh
@@ -22,14 +21,15 @@ from rebirth_dsl.runtime.decks import draw_card as _draw_card
 from rebirth_dsl.runtime.placement import cite
 from rebirth_dsl.runtime.setup import Setup
 from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state
+from rebirth_dsl.shared_methods import Node, node
 
 __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
 
 _G = TypeVar("_G", bound="Game")  # Game, or a subclass of it (a blank position is made of the class asked for)
 
 
-@dataclass(frozen=True)
-class Static:
+@node
+class Static(Node):
     """Tables a new game shares instead of recomputing: landmark adjacency, free lists, cards."""
 
     lm_adj: tuple[tuple[int, ...], ...]

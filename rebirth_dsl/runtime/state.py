@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
+from rebirth_dsl.shared_methods import Struct, struct
 
 if TYPE_CHECKING:
     from rebirth_dsl.rules.kind import Placement
@@ -45,8 +46,8 @@ def _shared() -> Any:  # Any: a field's default stands in for a value of the fie
     return field(default=None, metadata={"shared": True})
 
 
-@dataclass(slots=True, eq=False)
-class State:
+@struct  # its methods shared, not compiled at every start (rebirth_dsl/shared_methods.py)
+class State(Struct):
     """Everything that changes during a game. Hexes are board indices, players are seats (clockwise)."""
 
     # what depends only on the ruleset and board: shared by every copy

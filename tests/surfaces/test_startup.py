@@ -1,6 +1,8 @@
 """What keeps `rebirth eval` quick to start, and keeps it doing exactly what it did: a warm run reads
 validated boards and records, checked rulesets and parsed ASTs from the data-only cache (never importing
-pydantic, Lark, jsonschema or the checks), yet refuses every file the validators refuse; the views it reads
+pydantic, Lark, jsonschema or the checks), yet refuses every file the validators refuse; the `rebirth`
+program, as `python -m rebirth_dsl` and as its console script, imports none of them nor the layers that play
+games; no class on eval's path compiles dataclass methods at start but those listed; the views it reads
 hold what the models hold; the AST and ruleset classes with shared methods behave as the dataclasses
 they replace; and the command line built for one subcommand reports errors as the whole one does."""
 
@@ -12,6 +14,7 @@ import os
 import pickle
 import subprocess
 import sys
+import tomllib
 from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 from pathlib import Path
 
@@ -23,14 +26,17 @@ from rebirth_dsl.board.view import load_board_view
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.lang.shared_methods import Node, Record, node, record
 from rebirth_dsl.records.models import parse_record
 from rebirth_dsl.records.record import load_record
 from rebirth_dsl.records.resources import bundled
 from rebirth_dsl.records.view import record_view
+from rebirth_dsl.shared_methods import Node, Record, Struct, node, record, slotted_record, struct
 
 HEAVY = ("pydantic", "lark", "jsonschema", "rebirth_dsl.check.checks", "rebirth_dsl.lang.syntax",
          "rebirth_dsl.board.model", "rebirth_dsl.records.models")
+# what else a warm eval of a record never needs: the optional extras and the layers that play or serve games
+NOT_FOR_EVAL = (*HEAVY, "numpy", "cffi", "starlette", "pygls", "matplotlib", "rebirth_dsl.play", "rebirth_dsl.native",
+                "rebirth_dsl.pyengine", "rebirth_dsl.web", "rebirth_dsl.api", "rebirth_dsl.present.render")
 _PROBE = """
 import contextlib, io, json, sys
 from rebirth_dsl.cli import main
@@ -69,6 +75,76 @@ def test_a_warm_eval_imports_no_validator_parser_or_checks(cache_dir: Path, exam
     assert warm["heavy"] == []
     names = {p.name.split("-")[0] for p in cache_dir.glob("*.json")}
     assert {"ast", "board", "record", "checked"} <= names
+
+
+def _imported(*command: str) -> set[str]:
+    """The modules a whole `python ...` process imports, as `-X importtime` lists them (the process runs as
+    a user's does: its own entry point, its exit, bytecode caches as the environment has them)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", *command], capture_output=True, text=True,
+                          env=dict(os.environ), cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = [ln.split("|")[-1].strip() for ln in done.stderr.splitlines() if ln.startswith("import time:")]
+    assert len(lines) > 10, done.stderr  # the listing is there: an empty one would prove nothing
+    return set(lines[1:])  # the first line is the header
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in NOT_FOR_EVAL))
+
+
+def test_the_rebirth_program_evaluates_a_record_without_the_heavy_modules(cache_dir: Path) -> None:
+    """`python -m rebirth_dsl eval` and the `rebirth` console script (the entry pyproject.toml names, called
+    as its generated script calls it) both take the lazy path: warm, neither imports a validator, the parser
+    generator, the checks, an optional extra or a layer that plays games. A module-level import of any of them
+    in the modules eval runs (cli.py above all) fails this."""
+    script = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["rebirth"]
+    module, func = script.split(":")
+    console = f"import sys; from {module} import {func} as entry; sys.argv[0] = 'rebirth'; sys.exit(entry())"
+    for example in ("scenario-120", "scotland-3p"):
+        _imported("-m", "rebirth_dsl", "eval", example)  # cold: fills the cache
+        as_module = _imported("-m", "rebirth_dsl", "eval", example)
+        as_script = _imported("-c", console, "eval", example)
+        assert "rebirth_dsl.runtime.game" in as_module and "rebirth_dsl.runtime.game" in as_script  # it did run
+        assert _heavy(as_module) == [] and _heavy(as_script) == []
+
+
+# the classes on a warm eval's path that keep @dataclass's generated methods, and why
+_GENERATED_OK = {
+    "rebirth_dsl.runtime.state.Event": "made for every scoring event: the generated constructor is 10x quicker",
+    "rebirth_dsl.rules.kind.Placement": "made for every placement, likewise",
+    "rebirth_dsl.runtime.setup.Setup": "made for every dealt game (simulations), likewise",
+    "rebirth_dsl.errors.RebirthError": "an exception, whose __post_init__ gives Exception its message",
+}
+_GENERATED_PROBE = """
+import contextlib, io, json, sys
+from rebirth_dsl.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(sys.argv[1:])
+found = []
+for name, mod in sorted(sys.modules.items()):
+    if not name.startswith("rebirth_dsl"):
+        continue
+    for cls in list(vars(mod).values()):
+        if isinstance(cls, type) and cls.__module__ == name and "__dataclass_fields__" in vars(cls):
+            made = [m for m in ("__init__", "__repr__", "__eq__") if getattr(vars(cls).get(m), "__code__", None)
+                    is not None and vars(cls)[m].__code__.co_filename == "<string>"]
+            if made:
+                found.append(f"{name}.{cls.__qualname__}")
+print(json.dumps(found))
+"""
+
+
+def test_a_warm_eval_compiles_no_dataclass_methods_but_the_listed_ones(cache_dir: Path) -> None:
+    """@dataclass compiles its methods from generated source at every import: a quarter of a warm eval's
+    instructions once (callgrind). A class on eval's path takes them from rebirth_dsl/shared_methods.py
+    (node, record, struct), or is listed above with the reason it does not."""
+    for _ in range(2):  # the second run is the warm one
+        done = subprocess.run([sys.executable, "-c", _GENERATED_PROBE, "eval", "scenario-120"], capture_output=True,
+                              text=True, env=dict(os.environ), cwd=ROOT, timeout=120)
+        assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert "rebirth_dsl.runtime.state.Event" in found  # the probe sees generated methods where there are some
+    assert sorted(set(found) - set(_GENERATED_OK)) == []
 
 
 @pytest.mark.parametrize("name", sorted(bundled("boards")))
@@ -196,16 +272,65 @@ def test_frozen_shared_methods_match_the_dataclass(args: tuple, kwargs: dict) ->
         _Shared(1, d=2)  # type: ignore[call-arg]
 
 
-def test_mutable_shared_methods_match_the_dataclass() -> None:
-    """A Record: fresh default factories, repr without repr=False fields, equality, unhashable, mutable."""
-    gen, shared = _GenMutable(1), _SharedMutable(1)
-    assert repr(shared) == repr(gen).replace("_GenMutable(", "_SharedMutable(")
-    assert shared.b is not _SharedMutable(1).b
-    assert shared == _SharedMutable(1) and shared != _SharedMutable(2)
+@dataclass(slots=True, eq=False)
+class _GenStruct:
+    a: int
+    b: list = field(default_factory=list)
+    hidden: int = field(default=0, repr=False)
+
+
+@struct
+class _SharedStruct(Struct):
+    a: int
+    b: list = field(default_factory=list)
+    hidden: int = field(default=0, repr=False)
+
+
+def test_struct_shared_methods_match_the_dataclass() -> None:
+    """A Struct (the game state): the constructor and repr of the dataclass, equal and hashed as an object,
+    mutable and slotted, and a subclass with empty slots (Game) built through it."""
+    gen, shared = _GenStruct(1, [2], hidden=3), _SharedStruct(1, [2], hidden=3)
+    assert repr(shared) == repr(gen).replace("_GenStruct(", "_SharedStruct(")
+    assert shared.b is not _SharedStruct(1).b and _SharedStruct(a=4).b == [] and _SharedStruct(1).hidden == 0
+    assert shared == shared and shared != _SharedStruct(1, [2], hidden=3)  # equal only to itself
+    assert hash(shared) == object.__hash__(shared) and hash(gen) == object.__hash__(gen)  # hashed as an object
+    shared.a = 5
+    assert shared.a == 5 and not hasattr(shared, "__dict__")
+    assert _SharedStruct.__match_args__ == _GenStruct.__match_args__
+
+    class Sub(_SharedStruct):
+        __slots__ = ()
+
+    sub = object.__new__(Sub)
+    _SharedStruct.__init__(sub, a=7)
+    assert repr(sub) == f"{Sub.__qualname__}(a=7, b=[])"
+    with pytest.raises(TypeError):
+        _SharedStruct()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _SharedStruct(1, c=2)  # type: ignore[call-arg]
+
+
+@slotted_record
+class _SharedSlotted(Record):
+    a: int
+    b: list = field(default_factory=list)
+    hidden: int = field(default=0, repr=False)
+
+
+@pytest.mark.parametrize("cls", [_SharedMutable, _SharedSlotted])
+def test_mutable_shared_methods_match_the_dataclass(cls: type) -> None:
+    """A Record (slotted or not, as Diagnostic is): fresh default factories, repr without repr=False fields,
+    equality, unhashable, mutable, copied and pickled."""
+    gen, shared = _GenMutable(1), cls(1)
+    assert repr(shared) == repr(gen).replace("_GenMutable(", f"{cls.__name__}(")
+    assert shared.b is not cls(1).b
+    assert shared == cls(1) and shared != cls(2)
     with pytest.raises(TypeError):
         hash(shared)
     shared.a = 5
-    assert shared == _SharedMutable(a=5)
+    assert shared == cls(a=5)
+    assert copy.deepcopy(shared) == shared and pickle.loads(pickle.dumps(shared)) == shared
+    assert hasattr(shared, "__dict__") is (cls is _SharedMutable)
 
 
 def test_an_unknown_option_is_reported_by_the_whole_parser(run_cli) -> None:  # noqa: ANN001 - the fixture
