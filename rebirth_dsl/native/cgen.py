@@ -302,12 +302,13 @@ class _Gen:
     def pick_function(self, fk_of: dict[str, int]) -> None:
         """pick_hex: a uniform free hex of the tile kind's placement rule, else of its fallback (S-P2, S-P3),
         else -1 (a pass, S-P5); specialised per tile kind so each tier is a couple of loads. PRIMFK: the
-        primary hex kinds per tile kind, so a placement on another counts as a fallback (the lab's tally)."""
+        primary hex kinds per tile kind, so a placement on another counts as a fallback (the lab's tally, ctext.py
+        extras). Inlined into the playout loop."""
         rs = self.rs
         self.tables.append(f"static const u32 PRIMFK[NK] = "
                            f"{c_ints([_fk_mask(rs.primary.get(k, ()), fk_of) for k in range(self.nk)])};")
         e = Emitter()
-        with e.block("static int pick_hex(S *s, int k) {", "}"):
+        with e.block("static inline __attribute__((always_inline)) int pick_hex(S *s, int k) {", "}"):
             e.line("switch (k) {")  # the cases at the switch's own indentation
             for kid in range(self.nk):
                 with e.block(f"case {c_int(kid)}: {{", "}"):

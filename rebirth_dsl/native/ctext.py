@@ -74,9 +74,10 @@ typedef struct {
     u64 plive[NP][NCW], pdirty[NP][NCW];
     u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
     i32 pslack[NP][NCARDX];
-    /* what the lab reads besides the scores (play/tally.py): fallback placements, landmarks taken from a
-       holder or unheld, per majority statement, and the order of each public card's fulfillers */
-    i32 fallbacks[NP], changes[NMAJX][NP], claims[NMAJX][NP], pub_order[NCARDX][NP];
+    /* what the lab reads besides the scores (play/tally.py): landmarks taken from a holder or unheld, per
+       majority statement, and the order of each public card's fulfillers (fallback placements are read off
+       the board: extras) */
+    i32 changes[NMAJX][NP], claims[NMAJX][NP], pub_order[NCARDX][NP];
     /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
        both counts go on past the buffers, so a record that did not fit is refused, never cut (lib.py) */
     i32 *rec_moves, *rec_ans;
@@ -300,7 +301,7 @@ static void answer(S *s, int lm, int code) {
     }
     s->nans++;
 }
-static void hand_add(S *s, int p, int code) {
+static inline void hand_add(S *s, int p, int code) {
     if (s->nhand[p] < HMAX) s->hand[p][s->nhand[p]++] = code; else s->lost = 1;
 }
 
@@ -503,7 +504,14 @@ static void extras(const S *s, i32 *x) {
     memset(x, 0, sizeof(i32) * EXTRA);
     *x++ = s->move_index;
     memcpy(x, s->passed, sizeof s->passed); x += NP;
-    memcpy(x, s->fallbacks, sizeof s->fallbacks); x += NP;
+    /* fallback placements (S-P3): a seat's tiles on a hex kind outside its kind's placement rule. A game of
+       rb_games starts from a new deal and no tile ever moves, so every seat's tile on the board is one it
+       placed in this game: counted here once rather than on every move */
+    for (int h = 0; h < NH; h++) {
+        int q = s->owner[h];
+        if (q >= 0 && HEX_FK[h] >= 0 && !((PRIMFK[s->tkind[h]] >> HEX_FK[h]) & 1)) x[q]++;
+    }
+    x += NP;
     memcpy(x, s->changes, sizeof s->changes); x += NMAJX * NP;
     memcpy(x, s->claims, sizeof s->claims); x += NMAJX * NP;
     for (int p = 0; p < NP; p++) {
@@ -641,21 +649,26 @@ def play_out() -> str:
     """play_out(s): uniformly random moves to the end of the game, as fast.run_random; play_points(s, tmp, m):
     the same with each hex the best by immediate points of m drawn as pick_hex draws (the search's playout
     policy); move_at(s, ti, h): one given move, tile ti of the hand on hex h (-1: a pass). The end of each
-    turn is rules/turn.py's (c_leaving, c_end_of_turn), the same text in all three."""
+    turn is rules/turn.py's (c_leaving, c_end_of_turn), the same text in all three. play_out's loop is written
+    twice by the compiler (play_loop inlined with `rec` a constant), so a game that writes no record tests
+    for none on every move."""
     e = Emitter()
     e.line("static void place(S *s, int p, int k, int v, int h);")
-    e.line("static int pick_hex(S *s, int k);")
+    e.line("static inline __attribute__((always_inline)) int pick_hex(S *s, int k);")
     e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m);")
     e.line()
-    e.line("/* uniformly random moves to the end of the game, as fast.run_random */")
+    e.line("/* uniformly random moves to the end of the game, as fast.run_random (rec: a record is written) */")
     e.declare("s")
-    with e.scope(), e.block("static void play_out(S *s) {", "}"), e.block("for (;;) {", "}"):
-        _turn(e, "pick_hex(s, k)")
+    with e.scope(), e.block("static inline __attribute__((always_inline)) void play_loop(S *s, const int rec) {",
+                            "}"), e.block("for (;;) {", "}"):
+        e.declare("rec")
+        _turn(e, "pick_hex(s, k)", "rec")
+    e.line("static void play_out(S *s) { if (s->rec_moves) play_loop(s, 1); else play_loop(s, 0); }")
     e.line()
     e.line("/* the search's playouts: each move the best by immediate points of m hexes drawn as pick_hex draws */")
     with e.scope(), e.block("static void play_points(S *s, S *tmp, int m) {", "}"), e.block("for (;;) {", "}"):
         e.declare("tmp", "m")
-        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m)")
+        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m)", "s->rec_moves")
     e.line()
     e.line("/* one given move of the seat to move: tile ti of its hand on hex h (-1: a pass, when no hex can take it) */")
     with e.scope(), e.block("static void move_at(S *s, int ti, int h) {", "}"):
@@ -665,12 +678,12 @@ def play_out() -> str:
         e.declare("p", "code")
         e.extend(turn.c_leaving(e.locals))
         e.line("int k = code >> VBITS;")
-        _move(e)
+        _move(e, "s->rec_moves")
         e.extend(turn.c_end_of_turn(e.locals))
     return "\n".join(e.lines)
 
 
-def _turn(e: Emitter, pick: str) -> None:
+def _turn(e: Emitter, pick: str, rec: str) -> None:
     """One turn of a playout loop: a random hand tile, its hex by `pick`, the move, the end of the turn."""
     e.line("int p = s->turn, nh = s->nhand[p];")
     e.line("if (!nh) return;")
@@ -679,17 +692,17 @@ def _turn(e: Emitter, pick: str) -> None:
     e.declare("p", "ti", "code")
     e.extend(turn.c_leaving(e.locals))
     e.line(f"int k = code >> VBITS, h = {pick};")
-    _move(e)
+    _move(e, rec)
     e.extend(turn.c_end_of_turn(e.locals))
 
 
-def _move(e: Emitter) -> None:
-    """The move itself: recorded when a record is being written, counted, placed or passed (S-P5)."""
-    with e.block("if (s->rec_moves && s->nmoves < MAXMOVES) {", "}"):
+def _move(e: Emitter, rec: str) -> None:
+    """The move itself: recorded when a record is being written (`rec`), counted, placed or passed (S-P5).
+    Fallback placements are counted from the board when they are read (extras), not here on every move."""
+    with e.block(f"if ({rec} && s->nmoves < MAXMOVES) {{", "}"):
         e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
         e.line("m[0] = p; m[1] = code; m[2] = h;")
     e.line("s->nmoves++;")
-    e.line("if (h >= 0 && !((PRIMFK[k] >> HEX_FK[h]) & 1)) s->fallbacks[p]++;")
     e.line("if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;")
 
 

@@ -163,14 +163,11 @@ def python_end_of_turn(fixed: bool, loc: Locals) -> list[str]:
 
 
 # `draw` in the native engine (native/cgen.py puts it before ctext.py's play_out): hand_add keeps the hand
-# in the reference order
+# in the reference order. The usual step, the top of the supply, is inlined into the playout loop; a pending
+# "draw N, keep one" is the call out of it.
 C_DRAW = """\
-/* the draw step of a turn, or a pending draw N, keep one, as `draw` */
-static void draw_after_turn(S *s, int p) {
-    if (!s->pend_on[p]) {
-        if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
-        return;
-    }
+/* a pending draw N, keep one, as `draw` */
+static __attribute__((noinline)) void draw_pending(S *s, int p) {
     s->pend_on[p] = 0;
     i32 drawn[TMAX]; int m = 0;
     while (m < s->pend_n[p] && s->nsupply[p]) drawn[m++] = s->supply[p][--s->nsupply[p]];
@@ -187,6 +184,11 @@ static void draw_after_turn(S *s, int p) {
     } else if (s->pend_rest[p] == REST_TOP) {  /* back on top, the first drawn to be drawn first again */
         for (int i = m - 1; i >= 0; i--) s->supply[p][s->nsupply[p]++] = drawn[i];
     }
+}
+/* the draw step of a turn (the top of the supply), or a pending draw N, keep one, as `draw` */
+static inline __attribute__((always_inline)) void draw_after_turn(S *s, int p) {
+    if (s->pend_on[p]) draw_pending(s, p);
+    else if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
 }
 """
 
@@ -209,11 +211,13 @@ def c_end_of_turn(loc: Locals) -> list[str]:
         "s->nhand[p]--;",
         "draw_after_turn(s, p);",
         "s->move_index++;",
-        "int q = p;",
-        "for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile */",
-        "    if (++q == s->n) q = 0;",
-        "    if (s->nhand[q]) break;",
+        "int q = p + 1 == s->n ? 0 : p + 1;  /* the next seat clockwise that holds a tile: usually the next */",
+        "if (!s->nhand[q]) {",
+        "    for (int step = 2; step <= s->n; step++) {",
+        "        if (++q == s->n) q = 0;",
+        "        if (s->nhand[q]) break;",
+        "    }",
+        "    if (!s->nhand[q]) return;",
         "}",
-        "if (!s->nhand[q]) return;",
         "s->turn = q;",
     ]
