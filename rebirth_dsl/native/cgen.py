@@ -168,6 +168,7 @@ class _Gen:
         self.ability_function()
         self.public_function()
         self.end_functions()
+        sizes.update(self.counter_table())  # after every expression: the counters they asked for
         if self.problems:
             raise Unsupported("; ".join(self.problems))
         consts = "\n".join([*(f"#define {k} {c_int(v)}" for k, v in sizes.items()), *self.state_types(sizes)])
@@ -244,6 +245,26 @@ class _Gen:
                 f"#define TVMAX {c_int(tvmax)}",
                 f"typedef {_ctype(-1, t.n)} hx_t;  /* a hex, a group's size */",
                 f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */"]
+
+    def counter_table(self) -> dict[str, int]:
+        """HCADD[k][h]: what a tile of kind k on hex h adds to its seat's tile counters (cexpr.py tile_counter),
+        four counters of 16 bits to a u64 word, so occupy keeps them all with one addition per word; and the
+        words (NHW; a seat's tiles are at most the board's hexes, below 2^16, so a lane never carries)."""
+        t, counters = self.t, self.ex.counters
+        words = max(1, (len(counters) + 3) // 4)
+        rows = []
+        for k in range(self.nk):
+            cells = []
+            for h in range(t.n):
+                add = [0] * words
+                for i, (km, hexes) in enumerate(counters):
+                    if km >> k & 1 and hexes[h]:
+                        add[i >> 2] |= 1 << (16 * (i & 3))
+                cells.append(c_ints(add, words=True))
+            rows.append(f"{{{', '.join(cells) or c_ints([0] * words, words=True)}}}")
+        self.tables.append(f"static const u64 HCADD[{c_int(max(self.nk, 1))}][{c_int(max(t.n, 1))}][NHW] = "
+                           f"{{{', '.join(rows) or '{{0}}'}}};")
+        return {"NHC": len(counters), "NHW": words}
 
     def board_tables(self) -> None:
         """Neighbours, areas, free lists, landmark rings, majority metrics and abilities."""

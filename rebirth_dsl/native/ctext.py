@@ -53,6 +53,12 @@ typedef struct {
     i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
     i32 lm_owner[NLX];
     cnt_t lm_count[NLX][NM][NP];
+    /* counters kept while placing, so what the missions read at the end is not searched for: each seat's
+       largest group per tile kind (groups only grow), its areas ranked first (area_first), and its tiles on
+       each hex set an expression counts (cexpr.py tile_counter: 16 bits each, four to a word, cgen.py HCADD) */
+    hx_t glarge[NP][NK];
+    u64 hcnt[NP][NHW];
+    i32 nwon[NP];
     u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
     i64 score[NP][NCX], track[NP];
     i32 hand[NP][HMAX], nhand[NP];
@@ -165,15 +171,15 @@ static int rb_groups(const S *s, int p, u32 km, i32 *out) {
     }
     return n;
 }
-static i64 rb_largest(const S *s, int p, u32 km) {
+static i64 rb_largest(const S *s, int p, u32 km) {  /* the largest of the seat's groups, kept by occupy */
     i64 best = 0;
     if (p < 0 || p >= s->n) return 0;
-    for (int k = 0; k < NK; k++) if ((km >> k) & 1) {
-        const u64 *t = s->tbits[p][k];
-        for (int w = 0; w < W; w++)
-            for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (s->parent[x] == x && s->gsize[x] > best) best = s->gsize[x]; }
-    }
+    for (int k = 0; k < NK; k++) if (((km >> k) & 1) && s->glarge[p][k] > best) best = s->glarge[p][k];
     return best;
+}
+/* the seat's tiles on a hex set counted by counter i (cexpr.py tile_counter); nobody holds none */
+static inline i64 rb_hcount(const S *s, int p, int i) {
+    return p >= 0 && p < s->n ? (i64)((s->hcnt[p][i >> 2] >> (16 * (i & 3))) & 0xFFFF) : 0;
 }
 static i64 rb_max(const i32 *g, int n) { i64 m = 0; for (int i = 0; i < n; i++) if (g[i] > m) m = g[i]; return m; }
 static int rb_atleast(const i32 *g, int n, i64 least, i32 *out) {
@@ -208,7 +214,8 @@ static i64 rb_areas(const S *s, const u64 *t) {
         }
     return c;
 }
-static i64 rb_won(const S *s, i64 p) { i64 c = 0; for (int a = 0; a < NA; a++) if (s->area_first[a] == p) c++; return c; }
+/* the areas that ranked p first: area_first is a seat or NOFIRST, so nobody (-1) won none */
+static i64 rb_won(const S *s, i64 p) { return p >= 0 && p < s->n ? s->nwon[p] : 0; }
 static i64 rb_most(const S *s, int me, int placed, i64 inf, lam_t f) {
     i64 v = f(s, me, placed, inf);
     for (int q = 0; q < s->n; q++) if (q != me && f(s, q, placed, inf) > v) return 0;
@@ -255,8 +262,8 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
     s->tcount[p][k]++;
     take_free(s, h);
+    int root = h;  /* the placed tile's group: itself unless it joins others */
     if ((GROUPMASK >> k) & 1) {
-        int root = h;
         for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
             int m = NB[h][__builtin_ctz(b)];
             if (s->owner[m] == p && s->tkind[m] == k) {
@@ -269,6 +276,8 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
             }
         }
     }
+    if (s->gsize[root] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[root];
+    for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
     for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
@@ -408,6 +417,8 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
 static void rebuild(S *s) {
     memset(s->tbits, 0, sizeof s->tbits); memset(s->tcount, 0, sizeof s->tcount);
     memset(s->area_inf, 0, sizeof s->area_inf); memset(s->lm_count, 0, sizeof s->lm_count);
+    memset(s->glarge, 0, sizeof s->glarge); memset(s->hcnt, 0, sizeof s->hcnt); memset(s->nwon, 0, sizeof s->nwon);
+    for (int a = 0; a < NA; a++) if (s->area_first[a] >= 0) s->nwon[s->area_first[a]]++;
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = 0;
     for (int a = 0; a < NA; a++) s->area_free[a] = 0;
     for (int h = 0; h < NH; h++) {
@@ -418,6 +429,7 @@ static void rebuild(S *s) {
         if (p < 0) continue;
         s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
         s->tcount[p][k]++;
+        for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
         if (a >= 0) s->area_inf[a][p] += s->tval[h];
         for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
             count_majority(s, MADJ[i], p, k);
@@ -436,6 +448,10 @@ static void rebuild(S *s) {
                 }
             }
         }
+    }
+    for (int h = 0; h < NH; h++) {  /* each seat's largest group per tile kind: its roots' sizes */
+        int p = s->owner[h], k = s->tkind[h];
+        if (p >= 0 && s->parent[h] == h && s->gsize[h] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[h];
     }
 }
 #define TAKE(x) do { if (i >= nflat) return -2; (x) = flat[i++]; } while (0)
