@@ -148,7 +148,7 @@ static i64 rb_tcount(const S *s, int p, u32 km) {
 }
 static int rb_find(const S *s, int h) { while (s->parent[h] != h) h = s->parent[h]; return h; }
 static int rb_group_ok(const S *s, int h) {
-    return h >= 0 && h < NH && s->owner[h] >= 0 && ((GROUPMASK >> s->tkind[h]) & 1);
+    return (unsigned)h < NH && s->owner[h] >= 0 && ((GROUPMASK >> s->tkind[h]) & 1);
 }
 static i64 rb_group_size(const S *s, int h) { return rb_group_ok(s, h) ? s->gsize[rb_find(s, h)] : 0; }
 static void rb_group(const S *s, int h, u64 *out) {
@@ -243,12 +243,13 @@ static int find_mut(S *s, int h) {
     return h;
 }
 static inline __attribute__((always_inline)) void take_free(S *s, int h) {
+    int pos = s->fpos[h];
+    if (pos < 0) return;  /* on no free list: fpos is -1 for a taken hex and for a hex of no free list */
     int fk = HEX_FK[h];
-    if (fk < 0 || s->fpos[h] < 0) return;
-    int pos = s->fpos[h], last = s->freel[FOFF[fk] + s->freen[fk] - 1];
-    s->freel[FOFF[fk] + pos] = last;
+    hx_t *fl = s->freel + FOFF[fk];
+    int last = fl[--s->freen[fk]];
+    fl[pos] = last;
     s->fpos[last] = pos;
-    s->freen[fk]--;
     s->fpos[h] = -1;
 }
 static void occupy_neutral(S *s, int h) {
