@@ -351,15 +351,15 @@ class _Gen:
         self.rules.append("\n".join(e.lines))
 
     def deal_tables(self) -> None:
-        """Each player count's colour tiles and neutral hexes, the decks and the cards' points."""
+        """Each player count's colour tiles (last first) and neutral hexes, the decks and the cards' points."""
         rs, t, out = self.rs, self.t, self.tables
         np_ = max(rs.players[1], 1)
         colour: list[int] = []
         neut: list[int] = []
         coffs, noffs = [0], [0]
         for n in range(0, np_ + 1):
-            if rs.players[0] <= n <= rs.players[1]:
-                colour.extend(k << VBITS | v for k, v in colour_tiles(rs, n))
+            if rs.players[0] <= n <= rs.players[1]:  # last first: a supply's order, its top the end (new_game)
+                colour.extend(reversed([k << VBITS | v for k, v in colour_tiles(rs, n)]))
                 nt = rs.neutral.get(n)
                 if nt is not None:
                     neut.extend([h for h in range(t.n) if nt.tag in t.hex_tags[h]][: nt.count])

@@ -383,19 +383,22 @@ static void draw_hands(S *s) {
 static void new_game(S *s, int n, u64 seed, i32 *setup) {
     memcpy(s, &TEMPLATE[n], sizeof *s);
     rb_seed(s, seed);
-    i32 tiles[TMAX];
     int nt = COLOUR_OFF[n + 1] - COLOUR_OFF[n];
     for (int p = 0; p < n; p++) {
-        memcpy(tiles, &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
-        rb_shuffle(s, tiles, nt);
+        /* runtime.setup.deal shuffles the colour tiles t[0..nt) Fisher-Yates from the top, sets the first
+           SET_ASIDE aside and makes the rest the supply, whose top is the end (t[SET_ASIDE] drawn first). The
+           shuffle is done in place in the supply, which holds t last first (COLOUR is stored so): top[-i] is
+           t[i]; the set-aside tiles are then the supply's last and the rest is already in the supply's order */
+        i32 *top = s->supply[p] + nt - 1;
+        memcpy(s->supply[p], &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
+        for (int i = nt - 1; i > 0; i--) { int j = rb_below(s, i + 1); i32 x = top[-i]; top[-i] = top[-j]; top[-j] = x; }
         int aside = SET_ASIDE < nt ? SET_ASIDE : nt;
-        memcpy(s->aside[p], tiles, sizeof(i32) * aside);
+        for (int i = 0; i < aside; i++) s->aside[p][i] = top[-i];
         s->naside[p] = aside;
-        for (int i = aside; i < nt; i++) s->supply[p][nt - 1 - i] = tiles[i];  /* the top is the end */
         s->nsupply[p] = nt - aside;
         if (setup) {
-            *setup++ = aside; memcpy(setup, tiles, sizeof(i32) * aside); setup += aside;
-            *setup++ = nt - aside; memcpy(setup, tiles + aside, sizeof(i32) * (nt - aside)); setup += nt - aside;
+            *setup++ = aside; for (int i = 0; i < aside; i++) *setup++ = top[-i];
+            *setup++ = nt - aside; for (int i = aside; i < nt; i++) *setup++ = top[-i];
         }
     }
     for (int d = 0; d < ND; d++) {
