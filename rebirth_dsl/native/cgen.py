@@ -404,7 +404,7 @@ class _Gen:
         return fn
 
     def place_function(self) -> str:
-        """place(): occupy the hex, then every reaction in file order."""
+        """place() (place_tile inlined): occupy the hex, then every reaction in file order."""
         rs, t = self.rs, self.t
         st = static(rs)
         _per_hex_lists("LMADJ", [list(st.lm_adj[h]) for h in range(t.n)], self.tables)
@@ -425,7 +425,8 @@ class _Gen:
         e = Emitter()
         e.consts = self.tables  # the C tables, declared before every function
         e.declare("s", "p", "k", "v", "h")
-        with e.block("static void place(S *s, int p, int k, int v, int h) {", "}"):
+        with e.block("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h) {",
+                     "}"):
             e.line("occupy(s, h, p, k, v);")
             e.line("(void)v;")
             if self.incremental:
@@ -436,6 +437,8 @@ class _Gen:
                 if kind is not None and kind.c_place is not None:
                     kind.c_place(self, e, ri, r)  # the rule module's C, its functions and tables beside it
             e.extend(touch.c_mark(e.locals))
+        # inlined into the random playout loop (its every move); called from the search's paths
+        e.line("static void place(S *s, int p, int k, int v, int h) { place_tile(s, p, k, v, h); }")
         return "\n".join(e.lines)
 
     def ability_function(self) -> None:

@@ -387,18 +387,21 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
     for (int p = 0; p < n; p++) {
         /* runtime.setup.deal shuffles the colour tiles t[0..nt) Fisher-Yates from the top, sets the first
            SET_ASIDE aside and makes the rest the supply, whose top is the end (t[SET_ASIDE] drawn first). The
-           shuffle is done in place in the supply, which holds t last first (COLOUR is stored so): top[-i] is
-           t[i]; the set-aside tiles are then the supply's last and the rest is already in the supply's order */
-        i32 *top = s->supply[p] + nt - 1;
+           shuffle is done in place in the supply, which holds t last first (COLOUR is stored so): with `end`
+           just past the dealt tiles, end[-1 - i] is t[i]; the set-aside tiles are then the supply's last and
+           the rest is already in the supply's order */
+        i32 *end = s->supply[p] + nt;
         memcpy(s->supply[p], &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
-        for (int i = nt - 1; i > 0; i--) { int j = rb_below(s, i + 1); i32 x = top[-i]; top[-i] = top[-j]; top[-j] = x; }
+        for (int i = nt - 1; i > 0; i--) {
+            int j = rb_below(s, i + 1); i32 x = end[-1 - i]; end[-1 - i] = end[-1 - j]; end[-1 - j] = x;
+        }
         int aside = SET_ASIDE < nt ? SET_ASIDE : nt;
-        for (int i = 0; i < aside; i++) s->aside[p][i] = top[-i];
+        for (int i = 0; i < aside; i++) s->aside[p][i] = end[-1 - i];
         s->naside[p] = aside;
         s->nsupply[p] = nt - aside;
         if (setup) {
-            *setup++ = aside; for (int i = 0; i < aside; i++) *setup++ = top[-i];
-            *setup++ = nt - aside; for (int i = aside; i < nt; i++) *setup++ = top[-i];
+            *setup++ = aside; for (int i = 0; i < aside; i++) *setup++ = end[-1 - i];
+            *setup++ = nt - aside; for (int i = aside; i < nt; i++) *setup++ = end[-1 - i];
         }
     }
     for (int d = 0; d < ND; d++) {
@@ -674,6 +677,7 @@ def play_out() -> str:
     for none on every move."""
     e = Emitter()
     e.line("static void place(S *s, int p, int k, int v, int h);")
+    e.line("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h);")
     e.line("static inline __attribute__((always_inline)) int pick_hex(S *s, int k);")
     e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m);")
     e.line()
@@ -682,7 +686,7 @@ def play_out() -> str:
     with e.scope(), e.block("static inline __attribute__((always_inline)) void play_loop(S *s, const int rec) {",
                             "}"), e.block("for (;;) {", "}"):
         e.declare("rec")
-        _turn(e, "pick_hex(s, k)", "rec")
+        _turn(e, "pick_hex(s, k)", "rec", "place_tile")
     e.line("static void play_out(S *s) { if (s->rec_moves) play_loop(s, 1); else play_loop(s, 0); }")
     e.line()
     e.line("/* the search's playouts: each move the best by immediate points of m hexes drawn as pick_hex draws */")
@@ -703,8 +707,9 @@ def play_out() -> str:
     return "\n".join(e.lines)
 
 
-def _turn(e: Emitter, pick: str, rec: str) -> None:
-    """One turn of a playout loop: a random hand tile, its hex by `pick`, the move, the end of the turn."""
+def _turn(e: Emitter, pick: str, rec: str, place: str = "place") -> None:
+    """One turn of a playout loop: a random hand tile, its hex by `pick`, the move (by `place`), the end of
+    the turn."""
     e.line("int p = s->turn, nh = s->nhand[p];")
     e.line("if (!nh) return;")
     e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
@@ -712,18 +717,18 @@ def _turn(e: Emitter, pick: str, rec: str) -> None:
     e.declare("p", "ti", "code")
     e.extend(turn.c_leaving(e.locals))
     e.line(f"int k = code >> VBITS, h = {pick};")
-    _move(e, rec)
+    _move(e, rec, place)
     e.extend(turn.c_end_of_turn(e.locals))
 
 
-def _move(e: Emitter, rec: str) -> None:
+def _move(e: Emitter, rec: str, place: str = "place") -> None:
     """The move itself: recorded when a record is being written (`rec`), counted, placed or passed (S-P5).
     Fallback placements are counted from the board when they are read (extras), not here on every move."""
     with e.block(f"if ({rec} && s->nmoves < MAXMOVES) {{", "}"):
         e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
         e.line("m[0] = p; m[1] = code; m[2] = h;")
     e.line("s->nmoves++;")
-    e.line("if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;")
+    e.line(f"if (h >= 0) {place}(s, p, k, code & VMASK, h); else s->passed[p]++;")
 
 
 # Included only when the face-up cards are read incrementally (cgen.py public_function): it needs the
