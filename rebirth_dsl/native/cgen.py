@@ -64,6 +64,14 @@ def _per_hex_lists(name: str, lists: list[list[int]], out: list[str]) -> str:
     return name
 
 
+def _landmark_sets(name: str, sets: list[list[int]], nl: int) -> str:
+    """`static const u64 NAME[len(sets)][NLW]`: per hex a set of landmarks, bit lm & 63 of word lm >> 6."""
+    nlw = max(1, (nl + 63) // 64)
+    rows = [c_ints([sum(1 << (lm & 63) for lm in lms if lm >> 6 == w) for w in range(nlw)], words=True)
+            for lms in sets] or [c_ints([0] * nlw, words=True)]
+    return f"static const u64 {name}[{c_int(max(len(sets), 1))}][NLW] = {{{', '.join(rows)}}};"
+
+
 def _fk_mask(kinds: tuple[str, ...], fk_of: dict[str, int]) -> int:
     """The free lists (hex kinds) a placement rule names, as a bit mask."""
     m = 0
@@ -144,6 +152,11 @@ class _Gen:
     def lists(self, name: str, lists: list[list[int]]) -> str:
         """A C list per hex or landmark (_per_hex_lists) among the tables."""
         return _per_hex_lists(name, lists, self.tables)
+
+    def landmark_sets(self, name: str, sets: list[list[int]]) -> str:
+        """Per hex a set of landmarks as a C bit set `u64 name[h][NLW]` among the tables."""
+        self.tables.append(_landmark_sets(name, sets, len(self.t.landmark_hex)))
+        return name
 
     def function(self, source: str) -> None:
         """A generated C function, declared before place()."""
@@ -309,7 +322,9 @@ class _Gen:
         rows = ", ".join(c_ints(m + [0] * (nm - len(m))) for m in met) or c_ints([])
         out.append(f"static const u32 LM_MET[NLX][NM] = {{{rows}}};")
         out.append(f"static const i32 LM_NMET[NLX] = {c_ints([len(m) for m in met])};")
-        _per_hex_lists("MADJ", [[lm for lm in st.lm_adj[h] if lm in st.metric_of] for h in range(t.n)], out)
+        # the landmarks next to each hex whose majority counts a tile there may add to (occupy)
+        out.append(_landmark_sets("MADJM", [[lm for lm in st.lm_adj[h] if lm in st.metric_of] for h in range(t.n)],
+                                  len(t.landmark_hex)))
         ab_index = {name: i for i, name in enumerate(rs.abilities)}
         lm_ab = []
         users = {r.kind for r in st.ability_rules}

@@ -281,8 +281,8 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
-    for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
-        count_majority(s, MADJ[i], p, k);  /* rules/majority.py */
+    for (int w = 0; w < NLW; w++) for (u64 b = MADJM[h][w]; b; b &= b - 1) {
+        count_majority(s, w * 64 + __builtin_ctzll(b), p, k);  /* rules/majority.py */
     }
 }
 
@@ -438,8 +438,8 @@ static void rebuild(S *s) {
         s->tcount[p][k]++;
         for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
         if (a >= 0) s->area_inf[a][p] += s->tval[h];
-        for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
-            count_majority(s, MADJ[i], p, k);
+        for (int w = 0; w < NLW; w++) for (u64 b = MADJM[h][w]; b; b &= b - 1) {
+            count_majority(s, w * 64 + __builtin_ctzll(b), p, k);
         }
     }
     for (int h = 0; h < NH; h++) {  /* groups: union every same-owner same-kind neighbour pair */

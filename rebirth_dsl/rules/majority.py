@@ -207,7 +207,7 @@ def c_challenge(ri: str, rule: MajorityRule, st: str, tell_taken: bool = False) 
     is told when the landmark changes hands (pub_landmark). `ri` and `st` are C integer text (cexpr.c_int)."""
     take = "s->lm_owner[lm] = p;" + (" pub_landmark(s, lm, o, p);" if tell_taken else "")
     e = Emitter()
-    with e.block(f"static void challenge{ri}(S *s, int lm, int p) {{", "}"):
+    with e.block(f"static inline void challenge{ri}(S *s, int lm, int p) {{", "}"):
         e.line("int o = s->lm_owner[lm];")
         e.line("if (o == p) return;")
         e.line(f"if (o < 0) {{ {take} s->claims[{st}][p]++; return; }}")
@@ -223,15 +223,17 @@ def c_challenge(ri: str, rule: MajorityRule, st: str, tell_taken: bool = False) 
 
 def c_place(gen: CContext, e: Emitter, ri: int, rule: MajorityRule) -> None:
     """`react` in place(): p's tile on h challenges the holder of every landmark of this rule next to h
-    (MAJ{ri}: those landmarks per hex), through `challenge{ri}` (c_challenge; the claims and changes of
-    hands counted in the rule's slot among the ruleset's majorities)."""
+    (MAJ{ri}: those landmarks per hex, a bit set walked in their order), through `challenge{ri}`
+    (c_challenge; the claims and changes of hands counted in the rule's slot among the ruleset's
+    majorities)."""
     e.locals.require("s", "p", "h")
     mine = set(rule.landmarks)
-    table = gen.lists(f"MAJ{ri}", [[lm for lm in gen.lm_adj[h] if lm in mine and gen.metric_of.get(lm) is rule]
-                                   for h in range(gen.t.n)])
+    table = gen.landmark_sets(f"MAJ{ri}", [[lm for lm in gen.lm_adj[h] if lm in mine and gen.metric_of.get(lm) is rule]
+                                           for h in range(gen.t.n)])
     slot = c_int(next(i for i, m in enumerate(gen.rs.majorities) if m is rule))
     gen.function(c_challenge(c_int(ri), rule, slot, gen.incremental))
-    e.line(f"for (int i = {table}_OFF[h]; i < {table}_OFF[h + 1]; i++) challenge{c_int(ri)}(s, {table}[i], p);")
+    e.line(f"for (int w = 0; w < NLW; w++) for (u64 b = {table}[h][w]; b; b &= b - 1) "
+           f"challenge{c_int(ri)}(s, w * 64 + __builtin_ctzll(b), p);")
 
 
 # ----- English (present/describe.py) ----------------------------------------------------------------
