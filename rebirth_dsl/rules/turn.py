@@ -204,12 +204,19 @@ def c_leaving(loc: Locals) -> list[str]:
 
 def c_end_of_turn(loc: Locals) -> list[str]:
     """`end_turn` in the native playout loop after the move: the tile at `ti` (c_leaving) leaves the hand,
-    the draw step (C_DRAW), the move counted, `next_seat`; the playout returns when nobody holds a tile."""
+    the draw step (C_DRAW), the move counted, `next_seat`; the playout returns when nobody holds a tile.
+    The usual turn, the hand's last tile played and the top of the supply drawn with no draw pending, puts
+    the drawn tile where the played one was: the same hand, with nothing shifted or counted twice."""
     loc.require("s", "p", "ti")
     return [
-        "for (int i = ti + 1; i < s->nhand[p]; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */",
-        "s->nhand[p]--;",
-        "draw_after_turn(s, p);",
+        "int left = s->nhand[p] - 1;",
+        "if (ti == left && !s->pend_on[p] && s->nsupply[p]) {",
+        "    s->hand[p][left] = s->supply[p][--s->nsupply[p]];",
+        "} else {",
+        "    for (int i = ti + 1; i <= left; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */",
+        "    s->nhand[p] = left;",
+        "    draw_after_turn(s, p);",
+        "}",
         "s->move_index++;",
         "int q = p + 1 == s->n ? 0 : p + 1;  /* the next seat clockwise that holds a tile: usually the next */",
         "if (!s->nhand[q]) {",
