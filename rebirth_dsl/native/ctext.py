@@ -61,13 +61,11 @@ typedef struct {
     i32 nwon[NP];
     u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
     i64 score[NP][NCX], track[NP];
-    i32 hand[NP][HMAX], nhand[NP];
-    i32 supply[NP][TMAX], nsupply[NP];
-    i32 aside[NP][TMAX], naside[NP];
-    i32 deck[NDX][DMAX], dtop[NDX], dlen[NDX];
-    i32 held[NP][HELDMAX], nheld[NP];
+    i32 nhand[NP], nsupply[NP], naside[NP];  /* the holdings' counts; their tiles and cards: below */
+    i32 dtop[NDX], dlen[NDX];
+    i32 nheld[NP];
     i32 passed[NP];
-    i32 pub[PUBMAX], npub;
+    i32 npub;
     u8 pub_done[NCARDX][NP];
     i32 pub_cnt[NCARDX];
     u8 dbl_on[NP][NCARDX];
@@ -83,7 +81,7 @@ typedef struct {
     /* what the lab reads besides the scores (play/tally.py): landmarks taken from a holder or unheld, per
        majority statement, and the order of each public card's fulfillers (fallback placements are read off
        the board: extras) */
-    i32 changes[NMAJX][NP], claims[NMAJX][NP], pub_order[NCARDX][NP];
+    i32 changes[NMAJX][NP], claims[NMAJX][NP];
     /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
        both counts go on past the buffers, so a record that did not fit is refused, never cut (lib.py) */
     i32 *rec_moves, *rec_ans;
@@ -91,7 +89,17 @@ typedef struct {
     /* a tile or card found no room in its array: the game is refused (-4), never scored without it. load()
        admits only positions whose hands and held cards cannot outgrow their arrays, so it stays 0 */
     i32 lost;
+    /* ----- the holdings' contents, each read only below its count (above) and written before it is read:
+       a new game deals them, so new_game copies the template only up to here (DEALT) ----- */
+    i32 hand[NP][HMAX];
+    i32 supply[NP][TMAX];
+    i32 aside[NP][TMAX];
+    i32 deck[NDX][DMAX];
+    i32 held[NP][HELDMAX];
+    i32 pub[PUBMAX];
+    i32 pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
 } S;
+#define DEALT __builtin_offsetof(S, hand)
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
 
@@ -381,7 +389,7 @@ static void draw_hands(S *s) {
         for (int i = 0; i < HAND; i++) if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
 }
 static void new_game(S *s, int n, u64 seed, i32 *setup) {
-    memcpy(s, &TEMPLATE[n], sizeof *s);
+    memcpy(s, &TEMPLATE[n], DEALT);  /* the holdings' contents are dealt below */
     rb_seed(s, seed);
     int nt = COLOUR_OFF[n + 1] - COLOUR_OFF[n];
     for (int p = 0; p < n; p++) {
