@@ -689,12 +689,28 @@ def play_out() -> str:
     e.line("static inline __attribute__((always_inline)) int pick_hex(S *s, int k);")
     e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m);")
     e.line()
-    e.line("/* uniformly random moves to the end of the game, as fast.run_random (rec: a record is written) */")
+    e.line("/* uniformly random moves to the end of the game, as fast.run_random (rec: a record is written). The")
+    e.line("   seat to play and the moves made are kept in locals and stored when the game ends: no move reads them")
+    e.line("   (an ability's answer reads nmoves, only while a record is written) */")
     e.declare("s")
     with e.scope(), e.block("static inline __attribute__((always_inline)) void play_loop(S *s, const int rec) {",
-                            "}"), e.block("for (;;) {", "}"):
+                            "}"):
         e.declare("rec")
-        _turn(e, "pick_hex(s, k)", "rec", "place_tile")
+        e.line("int p = s->turn, moved = 0;")
+        e.declare("p")
+        with e.block("for (;;) {", "}"):
+            e.line("int nh = s->nhand[p];")
+            e.line("if (!nh) break;")
+            e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
+            e.line("int code = s->hand[p][ti];")
+            e.declare("ti", "code")
+            e.extend(turn.c_leaving(e.locals))
+            e.line("int k = code >> VBITS, h = pick_hex(s, k);")
+            _move(e, "rec", "place_tile", "if (rec) s->nmoves++;")
+            e.extend(turn.c_end_of_turn(e.locals, stop="break;", count="moved++;", to="p = q;"))
+        e.line("s->turn = p;")
+        e.line("s->move_index += moved;")
+        e.line("if (!rec) s->nmoves += moved;")
     e.line("static void play_out(S *s) { if (s->rec_moves) play_loop(s, 1); else play_loop(s, 0); }")
     e.line()
     e.line("/* the search's playouts: each move the best by immediate points of m hexes drawn as pick_hex draws */")
@@ -729,13 +745,14 @@ def _turn(e: Emitter, pick: str, rec: str, place: str = "place") -> None:
     e.extend(turn.c_end_of_turn(e.locals))
 
 
-def _move(e: Emitter, rec: str, place: str = "place") -> None:
-    """The move itself: recorded when a record is being written (`rec`), counted, placed or passed (S-P5).
-    Fallback placements are counted from the board when they are read (extras), not here on every move."""
+def _move(e: Emitter, rec: str, place: str = "place", count: str = "s->nmoves++;") -> None:
+    """The move itself: recorded when a record is being written (`rec`), counted (`count`), placed or passed
+    (S-P5). Fallback placements are counted from the board when they are read (extras), not here on every
+    move."""
     with e.block(f"if ({rec} && s->nmoves < MAXMOVES) {{", "}"):
         e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
         e.line("m[0] = p; m[1] = code; m[2] = h;")
-    e.line("s->nmoves++;")
+    e.line(count)
     e.line(f"if (h >= 0) {place}(s, p, k, code & VMASK, h); else s->passed[p]++;")
 
 

@@ -202,11 +202,13 @@ def c_leaving(loc: Locals) -> list[str]:
     return ["for (int j = 0; j < ti; j++) if (s->hand[p][j] == code) { ti = j; break; }"]
 
 
-def c_end_of_turn(loc: Locals) -> list[str]:
+def c_end_of_turn(loc: Locals, stop: str = "return;", count: str = "s->move_index++;",
+                  to: str = "s->turn = q;") -> list[str]:
     """`end_turn` in the native playout loop after the move: the tile at `ti` (c_leaving) leaves the hand,
-    the draw step (C_DRAW), the move counted, `next_seat`; the playout returns when nobody holds a tile.
-    The usual turn, the hand's last tile played and the top of the supply drawn with no draw pending, puts
-    the drawn tile where the played one was: the same hand, with nothing shifted or counted twice."""
+    the draw step (C_DRAW), the move counted (`count`), `next_seat` (the turn passed by `to`, q the seat);
+    the playout ends (`stop`) when nobody holds a tile. The usual turn, the hand's last tile played and the
+    top of the supply drawn with no draw pending, puts the drawn tile where the played one was: the same
+    hand, with nothing shifted or counted twice."""
     loc.require("s", "p", "ti")
     return [
         "int left = s->nhand[p] - 1;",
@@ -217,14 +219,14 @@ def c_end_of_turn(loc: Locals) -> list[str]:
         "    s->nhand[p] = left;",
         "    draw_after_turn(s, p);",
         "}",
-        "s->move_index++;",
+        count,
         "int q = p + 1 == s->n ? 0 : p + 1;  /* the next seat clockwise that holds a tile: usually the next */",
         "if (!s->nhand[q]) {",
         "    for (int step = 2; step <= s->n; step++) {",
         "        if (++q == s->n) q = 0;",
         "        if (s->nhand[q]) break;",
         "    }",
-        "    if (!s->nhand[q]) return;",
+        f"    if (!s->nhand[q]) {stop}",
         "}",
-        "s->turn = q;",
+        to,
     ]
