@@ -289,9 +289,8 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
-    for (int w = 0; w < NLW; w++) for (u64 b = MADJM[h][w]; b; b &= b - 1) {
-        count_majority(s, w * 64 + __builtin_ctzll(b), p, k);  /* rules/majority.py */
-    }
+    /* the tile's majority counts next to landmarks (placement.occupy) are added by each majority statement
+       just before it challenges the landmark's holder (rules/majority.py c_place): nothing else reads them */
 }
 
 /* a new position (its marks all zero: a copy of a template, or loaded into a cleared state): every face-up
