@@ -51,6 +51,7 @@ class ExprGen:
     # counters of a seat's tiles of some kinds on a fixed set of hexes, kept by occupy (ctext.py hcnt) so that
     # counting them reads one number: (kind mask, hexes) per counter, in their index order
     counters: list[tuple[int, tuple[bool, ...]]] = field(default_factory=list)
+    tile_counts: bool = False  # an expression reads the per-kind tile counts (rb_tcount): occupy keeps them
 
     # ----- public --------------------------------------------------------------------------------
     def function(self, node: A.Expr, where: str) -> str:

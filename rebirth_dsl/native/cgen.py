@@ -182,6 +182,9 @@ class _Gen:
         self.public_function()
         self.end_functions()
         sizes.update(self.counter_table())  # after every expression: the counters they asked for
+        sizes["TILE_COUNTS"] = int(self.ex.tile_counts)
+        # a "draw N, keep one" ability leaves a draw pending (ctext.py draw_keep): else the turn never tests one
+        sizes["PENDING_DRAWS"] = int(any(isinstance(ab.effect, A.DrawKeepEffect) for ab in rs.abilities.values()))
         if self.problems:
             raise Unsupported("; ".join(self.problems))
         consts = "\n".join([*(f"#define {k} {c_int(v)}" for k, v in sizes.items()), *self.state_types(sizes)])

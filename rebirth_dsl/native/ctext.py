@@ -269,7 +269,7 @@ static void occupy_neutral(S *s, int h) {
 static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int k, int v) {
     s->owner[h] = p; s->tkind[h] = k; s->tval[h] = v;
     s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
-    s->tcount[p][k]++;
+    if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
     take_free(s, h);
     int root = h;  /* the placed tile's group: itself unless it joins others */
     if ((GROUPMASK >> k) & 1) {

@@ -164,7 +164,8 @@ def python_end_of_turn(fixed: bool, loc: Locals) -> list[str]:
 
 # `draw` in the native engine (native/cgen.py puts it before ctext.py's play_out): hand_add keeps the hand
 # in the reference order. The usual step, the top of the supply, is inlined into the playout loop; a pending
-# "draw N, keep one" is the call out of it.
+# "draw N, keep one" is the call out of it, and no test at all where no ability leaves one (PENDING_DRAWS,
+# cgen.py).
 C_DRAW = """\
 /* a pending draw N, keep one, as `draw` */
 static __attribute__((noinline)) void draw_pending(S *s, int p) {
@@ -187,7 +188,7 @@ static __attribute__((noinline)) void draw_pending(S *s, int p) {
 }
 /* the draw step of a turn (the top of the supply), or a pending draw N, keep one, as `draw` */
 static inline __attribute__((always_inline)) void draw_after_turn(S *s, int p) {
-    if (s->pend_on[p]) draw_pending(s, p);
+    if (PENDING_DRAWS && s->pend_on[p]) draw_pending(s, p);
     else if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
 }
 """
@@ -212,7 +213,7 @@ def c_end_of_turn(loc: Locals, stop: str = "return;", count: str = "s->move_inde
     loc.require("s", "p", "ti")
     return [
         "int left = s->nhand[p] - 1;",
-        "if (ti == left && !s->pend_on[p] && s->nsupply[p]) {",
+        "if (ti == left && !(PENDING_DRAWS && s->pend_on[p]) && s->nsupply[p]) {",
         "    s->hand[p][left] = s->supply[p][--s->nsupply[p]];",
         "} else {",
         "    for (int i = ti + 1; i <= left; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */",
