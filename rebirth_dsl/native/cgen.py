@@ -622,11 +622,14 @@ class _Gen:
         self.card_function()
         e = Emitter()
         e.consts = self.tables  # the C tables, declared before every function
-        e.declare("s", "totals", "bd")
-        with e.block("static void end_scoring(S *s, i64 *totals, i64 *bd) {", "}"):
+        e.declare("s", "totals", "bd", "with_bd")
+        # written twice by the compiler: with the per-category breakdown (bd) and, where the caller reads none,
+        # without it
+        with e.block("static inline __attribute__((always_inline)) void end_scores(S *s, i64 *totals, i64 *bd, "
+                     "const int with_bd) {", "}"):
             e.line("int n = s->n;")
             e.line("for (int q = 0; q < n; q++) { totals[q] = s->track[q]; "
-                   "for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }")
+                   "if (with_bd) for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }")
             for i, (kind, fn, cat, _ids) in enumerate(rs.end_incomplete):  # S-E1
                 f = self.expr(fn.node, f"incomplete-area scoring {i + 1}")
                 inc = e.c_table("u8", f"INC{i}", "NAX", [int(k == kind) for k in t.area_kind])
@@ -651,6 +654,9 @@ class _Gen:
                     e.line(f"i64 pts = {public.c_held_points(e.locals)};")
                     e.declare("pts")
                     self._end_points(e, rs.end_held[0])
+        e.line("/* S-E1..S-E3: totals[n], and the breakdown bd[n * NC] unless bd is NULL */")
+        e.line("static void end_scoring(S *s, i64 *totals, i64 *bd) { if (bd) end_scores(s, totals, bd, 1); "
+               "else end_scores(s, totals, bd, 0); }")
         self.rules.append("\n".join(e.lines))
         w = Emitter()
         with w.block("static i32 winners_of(S *s, const i64 *totals) {", "}"):  # S-E4
@@ -668,9 +674,9 @@ class _Gen:
 
     def _end_points(self, e: Emitter, category: str) -> None:
         """End scoring's `pts` for seat q added to its total and to its category's column."""
-        e.locals.require("totals", "bd", "q", "pts")
+        e.locals.require("totals", "bd", "with_bd", "q", "pts")
         ci = self.category(category)
-        e.line(f"totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;")
+        e.line(f"totals[q] += pts; if (with_bd && {ci} >= 0) bd[q * NC + {ci}] += pts;")
 
 
 def _ctype(lo: int, hi: int) -> str:

@@ -521,7 +521,7 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
 
 static void outputs(S *s, int64_t *totals, int64_t *breakdown, int32_t *winners, int32_t *lm_owner) {
     i64 t[NP], bd[NP * NCX];
-    end_scoring(s, t, bd);
+    end_scoring(s, t, breakdown ? bd : 0);
     if (totals) memcpy(totals, t, sizeof(i64) * s->n);
     if (breakdown) memcpy(breakdown, bd, sizeof(i64) * s->n * NC);
     if (winners) *winners = winners_of(s, t);
@@ -662,8 +662,8 @@ EXPORT int rb_search(const int32_t *flat, const int32_t *offs, int ndet, const i
             move_at(s, ti, h);
             if (sample >= 2) play_points(s, tmp, sample); else play_out(s);
             if (s->lost) { rc = -4; break; }
-            i64 t[NP], bd[NP * NCX], best = 0;
-            end_scoring(s, t, bd);
+            i64 t[NP], best = 0;
+            end_scoring(s, t, 0);
             int first = 1;
             for (int q = 0; q < s->n; q++) if (q != viewer && (first || t[q] > best)) { best = t[q]; first = 0; }
             margin[(i64)j * ncand + c] = t[viewer] - (first ? 0 : best);
