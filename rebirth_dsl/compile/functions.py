@@ -111,10 +111,12 @@ class CGen(Protocol):
     def t(self) -> Tables: ...
     @property
     def words(self) -> int: ...
+    tile_counts: bool
     def _name(self, prefix: str) -> str: ...
     def const(self, key: tuple[str, ...], ctype: str, values: list[int]) -> str: ...
     def hexmask(self, mask: list[bool] | tuple[bool, ...]) -> str: ...
     def kindmask(self, args: tuple[A.Expr, ...]) -> int: ...
+    def tile_counter(self, kinds: int, hexes: list[bool] | tuple[bool, ...]) -> int | None: ...
     def gen(self, node: A.Expr) -> tuple[list[str], str, str]: ...
     def scalar(self, node: A.Expr) -> tuple[list[str], str]: ...
     def hexes(self, node: A.Expr) -> tuple[list[str], str]: ...
@@ -410,10 +412,14 @@ class Count(Builtin):
         if isinstance(a, A.Call) and a.fn == "tiles":  # the per-seat counters, no bitset
             mask = cg.kindmask(a.args[1:])
             s, p = cg.scalar(a.args[0])
+            cg.tile_counts = True
             return s, f"rb_tcount(s, (int){p}, {c_int(mask)}u)", "int"
         if isinstance(a, A.Call) and a.fn == "group":  # the union-find root's size
             s, h = cg.scalar(a.args[0])
             return s, f"rb_group_size(s, (int){h})", "int"
+        counted = _c_tile_counter(cg, a)
+        if counted is not None:
+            return counted
         s, e, kind = cg.gen(a)
         if kind == "hexes":
             return s, f"rb_popcount({e})", "int"
@@ -724,6 +730,30 @@ class Atleast(Builtin):
     def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         (a, wa), (b, wb) = pr.anyset(args[0]), pr.scalar(args[1])
         return a, b, wa or wb
+
+def _c_tile_counter(cg: CGen, a: A.Expr) -> tuple[list[str], str, str] | None:
+    """count(at/near(... tiles(P, kinds) ..., X)): a seat's tiles of fixed kinds on a fixed set of hexes (each
+    `at` and `near` keeps those of its mask), read off the counter occupy keeps; None for any other form."""
+    mask = [True] * cg.t.n
+    while isinstance(a, A.Call) and a.fn in ("at", "near") and len(a.args) == 2:
+        if a.fn == "at":
+            if not isinstance(a.args[1], A.Name):
+                return None
+            keep: list[bool] | None = list(cg.t.hex_matches(a.args[1].id))
+        else:
+            keep = cg.t.near_mask(a.args[1])
+        if keep is None:
+            return None
+        mask = [x and bool(y) for x, y in zip(mask, keep, strict=True)]
+        a = a.args[0]
+    if mask == [True] * cg.t.n or not (isinstance(a, A.Call) and a.fn == "tiles"):
+        return None  # no filter: the per-kind counts (rb_tcount) already say it
+    i = cg.tile_counter(cg.kindmask(a.args[1:]), mask)
+    if i is None:
+        return None
+    s, p = cg.scalar(a.args[0])
+    return s, f"rb_hcount(s, (int){p}, {c_int(i)})", "int"
+
 
 @builtin
 class At(Builtin):

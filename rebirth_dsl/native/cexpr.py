@@ -25,6 +25,7 @@ from rebirth_dsl.lang.functions import SIGNATURES
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
 
+MAX_COUNTERS = 64  # tile counters (ExprGen.tile_counter): four to a u64, each 16 bits
 BOUND = 1 << 40  # a value an expression may reach; totals of many such stay far inside 64 bits
 _ARITH = {"+": "+", "-": "-", "*": "*"}
 _CMP = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!="}
@@ -47,6 +48,10 @@ class ExprGen:
     consts: list[str] = field(default_factory=list)
     _n: int = 0
     _const_of: dict[tuple, str] = field(default_factory=dict)
+    # counters of a seat's tiles of some kinds on a fixed set of hexes, kept by occupy (ctext.py hcnt) so that
+    # counting them reads one number: (kind mask, hexes) per counter, in their index order
+    counters: list[tuple[int, tuple[bool, ...]]] = field(default_factory=list)
+    tile_counts: bool = False  # an expression reads the per-kind tile counts (rb_tcount): occupy keeps them
 
     # ----- public --------------------------------------------------------------------------------
     def function(self, node: A.Expr, where: str) -> str:
@@ -152,6 +157,18 @@ class ExprGen:
     def hexmask(self, mask: list[bool] | tuple[bool, ...]) -> str:
         """A constant bitset of the hexes whose entry is true."""
         return self.const(("hexes", tuple(mask)), "u64", bitset(mask, self.words))
+
+    def tile_counter(self, kinds: int, hexes: list[bool] | tuple[bool, ...]) -> int | None:
+        """The index of the counter of a seat's tiles of the kinds (a bit mask) on the hexes, shared by equal
+        uses; None past MAX_COUNTERS, or on a board of 2^16 hexes or more (a counter is a 16-bit lane of a u64:
+        cgen.py HCADD)."""
+        key = (kinds, tuple(bool(x) for x in hexes))
+        if key in self.counters:
+            return self.counters.index(key)
+        if len(self.counters) == MAX_COUNTERS or self.t.n >= 1 << 16:
+            return None
+        self.counters.append(key)
+        return len(self.counters) - 1
 
     def kindmask(self, args: tuple[A.Expr, ...]) -> int:
         """The tile kinds named by selector arguments (none: every kind), as a bit mask."""

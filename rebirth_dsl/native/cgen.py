@@ -68,6 +68,14 @@ def _per_hex_lists(name: str, lists: list[list[int]], out: list[str]) -> str:
     return name
 
 
+def _landmark_sets(name: str, sets: list[list[int]], nl: int) -> str:
+    """`static const u64 NAME[len(sets)][NLW]`: per hex a set of landmarks, bit lm & 63 of word lm >> 6."""
+    nlw = max(1, (nl + 63) // 64)
+    rows = [c_ints([sum(1 << (lm & 63) for lm in lms if lm >> 6 == w) for w in range(nlw)], words=True)
+            for lms in sets] or [c_ints([0] * nlw, words=True)]
+    return f"static const u64 {name}[{c_int(max(len(sets), 1))}][NLW] = {{{', '.join(rows)}}};"
+
+
 def _fk_mask(kinds: tuple[str, ...], fk_of: dict[str, int]) -> int:
     """The free lists (hex kinds) a placement rule names, as a bit mask."""
     m = 0
@@ -149,6 +157,11 @@ class _Gen:
         """A C list per hex or landmark (_per_hex_lists) among the tables."""
         return _per_hex_lists(name, lists, self.tables)
 
+    def landmark_sets(self, name: str, sets: list[list[int]]) -> str:
+        """Per hex a set of landmarks as a C bit set `u64 name[h][NLW]` among the tables."""
+        self.tables.append(_landmark_sets(name, sets, len(self.t.landmark_hex)))
+        return name
+
     def function(self, source: str) -> None:
         """A generated C function, declared before place()."""
         self.rules.append(source)
@@ -172,6 +185,10 @@ class _Gen:
         self.ability_function()
         self.public_function()
         self.end_functions()
+        sizes.update(self.counter_table())  # after every expression: the counters they asked for
+        sizes["TILE_COUNTS"] = int(self.ex.tile_counts)
+        # a "draw N, keep one" ability leaves a draw pending (ctext.py draw_keep): else the turn never tests one
+        sizes["PENDING_DRAWS"] = int(any(isinstance(ab.effect, A.DrawKeepEffect) for ab in rs.abilities.values()))
         if self.problems:
             raise Unsupported("; ".join(self.problems))
         consts = "\n".join([*(f"#define {k} {c_int(v)}" for k, v in sizes.items()), *self.state_types(sizes)])
@@ -249,6 +266,26 @@ class _Gen:
                 f"typedef {_ctype(-1, t.n)} hx_t;  /* a hex, a group's size */",
                 f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */"]
 
+    def counter_table(self) -> dict[str, int]:
+        """HCADD[k][h]: what a tile of kind k on hex h adds to its seat's tile counters (cexpr.py tile_counter),
+        four counters of 16 bits to a u64 word, so occupy keeps them all with one addition per word; and the
+        words (NHW; a seat's tiles are at most the board's hexes, below 2^16, so a lane never carries)."""
+        t, counters = self.t, self.ex.counters
+        words = max(1, (len(counters) + 3) // 4)
+        rows = []
+        for k in range(self.nk):
+            cells = []
+            for h in range(t.n):
+                add = [0] * words
+                for i, (km, hexes) in enumerate(counters):
+                    if km >> k & 1 and hexes[h]:
+                        add[i >> 2] |= 1 << (16 * (i & 3))
+                cells.append(c_ints(add, words=True))
+            rows.append(f"{{{', '.join(cells) or c_ints([0] * words, words=True)}}}")
+        self.tables.append(f"static const u64 HCADD[{c_int(max(self.nk, 1))}][{c_int(max(t.n, 1))}][NHW] = "
+                           f"{{{', '.join(rows) or '{{0}}'}}};")
+        return {"NHC": len(counters), "NHW": words}
+
     def board_tables(self) -> None:
         """Neighbours, areas, free lists, landmark rings, majority metrics and abilities."""
         rs, t, out = self.rs, self.t, self.tables
@@ -292,7 +329,9 @@ class _Gen:
         rows = ", ".join(c_ints(m + [0] * (nm - len(m))) for m in met) or c_ints([])
         out.append(f"static const u32 LM_MET[NLX][NM] = {{{rows}}};")
         out.append(f"static const i32 LM_NMET[NLX] = {c_ints([len(m) for m in met])};")
-        _per_hex_lists("MADJ", [[lm for lm in st.lm_adj[h] if lm in st.metric_of] for h in range(t.n)], out)
+        # the landmarks next to each hex whose majority counts a tile there may add to (occupy)
+        out.append(_landmark_sets("MADJM", [[lm for lm in st.lm_adj[h] if lm in st.metric_of] for h in range(t.n)],
+                                  len(t.landmark_hex)))
         ab_index = {name: i for i, name in enumerate(rs.abilities)}
         lm_ab = []
         users = {r.kind for r in st.ability_rules}
@@ -306,12 +345,13 @@ class _Gen:
     def pick_function(self, fk_of: dict[str, int]) -> None:
         """pick_hex: a uniform free hex of the tile kind's placement rule, else of its fallback (S-P2, S-P3),
         else -1 (a pass, S-P5); specialised per tile kind so each tier is a couple of loads. PRIMFK: the
-        primary hex kinds per tile kind, so a placement on another counts as a fallback (the lab's tally)."""
+        primary hex kinds per tile kind, so a placement on another counts as a fallback (the lab's tally, ctext.py
+        extras). Inlined into the playout loop."""
         rs = self.rs
         self.tables.append(f"static const u32 PRIMFK[NK] = "
                            f"{c_ints([_fk_mask(rs.primary.get(k, ()), fk_of) for k in range(self.nk)])};")
         e = Emitter()
-        with e.block("static int pick_hex(S *s, int k) {", "}"):
+        with e.block("static inline __attribute__((always_inline)) int pick_hex(S *s, int k) {", "}"):
             e.line("switch (k) {")  # the cases at the switch's own indentation
             for kid in range(self.nk):
                 with e.block(f"case {c_int(kid)}: {{", "}"):
@@ -333,15 +373,15 @@ class _Gen:
         self.rules.append("\n".join(e.lines))
 
     def deal_tables(self) -> None:
-        """Each player count's colour tiles and neutral hexes, the decks and the cards' points."""
+        """Each player count's colour tiles (last first) and neutral hexes, the decks and the cards' points."""
         rs, t, out = self.rs, self.t, self.tables
         np_ = max(rs.players[1], 1)
         colour: list[int] = []
         neut: list[int] = []
         coffs, noffs = [0], [0]
         for n in range(0, np_ + 1):
-            if rs.players[0] <= n <= rs.players[1]:
-                colour.extend(k << VBITS | v for k, v in colour_tiles(rs, n))
+            if rs.players[0] <= n <= rs.players[1]:  # last first: a supply's order, its top the end (new_game)
+                colour.extend(reversed([k << VBITS | v for k, v in colour_tiles(rs, n)]))
                 nt = rs.neutral.get(n)
                 if nt is not None:
                     neut.extend([h for h in range(t.n) if nt.tag in t.hex_tags[h]][: nt.count])
@@ -386,7 +426,7 @@ class _Gen:
         return fn
 
     def place_function(self) -> str:
-        """place(): occupy the hex, then every reaction in file order."""
+        """place() (place_tile inlined): occupy the hex, then every reaction in file order."""
         rs, t = self.rs, self.t
         st = static(rs)
         _per_hex_lists("LMADJ", [list(st.lm_adj[h]) for h in range(t.n)], self.tables)
@@ -407,7 +447,8 @@ class _Gen:
         e = Emitter()
         e.consts = self.tables  # the C tables, declared before every function
         e.declare("s", "p", "k", "v", "h")
-        with e.block("static void place(S *s, int p, int k, int v, int h) {", "}"):
+        with e.block("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h) {",
+                     "}"):
             e.line("occupy(s, h, p, k, v);")
             e.line("(void)v;")
             if self.incremental:
@@ -418,6 +459,8 @@ class _Gen:
                 if kind is not None and kind.c_place is not None:
                     kind.c_place(self, e, ri, r)  # the rule module's C, its functions and tables beside it
             e.extend(touch.c_mark(e.locals))
+        # inlined into the random playout loop (its every move); called from the search's paths
+        e.line("static void place(S *s, int p, int k, int v, int h) { place_tile(s, p, k, v, h); }")
         return "\n".join(e.lines)
 
     def ability_function(self) -> None:
@@ -605,11 +648,14 @@ class _Gen:
         self.card_function()
         e = Emitter()
         e.consts = self.tables  # the C tables, declared before every function
-        e.declare("s", "totals", "bd")
-        with e.block("static void end_scoring(S *s, i64 *totals, i64 *bd) {", "}"):
+        e.declare("s", "totals", "bd", "with_bd")
+        # written twice by the compiler: with the per-category breakdown (bd) and, where the caller reads none,
+        # without it
+        with e.block("static inline __attribute__((always_inline)) void end_scores(S *s, i64 *totals, i64 *bd, "
+                     "const int with_bd) {", "}"):
             e.line("int n = s->n;")
             e.line("for (int q = 0; q < n; q++) { totals[q] = s->track[q]; "
-                   "for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }")
+                   "if (with_bd) for (int c = 0; c < NC; c++) bd[q * NC + c] = s->score[q][c]; }")
             for i, (kind, fn, cat, _ids) in enumerate(rs.end_incomplete):  # S-E1
                 f = self.expr(fn.node, f"incomplete-area scoring {i + 1}")
                 inc = e.c_table("u8", f"INC{i}", "NAX", [int(k == kind) for k in t.area_kind])
@@ -634,6 +680,9 @@ class _Gen:
                     e.line(f"i64 pts = {public.c_held_points(e.locals)};")
                     e.declare("pts")
                     self._end_points(e, rs.end_held[0])
+        e.line("/* S-E1..S-E3: totals[n], and the breakdown bd[n * NC] unless bd is NULL */")
+        e.line("static void end_scoring(S *s, i64 *totals, i64 *bd) { if (bd) end_scores(s, totals, bd, 1); "
+               "else end_scores(s, totals, bd, 0); }")
         self.rules.append("\n".join(e.lines))
         w = Emitter()
         with w.block("static i32 winners_of(S *s, const i64 *totals) {", "}"):  # S-E4
@@ -651,9 +700,9 @@ class _Gen:
 
     def _end_points(self, e: Emitter, category: str) -> None:
         """End scoring's `pts` for seat q added to its total and to its category's column."""
-        e.locals.require("totals", "bd", "q", "pts")
+        e.locals.require("totals", "bd", "with_bd", "q", "pts")
         ci = self.category(category)
-        e.line(f"totals[q] += pts; if ({ci} >= 0) bd[q * NC + {ci}] += pts;")
+        e.line(f"totals[q] += pts; if (with_bd && {ci} >= 0) bd[q * NC + {ci}] += pts;")
 
 
 def _ctype(lo: int, hi: int) -> str:

@@ -53,15 +53,19 @@ typedef struct {
     i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
     i32 lm_owner[NLX];
     cnt_t lm_count[NLX][NM][NP];
+    /* counters kept while placing, so what the missions read at the end is not searched for: each seat's
+       largest group per tile kind (groups only grow), its areas ranked first (area_first), and its tiles on
+       each hex set an expression counts (cexpr.py tile_counter: 16 bits each, four to a word, cgen.py HCADD) */
+    hx_t glarge[NP][NK];
+    u64 hcnt[NP][NHW];
+    i32 nwon[NP];
     u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
     i64 score[NP][NCX], track[NP];
-    i32 hand[NP][HMAX], nhand[NP];
-    i32 supply[NP][TMAX], nsupply[NP];
-    i32 aside[NP][TMAX], naside[NP];
-    i32 deck[NDX][DMAX], dtop[NDX], dlen[NDX];
-    i32 held[NP][HELDMAX], nheld[NP];
+    i32 nhand[NP], nsupply[NP], naside[NP];  /* the holdings' counts; their tiles and cards: below */
+    i32 dtop[NDX], dlen[NDX];
+    i32 nheld[NP];
     i32 passed[NP];
-    i32 pub[PUBMAX], npub;
+    i32 npub;
     u8 pub_done[NCARDX][NP];
     i32 pub_cnt[NCARDX];
     u8 dbl_on[NP][NCARDX];
@@ -74,9 +78,10 @@ typedef struct {
     u64 plive[NP][NCW], pdirty[NP][NCW];
     u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
     i32 pslack[NP][NCARDX];
-    /* what the lab reads besides the scores (play/tally.py): fallback placements, landmarks taken from a
-       holder or unheld, per majority statement, and the order of each public card's fulfillers */
-    i32 fallbacks[NP], changes[NMAJX][NP], claims[NMAJX][NP], pub_order[NCARDX][NP];
+    /* what the lab reads besides the scores (play/tally.py): landmarks taken from a holder or unheld, per
+       majority statement, and the order of each public card's fulfillers (fallback placements are read off
+       the board: extras) */
+    i32 changes[NMAJX][NP], claims[NMAJX][NP];
     /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
        both counts go on past the buffers, so a record that did not fit is refused, never cut (lib.py) */
     i32 *rec_moves, *rec_ans;
@@ -84,7 +89,17 @@ typedef struct {
     /* a tile or card found no room in its array: the game is refused (-4), never scored without it. load()
        admits only positions whose hands and held cards cannot outgrow their arrays, so it stays 0 */
     i32 lost;
+    /* ----- the holdings' contents, each read only below its count (above) and written before it is read:
+       a new game deals them, so new_game copies the template only up to here (DEALT) ----- */
+    i32 hand[NP][HMAX];
+    i32 supply[NP][TMAX];
+    i32 aside[NP][TMAX];
+    i32 deck[NDX][DMAX];
+    i32 held[NP][HELDMAX];
+    i32 pub[PUBMAX];
+    i32 pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
 } S;
+#define DEALT __builtin_offsetof(S, hand)
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
 
@@ -141,7 +156,7 @@ static i64 rb_tcount(const S *s, int p, u32 km) {
 }
 static int rb_find(const S *s, int h) { while (s->parent[h] != h) h = s->parent[h]; return h; }
 static int rb_group_ok(const S *s, int h) {
-    return h >= 0 && h < NH && s->owner[h] >= 0 && ((GROUPMASK >> s->tkind[h]) & 1);
+    return (unsigned)h < NH && s->owner[h] >= 0 && ((GROUPMASK >> s->tkind[h]) & 1);
 }
 static i64 rb_group_size(const S *s, int h) { return rb_group_ok(s, h) ? s->gsize[rb_find(s, h)] : 0; }
 static void rb_group(const S *s, int h, u64 *out) {
@@ -164,15 +179,15 @@ static int rb_groups(const S *s, int p, u32 km, i32 *out) {
     }
     return n;
 }
-static i64 rb_largest(const S *s, int p, u32 km) {
+static i64 rb_largest(const S *s, int p, u32 km) {  /* the largest of the seat's groups, kept by occupy */
     i64 best = 0;
     if (p < 0 || p >= s->n) return 0;
-    for (int k = 0; k < NK; k++) if ((km >> k) & 1) {
-        const u64 *t = s->tbits[p][k];
-        for (int w = 0; w < W; w++)
-            for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (s->parent[x] == x && s->gsize[x] > best) best = s->gsize[x]; }
-    }
+    for (int k = 0; k < NK; k++) if (((km >> k) & 1) && s->glarge[p][k] > best) best = s->glarge[p][k];
     return best;
+}
+/* the seat's tiles on a hex set counted by counter i (cexpr.py tile_counter); nobody holds none */
+static inline i64 rb_hcount(const S *s, int p, int i) {
+    return p >= 0 && p < s->n ? (i64)((s->hcnt[p][i >> 2] >> (16 * (i & 3))) & 0xFFFF) : 0;
 }
 static i64 rb_max(const i32 *g, int n) { i64 m = 0; for (int i = 0; i < n; i++) if (g[i] > m) m = g[i]; return m; }
 static int rb_atleast(const i32 *g, int n, i64 least, i32 *out) {
@@ -207,7 +222,8 @@ static i64 rb_areas(const S *s, const u64 *t) {
         }
     return c;
 }
-static i64 rb_won(const S *s, i64 p) { i64 c = 0; for (int a = 0; a < NA; a++) if (s->area_first[a] == p) c++; return c; }
+/* the areas that ranked p first: area_first is a seat or NOFIRST, so nobody (-1) won none */
+static i64 rb_won(const S *s, i64 p) { return p >= 0 && p < s->n ? s->nwon[p] : 0; }
 static i64 rb_most(const S *s, int me, int placed, i64 inf, lam_t f) {
     i64 v = f(s, me, placed, inf);
     for (int q = 0; q < s->n; q++) if (q != me && f(s, q, placed, inf) > v) return 0;
@@ -235,12 +251,13 @@ static int find_mut(S *s, int h) {
     return h;
 }
 static inline __attribute__((always_inline)) void take_free(S *s, int h) {
+    int pos = s->fpos[h];
+    if (pos < 0) return;  /* on no free list: fpos is -1 for a taken hex and for a hex of no free list */
     int fk = HEX_FK[h];
-    if (fk < 0 || s->fpos[h] < 0) return;
-    int pos = s->fpos[h], last = s->freel[FOFF[fk] + s->freen[fk] - 1];
-    s->freel[FOFF[fk] + pos] = last;
+    hx_t *fl = s->freel + FOFF[fk];
+    int last = fl[--s->freen[fk]];
+    fl[pos] = last;
     s->fpos[last] = pos;
-    s->freen[fk]--;
     s->fpos[h] = -1;
 }
 static void occupy_neutral(S *s, int h) {
@@ -252,10 +269,10 @@ static void occupy_neutral(S *s, int h) {
 static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int k, int v) {
     s->owner[h] = p; s->tkind[h] = k; s->tval[h] = v;
     s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
-    s->tcount[p][k]++;
+    if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
     take_free(s, h);
+    int root = h;  /* the placed tile's group: itself unless it joins others */
     if ((GROUPMASK >> k) & 1) {
-        int root = h;
         for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
             int m = NB[h][__builtin_ctz(b)];
             if (s->owner[m] == p && s->tkind[m] == k) {
@@ -268,11 +285,12 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
             }
         }
     }
+    if (s->gsize[root] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[root];
+    for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
-    for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
-        count_majority(s, MADJ[i], p, k);  /* rules/majority.py */
-    }
+    /* the tile's majority counts next to landmarks (placement.occupy) are added by each majority statement
+       just before it challenges the landmark's holder (rules/majority.py c_place): nothing else reads them */
 }
 
 /* a new position (its marks all zero: a copy of a template, or loaded into a cleared state): every face-up
@@ -300,7 +318,7 @@ static void answer(S *s, int lm, int code) {
     }
     s->nans++;
 }
-static void hand_add(S *s, int p, int code) {
+static inline void hand_add(S *s, int p, int code) {
     if (s->nhand[p] < HMAX) s->hand[p][s->nhand[p]++] = code; else s->lost = 1;
 }
 
@@ -370,21 +388,27 @@ static void draw_hands(S *s) {
         for (int i = 0; i < HAND; i++) if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
 }
 static void new_game(S *s, int n, u64 seed, i32 *setup) {
-    memcpy(s, &TEMPLATE[n], sizeof *s);
+    memcpy(s, &TEMPLATE[n], DEALT);  /* the holdings' contents are dealt below */
     rb_seed(s, seed);
-    i32 tiles[TMAX];
     int nt = COLOUR_OFF[n + 1] - COLOUR_OFF[n];
     for (int p = 0; p < n; p++) {
-        memcpy(tiles, &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
-        rb_shuffle(s, tiles, nt);
+        /* runtime.setup.deal shuffles the colour tiles t[0..nt) Fisher-Yates from the top, sets the first
+           SET_ASIDE aside and makes the rest the supply, whose top is the end (t[SET_ASIDE] drawn first). The
+           shuffle is done in place in the supply, which holds t last first (COLOUR is stored so): with `end`
+           just past the dealt tiles, end[-1 - i] is t[i]; the set-aside tiles are then the supply's last and
+           the rest is already in the supply's order */
+        i32 *end = s->supply[p] + nt;
+        memcpy(s->supply[p], &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
+        for (int i = nt - 1; i > 0; i--) {
+            int j = rb_below(s, i + 1); i32 x = end[-1 - i]; end[-1 - i] = end[-1 - j]; end[-1 - j] = x;
+        }
         int aside = SET_ASIDE < nt ? SET_ASIDE : nt;
-        memcpy(s->aside[p], tiles, sizeof(i32) * aside);
+        for (int i = 0; i < aside; i++) s->aside[p][i] = end[-1 - i];
         s->naside[p] = aside;
-        for (int i = aside; i < nt; i++) s->supply[p][nt - 1 - i] = tiles[i];  /* the top is the end */
         s->nsupply[p] = nt - aside;
         if (setup) {
-            *setup++ = aside; memcpy(setup, tiles, sizeof(i32) * aside); setup += aside;
-            *setup++ = nt - aside; memcpy(setup, tiles + aside, sizeof(i32) * (nt - aside)); setup += nt - aside;
+            *setup++ = aside; for (int i = 0; i < aside; i++) *setup++ = end[-1 - i];
+            *setup++ = nt - aside; for (int i = aside; i < nt; i++) *setup++ = end[-1 - i];
         }
     }
     for (int d = 0; d < ND; d++) {
@@ -410,6 +434,8 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
 static void rebuild(S *s) {
     memset(s->tbits, 0, sizeof s->tbits); memset(s->tcount, 0, sizeof s->tcount);
     memset(s->area_inf, 0, sizeof s->area_inf); memset(s->lm_count, 0, sizeof s->lm_count);
+    memset(s->glarge, 0, sizeof s->glarge); memset(s->hcnt, 0, sizeof s->hcnt); memset(s->nwon, 0, sizeof s->nwon);
+    for (int a = 0; a < NA; a++) if (s->area_first[a] >= 0) s->nwon[s->area_first[a]]++;
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = 0;
     for (int a = 0; a < NA; a++) s->area_free[a] = 0;
     for (int h = 0; h < NH; h++) {
@@ -420,9 +446,10 @@ static void rebuild(S *s) {
         if (p < 0) continue;
         s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
         s->tcount[p][k]++;
+        for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
         if (a >= 0) s->area_inf[a][p] += s->tval[h];
-        for (int i = MADJ_OFF[h]; i < MADJ_OFF[h + 1]; i++) {
-            count_majority(s, MADJ[i], p, k);
+        for (int w = 0; w < NLW; w++) for (u64 b = MADJM[h][w]; b; b &= b - 1) {
+            count_majority(s, w * 64 + __builtin_ctzll(b), p, k);
         }
     }
     for (int h = 0; h < NH; h++) {  /* groups: union every same-owner same-kind neighbour pair */
@@ -438,6 +465,10 @@ static void rebuild(S *s) {
                 }
             }
         }
+    }
+    for (int h = 0; h < NH; h++) {  /* each seat's largest group per tile kind: its roots' sizes */
+        int p = s->owner[h], k = s->tkind[h];
+        if (p >= 0 && s->parent[h] == h && s->gsize[h] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[h];
     }
 }
 #define TAKE(x) do { if (i >= nflat) return -2; (x) = flat[i++]; } while (0)
@@ -493,7 +524,7 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
 
 static void outputs(S *s, int64_t *totals, int64_t *breakdown, int32_t *winners, int32_t *lm_owner) {
     i64 t[NP], bd[NP * NCX];
-    end_scoring(s, t, bd);
+    end_scoring(s, t, breakdown ? bd : 0);
     if (totals) memcpy(totals, t, sizeof(i64) * s->n);
     if (breakdown) memcpy(breakdown, bd, sizeof(i64) * s->n * NC);
     if (winners) *winners = winners_of(s, t);
@@ -506,7 +537,14 @@ static void extras(const S *s, i32 *x) {
     memset(x, 0, sizeof(i32) * EXTRA);
     *x++ = s->move_index;
     memcpy(x, s->passed, sizeof s->passed); x += NP;
-    memcpy(x, s->fallbacks, sizeof s->fallbacks); x += NP;
+    /* fallback placements (S-P3): a seat's tiles on a hex kind outside its kind's placement rule. A game of
+       rb_games starts from a new deal and no tile ever moves, so every seat's tile on the board is one it
+       placed in this game: counted here once rather than on every move */
+    for (int h = 0; h < NH; h++) {
+        int q = s->owner[h];
+        if (q >= 0 && HEX_FK[h] >= 0 && !((PRIMFK[s->tkind[h]] >> HEX_FK[h]) & 1)) x[q]++;
+    }
+    x += NP;
     memcpy(x, s->changes, sizeof s->changes); x += NMAJX * NP;
     memcpy(x, s->claims, sizeof s->claims); x += NMAJX * NP;
     for (int p = 0; p < NP; p++) {
@@ -627,8 +665,8 @@ EXPORT int rb_search(const int32_t *flat, const int32_t *offs, int ndet, const i
             move_at(s, ti, h);
             if (sample >= 2) play_points(s, tmp, sample); else play_out(s);
             if (s->lost) { rc = -4; break; }
-            i64 t[NP], bd[NP * NCX], best = 0;
-            end_scoring(s, t, bd);
+            i64 t[NP], best = 0;
+            end_scoring(s, t, 0);
             int first = 1;
             for (int q = 0; q < s->n; q++) if (q != viewer && (first || t[q] > best)) { best = t[q]; first = 0; }
             margin[(i64)j * ncand + c] = t[viewer] - (first ? 0 : best);
@@ -644,21 +682,43 @@ def play_out() -> str:
     """play_out(s): uniformly random moves to the end of the game, as fast.run_random; play_points(s, tmp, m):
     the same with each hex the best by immediate points of m drawn as pick_hex draws (the search's playout
     policy); move_at(s, ti, h): one given move, tile ti of the hand on hex h (-1: a pass). The end of each
-    turn is rules/turn.py's (c_leaving, c_end_of_turn), the same text in all three."""
+    turn is rules/turn.py's (c_leaving, c_end_of_turn), the same text in all three. play_out's loop is written
+    twice by the compiler (play_loop inlined with `rec` a constant), so a game that writes no record tests
+    for none on every move."""
     e = Emitter()
     e.line("static void place(S *s, int p, int k, int v, int h);")
-    e.line("static int pick_hex(S *s, int k);")
+    e.line("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h);")
+    e.line("static inline __attribute__((always_inline)) int pick_hex(S *s, int k);")
     e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m);")
     e.line()
-    e.line("/* uniformly random moves to the end of the game, as fast.run_random */")
+    e.line("/* uniformly random moves to the end of the game, as fast.run_random (rec: a record is written). The")
+    e.line("   seat to play and the moves made are kept in locals and stored when the game ends: no move reads them")
+    e.line("   (an ability's answer reads nmoves, only while a record is written) */")
     e.declare("s")
-    with e.scope(), e.block("static void play_out(S *s) {", "}"), e.block("for (;;) {", "}"):
-        _turn(e, "pick_hex(s, k)")
+    with e.scope(), e.block("static inline __attribute__((always_inline)) void play_loop(S *s, const int rec) {",
+                            "}"):
+        e.declare("rec")
+        e.line("int p = s->turn, moved = 0;")
+        e.declare("p")
+        with e.block("for (;;) {", "}"):
+            e.line("int nh = s->nhand[p];")
+            e.line("if (!nh) break;")
+            e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
+            e.line("int code = s->hand[p][ti];")
+            e.declare("ti", "code")
+            e.extend(turn.c_leaving(e.locals))
+            e.line("int k = code >> VBITS, h = pick_hex(s, k);")
+            _move(e, "rec", "place_tile", "if (rec) s->nmoves++;")
+            e.extend(turn.c_end_of_turn(e.locals, stop="break;", count="moved++;", to="p = q;"))
+        e.line("s->turn = p;")
+        e.line("s->move_index += moved;")
+        e.line("if (!rec) s->nmoves += moved;")
+    e.line("static void play_out(S *s) { if (s->rec_moves) play_loop(s, 1); else play_loop(s, 0); }")
     e.line()
     e.line("/* the search's playouts: each move the best by immediate points of m hexes drawn as pick_hex draws */")
     with e.scope(), e.block("static void play_points(S *s, S *tmp, int m) {", "}"), e.block("for (;;) {", "}"):
         e.declare("tmp", "m")
-        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m)")
+        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m)", "s->rec_moves")
     e.line()
     e.line("/* one given move of the seat to move: tile ti of its hand on hex h (-1: a pass, when no hex can take it) */")
     with e.scope(), e.block("static void move_at(S *s, int ti, int h) {", "}"):
@@ -668,13 +728,14 @@ def play_out() -> str:
         e.declare("p", "code")
         e.extend(turn.c_leaving(e.locals))
         e.line("int k = code >> VBITS;")
-        _move(e)
+        _move(e, "s->rec_moves")
         e.extend(turn.c_end_of_turn(e.locals))
     return "\n".join(e.lines)
 
 
-def _turn(e: Emitter, pick: str) -> None:
-    """One turn of a playout loop: a random hand tile, its hex by `pick`, the move, the end of the turn."""
+def _turn(e: Emitter, pick: str, rec: str, place: str = "place") -> None:
+    """One turn of a playout loop: a random hand tile, its hex by `pick`, the move (by `place`), the end of
+    the turn."""
     e.line("int p = s->turn, nh = s->nhand[p];")
     e.line("if (!nh) return;")
     e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
@@ -682,18 +743,19 @@ def _turn(e: Emitter, pick: str) -> None:
     e.declare("p", "ti", "code")
     e.extend(turn.c_leaving(e.locals))
     e.line(f"int k = code >> VBITS, h = {pick};")
-    _move(e)
+    _move(e, rec, place)
     e.extend(turn.c_end_of_turn(e.locals))
 
 
-def _move(e: Emitter) -> None:
-    """The move itself: recorded when a record is being written, counted, placed or passed (S-P5)."""
-    with e.block("if (s->rec_moves && s->nmoves < MAXMOVES) {", "}"):
+def _move(e: Emitter, rec: str, place: str = "place", count: str = "s->nmoves++;") -> None:
+    """The move itself: recorded when a record is being written (`rec`), counted (`count`), placed or passed
+    (S-P5). Fallback placements are counted from the board when they are read (extras), not here on every
+    move."""
+    with e.block(f"if ({rec} && s->nmoves < MAXMOVES) {{", "}"):
         e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
         e.line("m[0] = p; m[1] = code; m[2] = h;")
-    e.line("s->nmoves++;")
-    e.line("if (h >= 0 && !((PRIMFK[k] >> HEX_FK[h]) & 1)) s->fallbacks[p]++;")
-    e.line("if (h >= 0) place(s, p, k, code & VMASK, h); else s->passed[p]++;")
+    e.line(count)
+    e.line(f"if (h >= 0) {place}(s, p, k, code & VMASK, h); else s->passed[p]++;")
 
 
 # Included only when the face-up cards are read incrementally (cgen.py public_function): it needs the

@@ -302,6 +302,7 @@ def c_area(ri: str, rule: AreaRule, fns: Mapping[PayKey, Sequence[str]], keys: S
             e.line("order[j] = q;")
         e.line("if (!m) return;")
         e.line("s->area_first[a] = order[0];")
+        e.line("s->nwon[order[0]]++;  /* won(P) reads the count (ctext.py rb_won) */")
         if tell_won:
             e.line("pub_won(s, order[0]);")
         e.line(f"int key = PAYKEY{ri}[a * (NP + 1) + s->n], alone = m == 1 && {int(bool(rule.alone)):d};")

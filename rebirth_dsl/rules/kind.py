@@ -183,6 +183,11 @@ class CContext(Protocol):
         """A C list per hex or landmark, `name_OFF[i] .. name_OFF[i + 1]` into `name[]`; returns `name`."""
         ...
 
+    def landmark_sets(self, name: str, sets: list[list[int]]) -> str:
+        """Per hex a set of landmarks as a C bit set, `u64 name[h][NLW]` (landmark lm: bit lm & 63 of word
+        lm >> 6), walked in the landmarks' order; returns `name`."""
+        ...
+
     def function(self, source: str) -> None:
         """A generated C function, declared before place()."""
         ...

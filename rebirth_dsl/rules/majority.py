@@ -192,8 +192,8 @@ def python_place(gen: PyGen, ri: int, rule: MajorityRule) -> None:
 # Both count and challenge in C, over the state S of native/ctext.py: LM_MET[lm][mi] is the mask of tile
 # kinds metric mi of lm's majority counts, LM_NMET[lm] its number of metrics (tables cgen.py writes).
 def c_count() -> str:
-    """`count` in C as count_majority(s, lm, p, k): p's tile of kind k next to landmark lm (ctext.py's occupy
-    and rebuild call it)."""
+    """`count` in C as count_majority(s, lm, p, k): p's tile of kind k next to landmark lm (c_place and
+    ctext.py's rebuild call it)."""
     e = Emitter()
     with e.block("static inline void count_majority(S *s, int lm, int p, int k) {", "}"):
         # over every metric slot, adding 0 or 1 without a branch: a landmark's unused slots are masks of no kind
@@ -207,7 +207,7 @@ def c_challenge(ri: str, rule: MajorityRule, st: str, tell_taken: bool = False) 
     is told when the landmark changes hands (pub_landmark). `ri` and `st` are C integer text (cexpr.c_int)."""
     take = "s->lm_owner[lm] = p;" + (" pub_landmark(s, lm, o, p);" if tell_taken else "")
     e = Emitter()
-    with e.block(f"static void challenge{ri}(S *s, int lm, int p) {{", "}"):
+    with e.block(f"static inline void challenge{ri}(S *s, int lm, int p) {{", "}"):
         e.line("int o = s->lm_owner[lm];")
         e.line("if (o == p) return;")
         e.line(f"if (o < 0) {{ {take} s->claims[{st}][p]++; return; }}")
@@ -223,15 +223,22 @@ def c_challenge(ri: str, rule: MajorityRule, st: str, tell_taken: bool = False) 
 
 def c_place(gen: CContext, e: Emitter, ri: int, rule: MajorityRule) -> None:
     """`react` in place(): p's tile on h challenges the holder of every landmark of this rule next to h
-    (MAJ{ri}: those landmarks per hex), through `challenge{ri}` (c_challenge; the claims and changes of
-    hands counted in the rule's slot among the ruleset's majorities)."""
-    e.locals.require("s", "p", "h")
+    (MAJ{ri}: those landmarks per hex, a bit set walked in their order), through `challenge{ri}`
+    (c_challenge; the claims and changes of hands counted in the rule's slot among the ruleset's
+    majorities). The tile is counted next to each (`count`, c_count) in the same loop, just before its
+    challenge, as the generated Python fuses them: in C nothing but the challenges reads the counts, and
+    each landmark is this rule's or another's (Static.metric_of), so every count is made once, before it is
+    read (ctext.py occupy leaves them here)."""
+    e.locals.require("s", "p", "h", "k")
     mine = set(rule.landmarks)
-    table = gen.lists(f"MAJ{ri}", [[lm for lm in gen.lm_adj[h] if lm in mine and gen.metric_of.get(lm) is rule]
-                                   for h in range(gen.t.n)])
+    table = gen.landmark_sets(f"MAJ{ri}", [[lm for lm in gen.lm_adj[h] if lm in mine and gen.metric_of.get(lm) is rule]
+                                           for h in range(gen.t.n)])
     slot = c_int(next(i for i, m in enumerate(gen.rs.majorities) if m is rule))
     gen.function(c_challenge(c_int(ri), rule, slot, gen.incremental))
-    e.line(f"for (int i = {table}_OFF[h]; i < {table}_OFF[h + 1]; i++) challenge{c_int(ri)}(s, {table}[i], p);")
+    with e.block(f"for (int w = 0; w < NLW; w++) for (u64 b = {table}[h][w]; b; b &= b - 1) {{", "}"):
+        e.line("int lm = w * 64 + __builtin_ctzll(b);")
+        e.line("count_majority(s, lm, p, k);")
+        e.line(f"challenge{c_int(ri)}(s, lm, p);")
 
 
 # ----- English (present/describe.py) ----------------------------------------------------------------

@@ -109,19 +109,24 @@ def python_place(gen: PyGen, ri: int, r: ScoreTrigger) -> None:
 def c_fires(gen: CContext, e: Emitter, ri: int, r: ScoreTrigger | PlaceDraw) -> str:
     """`fires` in C for the tile of kind k placed on h (the hexes `at` marks: the table AT{ri})."""
     e.locals.require("k", "h")
-    cond = f"({gen.kinds_mask(r.kinds)} >> k) & 1"
+    conds = [] if r.kinds is None else [f"({gen.kinds_mask(r.kinds)} >> k) & 1"]  # None: every kind
     if r.at is not None:
         at = e.c_table("u8", f"AT{ri}", c_int(max(gen.t.n, 1)), [int(x) for x in r.at])
-        cond += f" && {at}[h]"
-    return cond
+        conds.append(f"{at}[h]")
+    return " && ".join(conds) or "1"
 
 
 def c_score(gen: CContext, e: Emitter, ri: int, r: ScoreTrigger) -> None:
-    """`react_score` in place(): the expression, read with the tile in place, added to its category."""
+    """`react_score` in place(): the expression, read with the tile in place, added to its category. The
+    placed tile's group size on kinds that all form groups (python_points' "group") is its root's size read
+    straight off the union-find: the tile on h is p's and forms groups, as the expression would check."""
     e.locals.require("s", "p", "h")
     cond = c_fires(gen, e, ri, r)
-    f = gen.expr(r.expr, f"the placement trigger scoring `{r.category}`")
-    e.line(f"if ({cond}) add(s, p, {gen.category(r.category)}, {f}(s, p, h, 0));")
+    if python_points(r, gen.rs) == "group":
+        pts = "s->gsize[rb_find(s, h)]"
+    else:
+        pts = f"{gen.expr(r.expr, f'the placement trigger scoring `{r.category}`')}(s, p, h, 0)"
+    e.line(f"if ({cond}) add(s, p, {gen.category(r.category)}, {pts});")
 
 
 def c_draw(gen: CContext, e: Emitter, ri: int, r: PlaceDraw) -> None:

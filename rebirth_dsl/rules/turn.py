@@ -163,14 +163,12 @@ def python_end_of_turn(fixed: bool, loc: Locals) -> list[str]:
 
 
 # `draw` in the native engine (native/cgen.py puts it before ctext.py's play_out): hand_add keeps the hand
-# in the reference order
+# in the reference order. The usual step, the top of the supply, is inlined into the playout loop; a pending
+# "draw N, keep one" is the call out of it, and no test at all where no ability leaves one (PENDING_DRAWS,
+# cgen.py).
 C_DRAW = """\
-/* the draw step of a turn, or a pending draw N, keep one, as `draw` */
-static void draw_after_turn(S *s, int p) {
-    if (!s->pend_on[p]) {
-        if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
-        return;
-    }
+/* a pending draw N, keep one, as `draw` */
+static __attribute__((noinline)) void draw_pending(S *s, int p) {
     s->pend_on[p] = 0;
     i32 drawn[TMAX]; int m = 0;
     while (m < s->pend_n[p] && s->nsupply[p]) drawn[m++] = s->supply[p][--s->nsupply[p]];
@@ -188,6 +186,11 @@ static void draw_after_turn(S *s, int p) {
         for (int i = m - 1; i >= 0; i--) s->supply[p][s->nsupply[p]++] = drawn[i];
     }
 }
+/* the draw step of a turn (the top of the supply), or a pending draw N, keep one, as `draw` */
+static inline __attribute__((always_inline)) void draw_after_turn(S *s, int p) {
+    if (PENDING_DRAWS && s->pend_on[p]) draw_pending(s, p);
+    else if (s->nsupply[p]) hand_add(s, p, s->supply[p][--s->nsupply[p]]);
+}
 """
 
 def c_leaving(loc: Locals) -> list[str]:
@@ -200,20 +203,31 @@ def c_leaving(loc: Locals) -> list[str]:
     return ["for (int j = 0; j < ti; j++) if (s->hand[p][j] == code) { ti = j; break; }"]
 
 
-def c_end_of_turn(loc: Locals) -> list[str]:
+def c_end_of_turn(loc: Locals, stop: str = "return;", count: str = "s->move_index++;",
+                  to: str = "s->turn = q;") -> list[str]:
     """`end_turn` in the native playout loop after the move: the tile at `ti` (c_leaving) leaves the hand,
-    the draw step (C_DRAW), the move counted, `next_seat`; the playout returns when nobody holds a tile."""
+    the draw step (C_DRAW), the move counted (`count`), `next_seat` (the turn passed by `to`, q the seat);
+    the playout ends (`stop`) when nobody holds a tile. The usual turn, the hand's last tile played and the
+    top of the supply drawn with no draw pending, puts the drawn tile where the played one was: the same
+    hand, with nothing shifted or counted twice."""
     loc.require("s", "p", "ti")
     return [
-        "for (int i = ti + 1; i < s->nhand[p]; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */",
-        "s->nhand[p]--;",
-        "draw_after_turn(s, p);",
-        "s->move_index++;",
-        "int q = p;",
-        "for (int step = 1; step <= s->n; step++) {  /* the next seat clockwise that holds a tile */",
-        "    if (++q == s->n) q = 0;",
-        "    if (s->nhand[q]) break;",
+        "int left = s->nhand[p] - 1;",
+        "if (ti == left && !(PENDING_DRAWS && s->pend_on[p]) && s->nsupply[p]) {",
+        "    s->hand[p][left] = s->supply[p][--s->nsupply[p]];",
+        "} else {",
+        "    for (int i = ti + 1; i <= left; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */",
+        "    s->nhand[p] = left;",
+        "    draw_after_turn(s, p);",
         "}",
-        "if (!s->nhand[q]) return;",
-        "s->turn = q;",
+        count,
+        "int q = p + 1 == s->n ? 0 : p + 1;  /* the next seat clockwise that holds a tile: usually the next */",
+        "if (!s->nhand[q]) {",
+        "    for (int step = 2; step <= s->n; step++) {",
+        "        if (++q == s->n) q = 0;",
+        "        if (s->nhand[q]) break;",
+        "    }",
+        f"    if (!s->nhand[q]) {stop}",
+        "}",
+        to,
     ]
