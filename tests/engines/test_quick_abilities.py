@@ -14,7 +14,7 @@ from test_differential import snapshot  # its own folder is on sys.path (no __in
 
 from rebirth_dsl.play.agents import RandomAgent, decide
 from rebirth_dsl.play.loop import DEFAULT_NAMES
-from rebirth_dsl.pyengine.fast import _answer_per_seat, random_game
+from rebirth_dsl.pyengine.fast import _answer_per_seat, compiled, random_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import rules_and_board
 from rebirth_dsl.runtime.abilities import quick_uses, use
@@ -74,3 +74,22 @@ def test_a_landmark_without_its_ability_is_left_to_use() -> None:
     assert quick is not None
     assert all((q is None) == (k != "tower") for q, k in zip(quick, rs.t.landmark_kind, strict=True))
     assert quick_uses(rs, {"castle"}) is None  # castles print no ability
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_playout_that_keeps_events_uses_the_same_abilities(n: int) -> None:
+    """A playout of a game that keeps its events (not quiet) calls `use` for every ability, a quiet one the
+    quick uses: the same moves, answers and points either way."""
+    rs = ireland()
+    out = []
+    for quiet in (True, False):
+        g = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, 7))
+        g.quiet = quiet
+        moves: list[tuple[int, int, int, int]] = []
+        compiled(rs).run_random(g, [seat_rng(7, i) for i in range(n)], moves)
+        out.append((moves, snapshot(g)))
+    (quick_moves, quick_state), (slow_moves, slow_state) = out
+    assert quick_moves == slow_moves and len(quick_moves) > 40
+    assert quick_state == slow_state
+    assert any(sc.get("towers") for sc in quick_state["scores"])  # abilities were used (score_3, score_13)
+    assert any(len(x) < 4 for x in quick_state["set_aside"])  # and a set-aside tile taken (extra_tile)
