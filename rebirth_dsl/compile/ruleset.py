@@ -35,7 +35,8 @@ class Derived:
         self.static: Any = None  # runtime.game.Static: runtime.game.static(rs)
         self.blank: dict[tuple[int, type], Any] = {}  # runtime.game.blank: a State, by (players, class)
         self.fresh: dict[tuple[int, type], Callable[[], Any]] = {}  # runtime.game.Game.__new__, likewise
-        self.tile_names: dict[frozenset[tuple[int, int]], tuple[str, ...]] = {}  # runtime.abilities.tile_names
+        # runtime.abilities.tile_choices: the names and the tiles they name
+        self.tile_names: dict[frozenset[tuple[int, int]], tuple[tuple[str, ...], tuple[tuple[int, int], ...]]] = {}
         self.public_reads: Any = None  # accel.public._Watch per player count: accel.public._watches(rs)
         self.public_start: dict[int, tuple[int, ...]] = {}  # accel.public._first, by player count
         self.public_warm: list[Any] | None = None  # accel.public._warm_slot: the last positions warmed

@@ -26,7 +26,7 @@ from rebirth_dsl.rules import area, touch
 from rebirth_dsl.rules.kind import Placement, Where
 from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.turn import PYTHON_SEATS, draw, fixed_turns, python_end_of_turn
-from rebirth_dsl.runtime.abilities import use
+from rebirth_dsl.runtime.abilities import quick_uses, use
 from rebirth_dsl.runtime.game import Game, static
 from rebirth_dsl.runtime.setup import deal, seat_rng
 from rebirth_dsl.runtime.state import Answer, AutoChoose
@@ -123,6 +123,13 @@ def generate(rs: Ruleset) -> Compiled:
         e.extend(per_game)
         e.line("rnd = [r.random for r in rngs]  # int(random() * n): the draw RandomAgent makes (agents.pick)")
         e.line("rec = moves is not None")
+        quick = quick_uses(rs, {r.kind for r in static(rs).ability_rules}) if static(rs).ability_rules else None
+        if quick is not None:
+            closure("QUICK", quick)
+            e.declare("below")
+            # a quiet game whose questions this playout answers (ANSWER): each seat's draw, for the abilities'
+            # quick use (rules.touch.python_source)
+            e.line("below = [r._randbelow for r in rngs] if quiet and g.auto_choose is None else None")
         with e.block("if g.auto_choose is None:"):
             e.line("g.auto_choose = ANSWER(rngs)")
         if fixed:  # every move's seat and tile are known before the first: one iterator gives them (fixed_turns)

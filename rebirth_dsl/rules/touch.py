@@ -111,7 +111,9 @@ def python_source(r: TouchRule, table: str, rule: str, draw_inline: bool, loc: L
     deck's empty rule scores nothing), `placed_test` source for whether the placed kind k passes the
     filter, `near` the table of the hexes next to each landmark. Locals of the body: g, p, k, h, owner,
     tkind, touched_by, decks, held, quiet (declared in `loc`); TOUCH and USE are this module's `touch` and the
-    ability."""
+    ability. Where `loc` declares `below` (the playout loop: per seat, its draw of an answer, or None when the
+    game is not quiet or answered by another), an ability is used through QUICK, per landmark
+    (runtime.abilities.quick_uses), when it is not None."""
     loc.require("g", "p", "k", "h", "owner", "tkind", "touched_by", "decks", "held", "quiet")
     if r.by is None:
         # marked touched after every reaction (mark): each statement sees the placement's first touches
@@ -132,7 +134,11 @@ def python_source(r: TouchRule, table: str, rule: str, draw_inline: bool, loc: L
                       "        elif not quiet:",
                       f"            TOUCH(g, lm, p, {rule}, None, NOCHOICE, h)"])
     elif isinstance(act, A.AbilityAction):  # touch's dispatch decided here
-        block.append(f"        USE(g, lm, p, {rule}, None, NOCHOICE)")
+        if "below" in loc:  # the playout answers the questions itself: the landmark's ability, decided once (QUICK)
+            block.extend(["        if below:", "            QUICK[lm](g, p, below[p])", "        else:",
+                          f"            USE(g, lm, p, {rule}, None, NOCHOICE)"])
+        else:
+            block.append(f"        USE(g, lm, p, {rule}, None, NOCHOICE)")
     else:
         block.append(f"        TOUCH(g, lm, p, {rule}, None, NOCHOICE, h)")
     if r.by is not None and placed_test != "True":

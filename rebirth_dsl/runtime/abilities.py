@@ -3,6 +3,7 @@ give, and what each typed effect does. Every effect is dispatched here and nowhe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.compile.prims import Ctx
@@ -39,29 +40,49 @@ def options(g: Game, p: int, lm: int) -> tuple[Ability, str, list[str] | None]:
         case A.TakeAsideEffect():
             return ab, "take", tile_names(g.rs, g.set_aside[p])
         case A.DrawKeepEffect(draw=n):
-            return ab, "keep", tile_names(g.rs, g.supply[p][-n:] if n else []) if not g.scenario else []
+            return ab, "keep", tile_names(g.rs, _shown(g, p, n))
         case A.DoubleEffect(markers=markers, target=target):
-            doubled = g.doubled[p]
-            if len(doubled) >= markers:
-                return ab, "double", []
-            if target == "any":
-                return ab, "double", [c for c in g.public if c not in doubled]
-            public_by = g.public_by
-            return ab, "double", [c for c in g.public if c not in doubled and p not in public_by[c]]
+            return ab, "double", _unmarked(g, p, markers, target)
     raise TypeError(f"unknown ability effect {type(ab.effect).__name__}")
 
 
+def _shown(g: Game, p: int, n: int) -> list[tuple[int, int]]:
+    """The tiles a "draw N, keep one" shows to choose from: the top n of the supply (none in a scenario,
+    whose supplies are not known)."""
+    return g.supply[p][-n:] if n and not g.scenario else []
+
+
+def _unmarked(g: Game, p: int, markers: int, target: str) -> list[str]:
+    """The face-up cards a doubling marker may go on (none once the player's markers are all placed): any
+    not doubled yet, or only those the player has not fulfilled."""
+    doubled = g.doubled[p]
+    if len(doubled) >= markers:
+        return []
+    if target == "any":
+        return [c for c in g.public if c not in doubled]
+    public_by = g.public_by
+    return [c for c in g.public if c not in doubled and p not in public_by[c]]
+
+
 def tile_names(rs: Ruleset, tiles: list[tuple[int, int]]) -> list[str]:
-    """The distinct names of these tiles, sorted (kept per ruleset and set of tiles: abilities name tiles on
-    every use, and the few tiles of a supply's top or a set-aside repeat from game to game)."""
+    """The distinct names of these tiles, sorted (tile_choices)."""
+    return list(tile_choices(rs, tiles)[0])  # a list of its own: the caller may change it
+
+
+def tile_choices(rs: Ruleset, tiles: list[tuple[int, int]]
+                 ) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+    """The distinct names of these tiles, sorted, and the tile each answer names (as the answer is parsed):
+    kept per ruleset and set of tiles, since abilities name tiles on every use, and the few tiles of a
+    supply's top or a set-aside repeat from game to game."""
     known = rs.derived.tile_names
-    if len(known) > _KEPT_NAMES:  # (re)started when full: the sets in use come back quickly
-        known = rs.derived.tile_names = {}
     key = frozenset(tiles)
     out = known.get(key)
     if out is None:
-        out = known[key] = tuple(sorted({rs.tile_name(*x) for x in key}))
-    return list(out)  # a list of its own: the caller may change it
+        if len(known) > _KEPT_NAMES:  # (re)started when full: the sets in use come back quickly
+            known = rs.derived.tile_names = {}
+        names = tuple(sorted({rs.tile_name(*x) for x in key}))
+        out = known[key] = (names, tuple(map(rs.parse_tile, names)))
+    return out
 
 
 _KEPT_NAMES = 4096  # sets of tiles named per ruleset before starting again
@@ -146,22 +167,98 @@ def use(g: Game, lm: int, p: int, rule: TouchRule, index: int | None, choices: d
         return
     match effect:
         case A.TakeAsideEffect():
-            tile = g.rs.parse_tile(answer)
-            g.set_aside[p].remove(tile)
-            g.hand[p].append(tile)
+            _take(g, p, g.rs.parse_tile(answer))
             what: tuple[str, *tuple[object, ...]] = ("takes a set-aside {} into hand", answer)  # words, their values
         case A.DrawKeepEffect(draw=n, rest=rest):
-            g.pending_draw[p] = (n, g.rs.parse_tile(answer), rest)
+            _keep(g, p, n, g.rs.parse_tile(answer), rest)
             what = ("will draw {} and keep {}", n, answer)
         case A.DrawCardEffect(deck=deck_name):
             # the deck's own `when empty` applies, as for a `draw` statement (one meaning per rule)
             draw_card(g, p, deck_name, ids, index, "" if quiet else f"using {ab.name} at {name}")
             return
         case A.DoubleEffect(factor=factor):
-            g.doubled[p][answer] = factor
+            _double(g, p, answer, factor)
             what = ("puts a doubling marker (x{}) on {!r}", factor, answer)
         case _:
             raise TypeError(f"unknown ability effect {type(effect).__name__}")
     if not quiet:  # the event's words, made only when they are kept
         g.event(index, p, 0, "ability", ids, "{} first touches {}: {}: " + what[0], g.players[p], name, ab.name,
                 *what[1:])
+
+
+# ----- the effects, each in one place: `use` and the playouts' `quick_uses` both apply them -------------------
+def _take(g: Game, p: int, tile: tuple[int, int]) -> None:
+    """Take a set-aside tile into hand."""
+    g.set_aside[p].remove(tile)
+    g.hand[p].append(tile)
+
+
+def _keep(g: Game, p: int, n: int, tile: tuple[int, int], rest: str) -> None:
+    """The next draw is of n tiles, keeping `tile` (rules.turn.draw), the rest going where `rest` says."""
+    g.pending_draw[p] = (n, tile, rest)
+
+
+def _double(g: Game, p: int, card: str, factor: int) -> None:
+    """A doubling marker on a face-up card: it pays the player `factor` times."""
+    g.doubled[p][card] = factor
+
+
+# ----- the generated playouts' use -------------------------------------------------------------------
+Below = Callable[[int], int]  # a seat's draw of one of n answers: Random._randbelow, as the playouts answer
+QuickUse = Callable[["Game", int, Below], None]
+
+
+def quick_uses(rs: Ruleset, kinds: set[str]) -> tuple[QuickUse | None, ...] | None:
+    """Per landmark, `use` of its ability in a quiet game whose questions the playout answers itself, each seat
+    drawing one of the possible answers with its own generator (pyengine.fast._answer_per_seat; `below`: the
+    seat's draw): the ability's effect and question decided once here instead of on every use, and the answer
+    taken as the tile or card it names, not as its name parsed again. The same draws, effects and points as
+    `use`. None for a landmark of no kind in `kinds` (those the ability statements touch), and None in all
+    when one of those has no ability printed (`use` refuses it)."""
+    out: list[QuickUse | None] = []
+    t = rs.t
+    for lm, name in enumerate(t.landmark_ability):
+        ab = rs.abilities.get(name or "")
+        if t.landmark_kind[lm] not in kinds:
+            out.append(None)
+        elif ab is None:
+            return None
+        else:
+            out.append(_quick(rs, ab))
+    return tuple(out)
+
+
+def _quick(rs: Ruleset, ab: Ability) -> QuickUse:
+    """One ability's quick use (quick_uses)."""
+    effect = ab.effect
+    match effect:
+        case A.ScoreEffect(category=category):
+            fn = ab.fn
+            assert fn is not None
+
+            def score(g: Game, p: int, below: Below) -> None:
+                g.event(None, p, fn(Ctx(g, p)), category, (), "")
+            return score
+        case A.DrawCardEffect(deck=deck_name):
+            def draw(g: Game, p: int, below: Below) -> None:
+                draw_card(g, p, deck_name, (), None, "")
+            return draw
+        case A.TakeAsideEffect():
+            def take(g: Game, p: int, below: Below) -> None:
+                tiles = tile_choices(rs, g.set_aside[p])[1]
+                if tiles:
+                    _take(g, p, tiles[below(len(tiles))])
+            return take
+        case A.DrawKeepEffect(draw=n, rest=rest):
+            def keep(g: Game, p: int, below: Below) -> None:
+                tiles = tile_choices(rs, _shown(g, p, n))[1]
+                if tiles:
+                    _keep(g, p, n, tiles[below(len(tiles))], rest)
+            return keep
+        case A.DoubleEffect(markers=markers, target=target, factor=factor):
+            def double(g: Game, p: int, below: Below) -> None:
+                cards = _unmarked(g, p, markers, target)
+                if cards:
+                    _double(g, p, cards[below(len(cards))], factor)
+            return double
+    raise TypeError(f"unknown ability effect {type(effect).__name__}")
