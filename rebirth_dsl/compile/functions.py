@@ -961,10 +961,19 @@ class Owned(Builtin):
         assert isinstance(args[1], A.Name)
         lms = dc._lms(args[1].id)
 
+        key = id(args)
+
         def owned(d: DeltaView, me: int) -> _Items:
             who = fp(d, me)
             own, post = d.g.lm_owner, d.lm_post
-            return _Items([i for i in lms if post.get(i, own[i]) == who])
+            if post:
+                return _Items([i for i in lms if post.get(i, own[i]) == who])
+            # no landmark changes hands: the position's list, read once per seat (`most` reads every seat's)
+            ck = (key, who)
+            base = d.cache.get(ck)
+            if base is None:
+                base = d.cache[ck] = [i for i in lms if own[i] == who]
+            return _Items(base)
 
         return owned
 
