@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
+from rebirth_dsl.compile.prims import Ctx
+from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.play.agents import GreedyAgent
-from rebirth_dsl.play.evaluate import HOPE, OTHERS, Evaluation, OnePlyAgent, _fn, evaluation_for
+from rebirth_dsl.play.evaluate import HOPE, OTHERS, PRUNED_WIDTH, Evaluation, OnePlyAgent, _fn, evaluation_for
 from rebirth_dsl.play.loop import DEFAULT_NAMES, play_game
-from rebirth_dsl.play.points import points_for
+from rebirth_dsl.play.points import Delta, points_for
 from rebirth_dsl.play.registry import make_agent
 from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.records.record import load_ruleset
@@ -269,7 +271,68 @@ def placements_plain(ev: Evaluation, g: Game, p: int, tile: tuple[int, int], hex
                     val += worth
         out.append(val + OTHERS * other)
         posts.append(post)
-    return ev._with_cards(g, p, k, v, hexes, out, posts, live, prune)
+    return with_cards_plain(ev, g, p, k, v, hexes, out, posts, live, prune)
+
+
+def with_cards_plain(ev: Evaluation, g: Game, p: int, k: int, v: int, hexes: list[int], out: list[float],
+                     posts: list[dict[int, int]], live: list[tuple[str, Any, int, float, float, int | None]],
+                     prune: bool) -> list[float]:
+    """Evaluation._with_cards with its bounds read hex by hex and card by card (`bounds_plain`)."""
+    if not live:
+        return out
+    d = Delta(g, p)
+    if not prune:
+        for i, h in enumerate(hexes):
+            out[i] += ev._missions_after(g, p, k, v, h, d, posts[i], live)
+        return out
+    live = [x for x in live if x[3] < x[2]]  # pruned: a card that holds already is taken to stay held
+    if not live:
+        return out
+    hi = [out[i] + b for i, b in enumerate(bounds_plain(ev, g, p, k, v, hexes, posts, live))]
+    best = float("-inf")
+    for i in sorted(range(len(hexes)), key=hi.__getitem__, reverse=True)[:PRUNED_WIDTH]:
+        if hi[i] <= best:
+            break
+        out[i] += ev._missions_after(g, p, k, v, hexes[i], d, posts[i], live)
+        best = max(best, out[i])
+    return out
+
+
+def bounds_plain(ev: Evaluation, g: Game, p: int, k: int, v: int, hexes: list[int], posts: list[dict[int, int]],
+                 live: list[tuple[str, Any, int, float, float, int | None]]) -> list[float]:
+    """Evaluation._bounds hex by hex: per hex, at least what the placement can add to p's live cards: a
+    threshold card's measure rises by at most its growth table's number, any other card to its points."""
+    t = g.t
+    completes = [t.area_of[h] >= 0 and g.area_free[t.area_of[h]] == 1 and not g.area_done[t.area_of[h]]
+                 for h in hexes]
+    up = [1e-9] * len(hexes)
+    for name, c, pc, now, full, _ in live:
+        row = c.reads[k] if c.reads is not None else None
+        th = g.cards[name].threshold
+        span = c.lim(g.n_players) - c.base
+        most = max(full, pc * HOPE) - now  # the most the card's worth can rise
+        if th is None or c.measure is None or span <= 0:
+            for i, h in enumerate(hexes):
+                if row is None or row[h] or (c.reads_won and completes[i]):
+                    up[i] += most
+            continue
+        e = int(c.measure(Ctx(g, p)))  # read afresh, not the value _live kept
+        grow = th.grow[k]
+        for i, h in enumerate(hexes):
+            if row is not None and not row[h] and not (c.reads_won and completes[i]):
+                continue
+            by = grow[h]
+            if by == GROUP or by == REACH:
+                up[i] += most
+                continue
+            e_up = e + (v if by == VALUE else by) + (th.won_grow if completes[i] else 0)
+            if th.lm_grow and posts[i]:
+                e_up += sum(th.lm_grow[lm] for lm, new in posts[i].items() if new == p)
+            if e_up >= c.base + span:
+                up[i] += most
+            elif e_up > e:
+                up[i] += max(0.0, pc * HOPE * (e_up - c.base) / span - now)
+    return up
 
 
 @pytest.mark.parametrize("name", [*bundled("rules"), str(CASTLES4)])
