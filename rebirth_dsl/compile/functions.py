@@ -500,8 +500,11 @@ class Tiles(Builtin):
             ck = (key, who)
             base = d.cache.get(ck)
             if base is None:
-                mine = d.g.tiles_of[who] if who >= 0 else None
-                base = [] if mine is None else [h for k in order for h in mine[k]]
+                base = []
+                if who >= 0:
+                    mine = d.g.tiles_of[who]
+                    for k in order:  # the kinds in order, each list copied whole
+                        base += mine[k]
                 d.cache[ck] = base
             return _Hexes(base, d.h if who == d.p and d.k in kinds else -1)
 
@@ -609,7 +612,9 @@ class Groups(Builtin):
                     parent, gsize, mine = d.g.parent, d.g.gsize, d.g.tiles_of[who]
                     for k in order:
                         for h in mine[k]:
-                            r = _root(parent, h)
+                            r = h  # its root (_root, written in place: a call per tile is most of the cost)
+                            while parent[r] != r:
+                                r = parent[r]
                             roots[r] = gsize[r]
                 got = (list(roots.values()), roots)
                 d.cache[ck] = got
@@ -922,6 +927,8 @@ class Touched(Builtin):
         t = dc.t
         lms = dc._lms(args[1].id)
         rings = {i: t.neighbours[t.landmark_hex[i]] for i in lms}
+        # per landmark, its ring's owners read in one call (a landmark with no ring is touched by nobody)
+        ring_of = _ring_getters(tuple((i, tuple(rings[i])) for i in lms))
         mine = set(lms)
         # landmarks of this kind next to each hex: a tile there touches them
         near = [tuple(t.landmark_of_hex[m] for m in t.neighbours[h]
@@ -934,7 +941,7 @@ class Touched(Builtin):
             base = d.cache.get(ck)
             if base is None:
                 owner = d.g.owner
-                base = [i for i in lms if any(owner[m] == who for m in rings[i])]
+                base = [i for i, ring in ring_of if who in ring(owner)]
                 d.cache[ck] = base
             if who != d.p:
                 return _Items(base)
@@ -991,10 +998,19 @@ class Owned(Builtin):
         assert isinstance(args[1], A.Name)
         lms = dc._lms(args[1].id)
 
+        key = id(args)
+
         def owned(d: DeltaView, me: int) -> _Items:
             who = fp(d, me)
             own, post = d.g.lm_owner, d.lm_post
-            return _Items([i for i in lms if post.get(i, own[i]) == who])
+            if post:
+                return _Items([i for i in lms if post.get(i, own[i]) == who])
+            # no landmark changes hands: the position's list, read once per seat (`most` reads every seat's)
+            ck = (key, who)
+            base = d.cache.get(ck)
+            if base is None:
+                base = d.cache[ck] = [i for i in lms if own[i] == who]
+            return _Items(base)
 
         return owned
 

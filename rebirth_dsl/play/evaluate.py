@@ -20,7 +20,9 @@ Nothing here names a game: the landmark kinds, area kinds, payouts and cards are
 the game (the immediate points from play/points.py, the landmarks that change hands from rules/majority.py's
 kernel, the incomplete area it enlarges or completes, the mission cards it advances, the card a first
 touch draws), plus half of what it takes from the others (landmarks taken from them, incomplete-area
-influence their completion of an area ends). So it is about as fast as greedy.
+influence their completion of an area ends). It costs about 3.4 times greedy's instructions a game
+(tools/bench_agents.py --callgrind): greedy's points, plus the landmarks, areas and cards read once per kind
+of hex or card rather than per hex.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rebirth_dsl.compile.exprgen import compile_direct_source, direct_function
 from rebirth_dsl.compile.functions import DeltaUnsupported, _root
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE, Threshold
@@ -67,6 +70,10 @@ class _Card:
     exact: bool = False  # the whole condition is `E >= N` (measure >= lim): E alone says whether it holds
     lims: dict[int, int] = field(default_factory=dict)  # N by player count, read once
     threshold: Threshold | None = None  # the growth bounds the evaluation reads (_card: not every card's)
+    # E and the condition as generated functions of the game and the reader (compile/exprgen.py: no context
+    # object made), the same numbers as `measure` and the card's `cond`; None where no source was generated
+    read_measure: Callable[[Any, int], Any] | None = None
+    read_cond: Callable[[Any, int], Any] | None = None
 
     def lim(self, n: int) -> int:
         """N with n players."""
@@ -114,6 +121,7 @@ class Evaluation:
             for c in block.cards:
                 asts[c.name] = c.condition
         self.cards: dict[str, _Card] = {}
+        self._limits: dict[int, dict[str, int]] = {}  # `limits`, per player count
         for deck in rs.decks.values():
             for card in deck:
                 if card.name not in self.cards:
@@ -134,6 +142,25 @@ class Evaluation:
         self.alike = [-1 if self.lone[h] else kinds.setdefault(
             (tuple(adj[h] for adj in sc.maj_adj), t.area_of[h], tuple(adj[h] for adj in sc.touch_adj)), len(kinds))
             for h in range(t.n)]
+        # per kind of hex, what its hexes have alike: the landmarks next to them per majority rule (the rules with
+        # none left out), their area, and whether they touch a landmark of a touch rule's kind
+        n_kinds = len(kinds)
+        self.kind_lms: list[tuple[tuple[int, tuple[int, ...]], ...]] = [()] * n_kinds
+        self.kind_area = [-1] * n_kinds
+        self.kind_touch = [False] * n_kinds
+        for h in range(t.n):
+            kind = self.alike[h]
+            if kind >= 0:
+                self.kind_lms[kind] = tuple((ri, adj[h]) for ri, adj in enumerate(sc.maj_adj) if adj[h])
+                self.kind_area[kind] = t.area_of[h]
+                self.kind_touch[kind] = any(adj[h] for adj in sc.touch_adj)
+        # the end rules as generated functions of the game, the seat and the influence (compile/exprgen.py: no
+        # context object made), the same numbers as `owned_rules` and `area_kind_rules` read through `_fn`: per
+        # landmark, the rules paying its owner; per area, its kind's incomplete-area rules
+        self.owned_direct = [[direct_function(fn, t, rs.group_kinds)[0] for kind, fn, _, _ in rs.end_owned
+                              if t.landmark_kind[lm] == kind] for lm in range(len(t.landmark_kind))]
+        direct = [(kind, direct_function(fn, t, rs.group_kinds)[0]) for kind, fn, _, _ in rs.end_incomplete]
+        self.area_direct = [[fn for kind, fn in direct if t.area_kind[a] == kind] for a in range(len(t.area_hexes))]
 
     def _card(self, card: CardDef, node: A.Expr | None, dc: _DeltaCompiler, rd: _Reads) -> _Card:
         measure: Callable[[Ctx], Any] | None = None
@@ -188,7 +215,24 @@ class Evaluation:
         # every E above is one side of the whole condition `E >= N` (a threshold is the whole condition too,
         # compile/reads.threshold_of), so E alone says whether the card holds: read once, not twice
         exact = measure is not None
-        return _Card(measure, limit, base, delta_cond, delta_measure, always, reads, won, exact, threshold=th)
+        read_measure = read_cond = None
+        if e_node is not None:
+            try:
+                read_measure = compile_direct_source(e_node, self.rs.t, self.rs.group_kinds)[0]
+            except Exception:  # noqa: BLE001 - no source for this shape: the closure reads it
+                read_measure = None
+        got, generated = direct_function(card.cond, self.rs.t, self.rs.group_kinds)
+        if generated:
+            read_cond = got
+        return _Card(measure, limit, base, delta_cond, delta_measure, always, reads, won, exact,
+                     read_measure=read_measure, read_cond=read_cond, threshold=th)
+
+    def limits(self, n: int) -> dict[str, int]:
+        """Every card's N with n players (`_Card.lim`), by name: read once per player count."""
+        got = self._limits.get(n)
+        if got is None:
+            got = self._limits[n] = {name: c.lim(n) for name, c in self.cards.items()}
+        return got
 
     def _prior(self, card: CardDef) -> float:
         """An unseen card's worth: its points if it always pays, else a share of them."""
@@ -274,20 +318,15 @@ class Evaluation:
         whole games."""
         k, v = tile
         pts = self.points.many(g, p, tile, hexes)
-        t = g.t
         sc = self.points
         n = g.n_players
-        # the position's values the delta evaluators read (a seat's tiles, groups, landmarks) are cached in d
-        # and shared by the cards' values now (a placement by a seat nobody has: nothing added) and after
+        # the position's values the cards' delta evaluators read (a seat's tiles, groups, landmarks) are cached
+        # in d and shared by the hexes whose cards are read (`_missions_after`)
         d = Delta(g, p)
-        blank = Delta(g, -2)
-        blank.cache = d.cache
-        live = self._live(g, p, blank)
-        area_rules = self.area_kind_rules
-        out: list[float] = []
-        posts: list[dict[int, int]] = []
+        live = self._live(g, p)
+        area_direct = self.area_direct  # per area, its kind's incomplete-area rules
         nothing: dict[int, int] = {}
-        majs = [(sc.maj_added[ri][k], sc.maj_adj[ri], r.placer_takes_tie) for ri, r in enumerate(sc.majorities)]
+        majs = [(sc.maj_added[ri][k], r.placer_takes_tie) for ri, r in enumerate(sc.majorities)]
         draws = [(sc.touch_adj[ti], self.deck_value[deck]) for ti, deck in enumerate(self.touch_decks)
                  if deck is not None and g.decks.get(deck)]
         touched = g.touched[p]
@@ -301,7 +340,7 @@ class Evaluation:
         def held(lm: int, q: int) -> int:
             got = owned.get((lm, q))
             if got is None:
-                got = owned[lm, q] = sum(_fn(fn, g, q) for fn in self.owned_rules[lm])
+                got = owned[lm, q] = sum(int(fn(g, q)) for fn in self.owned_direct[lm])
             return got
 
         def area_change(a: int) -> tuple[int, int]:
@@ -309,93 +348,102 @@ class Evaluation:
             # every term is a whole number of points, so the sum is the same in any order)
             mine = others = 0
             inf = g.area_inf[a]
-            for kind, fn in area_rules:
-                if t.area_kind[a] != kind:
-                    continue
+            for fn in area_direct[a]:
                 if g.area_free[a] == 1:  # completed: its incomplete-area points end (its payout is in pts)
                     for q in range(n):
                         if inf[q] > 0:
-                            lost = _fn(fn, g, q, inf[q])
+                            lost = int(fn(g, q, -1, inf[q]))
                             if q == p:
                                 mine -= lost
                             else:
                                 others += lost
                 elif v:
-                    mine += _fn(fn, g, p, inf[p] + v) - (_fn(fn, g, p, inf[p]) if inf[p] > 0 else 0)
+                    mine += int(fn(g, p, -1, inf[p] + v)) - (int(fn(g, p, -1, inf[p])) if inf[p] > 0 else 0)
             by_area[a] = (mine, others)
             return mine, others
 
-        area_of, area_done = t.area_of, g.area_done
+        area_done = g.area_done
         challenge = majority.challenge
 
-        def reading(h: int) -> tuple[int, float, dict[int, int], tuple[float, ...]]:
-            # what a hex of this kind changes besides its immediate points: whole points for p, OTHERS times
-            # what the others lose, the landmarks changing hands, and the draws' expected worths in order
-            val = other = 0
-            post: dict[int, int] = {}
-            for ri, (added, adj, takes) in enumerate(majs):  # landmarks changing hands (S-K1..S-K5's kernel)
-                memo = taken[ri]
-                for lm in adj[h]:
-                    now = lm_owner[lm]
-                    owner = post.get(lm, now)
-                    if owner == now:
-                        new = memo.get(lm)
-                        if new is None:
-                            new = memo[lm] = challenge(lm_count[lm], owner, p, takes, added)[0]
-                    else:
-                        new = challenge(lm_count[lm], owner, p, takes, added)[0]
-                    if new != owner:
-                        post[lm] = new
-            for lm in post:
-                old = lm_owner[lm]
-                val += held(lm, p)
-                if old >= 0:
-                    other += held(lm, old)
-            a = area_of[h]
-            if area_rules and a >= 0 and not area_done[a]:
-                mine, others = by_area.get(a) or area_change(a)
-                val += mine
-                other += others
-            if not draws:
-                return val, OTHERS * other, post, ()
-            worths = tuple(worth for adj, worth in draws for lm in adj[h] if lm not in touched)
-            return val, OTHERS * other, post, worths
-
-        alike = self.alike
-        read: dict[int, tuple[int, float, dict[int, int], tuple[float, ...]]] = {}
+        free = g.area_free
+        # every hex of a kind (`alike`) changes the same beyond its immediate points: each kind is read once, at its
+        # first hex (a lone hex, kind -1, changes nothing beyond them)
+        alike, kind_lms, kind_area, kind_touch = self.alike, self.kind_lms, self.kind_area, self.kind_touch
+        read: dict[int, tuple[int, float, dict[int, int], list[float] | None, bool]] = {}
+        out: list[float] = []
+        posts: list[dict[int, int]] = []
+        special: list[int] = []  # the hexes (by index) whose tile takes a landmark or completes its area
         for i, h in enumerate(hexes):
             kind = alike[h]
-            if kind < 0:  # next to no landmark, in no area: its immediate points are all it changes but cards
+            if kind < 0:
                 out.append(float(pts[i]))
                 posts.append(nothing)
                 continue
             got = read.get(kind)
             if got is None:
-                got = read[kind] = reading(h)
-            val, other, post, worths = got
-            fval = float(pts[i] + val)  # whole points until the draws' expected worth, as in the plain loop
-            for worth in worths:  # a first touch that draws a card
-                fval += worth
-            out.append(fval + other)
-            posts.append(post)
-        return self._with_cards(g, p, k, v, hexes, out, posts, live, prune, d)
+                # whole points for p, OTHERS times what the others lose, the landmarks changing hands, the draws'
+                # expected worths in order, and whether the tile takes a landmark or completes its area
+                val = other = 0
+                post = nothing  # no landmark changes hands: shared, never written
+                for ri, lms in kind_lms[kind]:  # landmarks changing hands (S-K1..S-K5's kernel), rules in order
+                    added, takes = majs[ri]
+                    memo = taken[ri]
+                    for lm in lms:
+                        now = lm_owner[lm]
+                        owner = post.get(lm, now)
+                        if owner == now:
+                            new = memo.get(lm)
+                            if new is None:
+                                new = memo[lm] = challenge(lm_count[lm], owner, p, takes, added)[0]
+                        else:
+                            new = challenge(lm_count[lm], owner, p, takes, added)[0]
+                        if new != owner:
+                            if post is nothing:
+                                post = {}
+                            post[lm] = new
+                odd = bool(post)
+                for lm in post:
+                    old = lm_owner[lm]
+                    val += held(lm, p)
+                    if old >= 0:
+                        other += held(lm, old)
+                a = kind_area[kind]
+                if a >= 0 and not area_done[a]:
+                    if free[a] == 1:
+                        odd = True
+                    if area_direct[a]:
+                        mine, others = by_area.get(a) or area_change(a)
+                        val += mine
+                        other += others
+                worths = None
+                if draws and kind_touch[kind]:
+                    worths = [worth for adj, worth in draws for lm in adj[h] if lm not in touched] or None
+                got = read[kind] = (val, OTHERS * other, post, worths, odd)
+            fval = float(pts[i] + got[0])  # whole points until the draws' expected worth, as in the plain loop
+            if got[3] is not None:
+                for worth in got[3]:  # a first touch that draws a card
+                    fval += worth
+            out.append(fval + got[1])
+            posts.append(got[2])
+            if got[4]:
+                special.append(i)
+        return self._with_cards(g, p, k, v, hexes, out, posts, live, prune, d, special)
 
-    def _live(self, g: Game, p: int, blank: Delta) -> list[tuple[str, _Card, int, float, float, int | None]]:
+    def _live(self, g: Game, p: int) -> list[tuple[str, _Card, int, float, float, int | None]]:
         """p's held cards and the face-up missions p has not fulfilled, as the test's `placements_plain` lists them, each
         with its measure E now where it has one (None where it has not): E read once for the value and bounds,
-        by the card's delta evaluator on `blank` (no placement) where it has one: the same number as the
-        measure's, its base values kept for the hexes after."""
+        by the card's generated reader (`read_measure`, the closure's number where it has none)."""
         live: list[tuple[str, _Card, int, float, float, int | None]] = []
-        n = g.n_players
+        lims = self.limits(g.n_players)
 
         def measure(c: _Card) -> int:
-            if c.delta_measure is not None:
-                try:
-                    return int(c.delta_measure(blank, p))
-                except DeltaUnsupported:
-                    pass
+            if c.read_measure is not None:
+                return int(c.read_measure(g, p))
             assert c.measure is not None
             return int(c.measure(Ctx(g, p)))
+
+        def holds(name: str, c: _Card) -> bool:
+            return bool(c.read_cond(g, p)) if c.read_cond is not None else bool(g.cards[name].cond(Ctx(g, p)))
 
         if self.rs.end_held is not None:
             for name in g.held[p]:
@@ -403,15 +451,15 @@ class Evaluation:
                 if c.always:
                     continue
                 pc = g.cards[name].points
-                limit = c.lim(n)
+                limit = lims[name]
                 if c.measure is not None and limit > c.base:
                     e = measure(c)
                     # card_value: all of it when the condition holds, else by progress (`_progress`)
-                    holds = e >= limit if c.exact else g.cards[name].cond(Ctx(g, p))
-                    now = float(pc) if holds else pc * HOPE * max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
+                    met = e >= limit if c.exact else holds(name, c)
+                    now = float(pc) if met else pc * HOPE * max(0.0, min(1.0, (e - c.base) / (limit - c.base)))
                     live.append((name, c, pc, now, float(pc), e))
                 else:
-                    now = float(pc) if g.cards[name].cond(Ctx(g, p)) else pc * HOPE * PRIOR
+                    now = float(pc) if holds(name, c) else pc * HOPE * PRIOR
                     live.append((name, c, pc, now, float(pc), None))
         for name in g.public:
             done = g.public_by.get(name, ())
@@ -421,7 +469,7 @@ class Evaluation:
             pc = (card.points if not done else (card.small or 0)) * g.doubled[p].get(name, 1)
             if pc:
                 c = self.cards[name]
-                limit = c.lim(n)
+                limit = lims[name]
                 if c.measure is None or limit <= c.base:
                     live.append((name, c, pc, pc * HOPE * PRIOR, 0.0, None))
                 else:
@@ -432,12 +480,11 @@ class Evaluation:
 
     def _with_cards(self, g: Game, p: int, k: int, v: int, hexes: list[int], out: list[float],
                     posts: list[dict[int, int]], live: list[tuple[str, _Card, int, float, float, int | None]],
-                    prune: bool, d: Delta | None = None) -> list[float]:
-        """The hexes' worth without the cards, plus what the placement changes of p's live cards."""
+                    prune: bool, d: Delta, special: list[int]) -> list[float]:
+        """The hexes' worth without the cards, plus what the placement changes of p's live cards (`special`: the
+        hexes, by index, where the tile takes a landmark or completes an area; none of the others does)."""
         if not live:
             return out
-        if d is None:
-            d = Delta(g, p)
         if not prune:
             for i, h in enumerate(hexes):
                 out[i] += self._missions_after(g, p, k, v, h, d, posts[i], live)
@@ -446,7 +493,7 @@ class Evaluation:
         live = [x for x in live if x[3] < x[2]]
         if not live:
             return out
-        hi = [out[i] + b for i, b in enumerate(self._bounds(g, p, k, v, hexes, posts, live))]
+        hi = [x + b for x, b in zip(out, self._bounds(g, p, k, v, hexes, posts, live, special), strict=True)]
         best = float("-inf")
         # the most promising first, equal bounds in hex order (a stable sort: reverse=True keeps their order)
         for i in sorted(range(len(hexes)), key=hi.__getitem__, reverse=True)[:PRUNED_WIDTH]:
@@ -457,39 +504,55 @@ class Evaluation:
         return out
 
     def _bounds(self, g: Game, p: int, k: int, v: int, hexes: list[int], posts: list[dict[int, int]],
-                live: list[tuple[str, _Card, int, float, float, int | None]]) -> list[float]:
+                live: list[tuple[str, _Card, int, float, float, int | None]], special: list[int]) -> list[float]:
         """Per hex, at least what the placement can add to p's live cards' worth: a threshold card's measure
-        rises by at most its growth table's number (compile/reads.Threshold), any other card to its points."""
-        t = g.t
-        completes = [t.area_of[h] >= 0 and g.area_free[t.area_of[h]] == 1 and not g.area_done[t.area_of[h]]
-                     for h in hexes]
+        rises by at most its growth table's number (compile/reads.Threshold), any other card to its points.
+        Only the `special` hexes can complete an area or take a landmark; a threshold card's bound at any other
+        hex depends on its growth number alone, so it is worked out once per number (`_rise`)."""
+        area_of, area_free, area_done = g.t.area_of, g.area_free, g.area_done
+        completes = [False] * len(hexes)
+        for i in special:
+            a = area_of[hexes[i]]
+            completes[i] = a >= 0 and area_free[a] == 1 and not area_done[a]
         up = [1e-9] * len(hexes)
-        for _name, c, pc, now, full, e_now in live:
+        lims = self.limits(g.n_players)
+        for name, c, pc, now, full, e_now in live:
             row = c.reads[k] if c.reads is not None else None
             th = c.threshold
-            span = c.lim(g.n_players) - c.base
+            span = lims[name] - c.base
             most = max(full, pc * HOPE) - now  # the most the card's worth can rise
+            won = c.reads_won
             if th is None or c.measure is None or span <= 0:
-                for i, h in enumerate(hexes):
-                    if row is None or row[h] or (c.reads_won and completes[i]):
+                if row is None:
+                    for i in range(len(up)):
                         up[i] += most
+                    continue
+                for i, h in enumerate(hexes):
+                    if row[h]:
+                        up[i] += most
+                if won:
+                    for i in special:
+                        if completes[i] and not row[hexes[i]]:
+                            up[i] += most
                 continue
             e = int(c.measure(Ctx(g, p))) if e_now is None else e_now
             grow = th.grow[k]
+            top = c.base + span
+            by_grow: dict[int, float] = {}
             for i, h in enumerate(hexes):
-                if row is not None and not row[h] and not (c.reads_won and completes[i]):
+                if row is not None and not row[h] and not (won and completes[i]):
                     continue
                 by = grow[h]
-                if by == GROUP or by == REACH:
-                    up[i] += most
+                if completes[i] or posts[i]:
+                    e_up = e + (v if by == VALUE else by) + (th.won_grow if completes[i] else 0)
+                    if th.lm_grow and posts[i]:
+                        e_up += sum(th.lm_grow[lm] for lm, new in posts[i].items() if new == p)
+                    up[i] += _rise(by, e_up, e, top, most, pc, c.base, span, now)
                     continue
-                e_up = e + (v if by == VALUE else by) + (th.won_grow if completes[i] else 0)
-                if th.lm_grow and posts[i]:
-                    e_up += sum(th.lm_grow[lm] for lm, new in posts[i].items() if new == p)
-                if e_up >= c.base + span:
-                    up[i] += most
-                elif e_up > e:
-                    up[i] += max(0.0, pc * HOPE * (e_up - c.base) / span - now)
+                rise = by_grow.get(by)
+                if rise is None:
+                    rise = by_grow[by] = _rise(by, e + (v if by == VALUE else by), e, top, most, pc, c.base, span, now)
+                up[i] += rise
         return up
 
     def _missions_after(self, g: Game, p: int, k: int, v: int, h: int, d: Delta, post: dict[int, int],
@@ -521,8 +584,9 @@ class Evaluation:
         else:
             d.merged, d.new_size = (), 0
         gain = 0.0
+        lims = self.limits(g.n_players)
         for name, c, pc, now, full, e_now in touched:
-            limit = c.lim(g.n_players)
+            limit = lims[name]
             try:
                 if c.delta_measure is not None and limit > c.base:
                     e = int(c.delta_measure(d, p))
@@ -553,6 +617,16 @@ class Evaluation:
         return up
 
 
+def _rise(by: int, e_up: int, e: int, top: int, most: float, pc: int, base: int, span: int, now: float) -> float:
+    """A threshold card's bound at a hex whose tile raises its measure E (now e) by `by` to at most e_up: all it
+    can rise (`most`) when that reaches its number (top) or is a group's size, else its progress's rise."""
+    if by == GROUP or by == REACH or e_up >= top:
+        return most
+    if e_up > e:
+        return max(0.0, pc * HOPE * (e_up - base) / span - now)
+    return 0.0
+
+
 def evaluation_for(rs: Ruleset) -> Evaluation:
     """The ruleset's evaluation, built once and kept with its derived tables."""
     ev: Evaluation | None = rs.derived.evaluation
@@ -562,8 +636,8 @@ def evaluation_for(rs: Ruleset) -> Evaluation:
 
 
 def _best(vals: list[float], hexes: list[int], rng: random.Random) -> int:
-    top = max(vals)
-    picks = [h for h, x in zip(hexes, vals, strict=True) if x >= top - 1e-9]
+    low = max(vals) - 1e-9
+    picks = [h for h, x in zip(hexes, vals, strict=True) if x >= low]
     return picks[rng.randrange(len(picks))] if len(picks) > 1 else picks[0]
 
 
