@@ -306,9 +306,9 @@ def bounds_plain(ev: Evaluation, g: Game, p: int, k: int, v: int, hexes: list[in
     completes = [t.area_of[h] >= 0 and g.area_free[t.area_of[h]] == 1 and not g.area_done[t.area_of[h]]
                  for h in hexes]
     up = [1e-9] * len(hexes)
-    for name, c, pc, now, full, _ in live:
+    for _name, c, pc, now, full, _ in live:
         row = c.reads[k] if c.reads is not None else None
-        th = g.cards[name].threshold
+        th = c.threshold  # the evaluation's (count-dependent numbers left unbounded, evaluate._card)
         span = c.lim(g.n_players) - c.base
         most = max(full, pc * HOPE) - now  # the most the card's worth can rise
         if th is None or c.measure is None or span <= 0:
