@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 from functools import reduce
+from itertools import count
 from operator import or_
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -312,6 +313,8 @@ def hoist_common(body: str, prefix: str = "x") -> tuple[list[str], str]:
         return [], body
     parts: list[ast.expr] = [tree.body]  # the expression, then each local's value (all always evaluated)
     names: list[str] = []
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}  # the locals' names are new ones
+    fresh = (f"{prefix}{i}" for i in count() if f"{prefix}{i}" not in taken)
     while True:
         whole = ast.Tuple(parts, ast.Load())
         loop_vars = _bound_inside(whole)
@@ -339,7 +342,7 @@ def hoist_common(body: str, prefix: str = "x") -> tuple[list[str], str]:
                 break
         if best is None:
             break
-        name = f"{prefix}{len(names)}"
+        name = next(fresh)
         swap = _Swap(ast.dump(best), name)
         parts = [*(swap.swap(part) for part in parts), best]
         names.append(name)
