@@ -245,6 +245,10 @@ SHAPES = [
     "count(won(me))", "count(won(nobody))", "count(won(owner(castle with clover)))",
     "count(tiles(me))", "size(tiles(me, food, energy))", 'count(tiles(owner(castle "Stirling"), settlement))',
     'owner(castle "Stirling") == me',
+    # parts read more than once, hoisted to a local of the direct function (exprgen.hoist_common), where the
+    # first reading is certain and where it is cut short
+    "count(won(me)) >= 1 and most(count(won(me)))", "largest(groups(me, food)) >= 2 and most(largest(groups(me, food)))",
+    "largest(groups(me, food)) >= 9 and most(largest(groups(me, food)))", "most(count(won(me))) or count(won(me)) >= 2",
 ]
 
 
@@ -268,3 +272,19 @@ def test_generated_shapes_equal_the_closures(name: str, seed: int, n: int, cut: 
             for q in range(n):
                 want = closure(Ctx(g, q))
                 assert generated(Ctx(g, q)) == want and direct(g, q) == want and grouped(g, q) == want, text
+
+
+def test_hoist_common_reads_a_repeated_part_once() -> None:
+    """A computed part read twice becomes one local when its first reading always happens; a part only
+    under a test that may cut it short, or reading a comprehension's variable, stays where it is; a display
+    of reads rebuilt for every element of a comprehension is made once; a local's name is never one the
+    expression already uses."""
+    from rebirth_dsl.compile.exprgen import hoist_common
+
+    assert hoist_common("f(me) >= 1 and all(f(q) <= v for v in (f(me),) for q in r)") == \
+        (["x0 = f(me)"], "x0 >= 1 and all((f(q) <= v for v in (x0,) for q in r))")
+    assert hoist_common("(c and f(me)) + (d and f(me))") == ([], "(c and f(me)) + (d and f(me))")
+    assert hoist_common("[f(q) + f(q) for q in r]") == ([], "[f(q) + f(q) for q in r]")
+    assert hoist_common("all([*g.d.values()].count(q) <= 1 for q in r)") == \
+        (["x0 = [*g.d.values()]"], "all((x0.count(q) <= 1 for q in r))")
+    assert hoist_common("h(x0) + h(x0)") == (["x1 = h(x0)"], "x1 + x1")
