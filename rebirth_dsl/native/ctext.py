@@ -69,7 +69,7 @@ typedef struct {
     u8 pub_done[NCARDX][NP];
     i32 pub_cnt[NCARDX];
     u8 dbl_on[NP][NCARDX];
-    i32 dbl_f[NP][NCARDX], ndbl[NP];
+    i32 ndbl[NP];
     i32 pend_on[NP], pend_n[NP], pend_keep[NP], pend_rest[NP];
     /* the incremental check of the face-up cards (cgen.py public_function), per seat, by card id bits: the
        cards face up and not fulfilled (plive), those something they read changed for since they were last
@@ -98,6 +98,7 @@ typedef struct {
     i32 held[NP][HELDMAX];
     i32 pub[PUBMAX];
     i32 pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
+    i32 dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
 #define DEALT __builtin_offsetof(S, hand)
 
