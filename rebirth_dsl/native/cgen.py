@@ -363,10 +363,17 @@ class _Gen:
                             e.line(f"int tot = {' + '.join(f's->freen[{c_int(fk)}]' for fk in fks)};")
                             with e.block("if (tot) {", "}"):
                                 e.line("int r = rb_below(s, tot);")
-                                for fk in fks[:-1]:
-                                    e.line(f"if (r < s->freen[{c_int(fk)}]) return free_at(s, {c_int(fk)}, r);")
-                                    e.line(f"r -= s->freen[{c_int(fk)}];")
-                                e.line(f"return free_at(s, {c_int(fks[-1])}, r);")
+                                if len(fks) == 1:
+                                    e.line(f"return free_at(s, {c_int(fks[0])}, r);")
+                                    continue
+                                # the draw's list: the last whose counts before it the draw reaches, chosen
+                                # with selects (cmov), not branches, since where a uniform draw lands is a
+                                # coin toss; off is the list's start in freel less the counts before it
+                                e.line(f"int upto = 0, off = FOFF[{c_int(fks[0])}];")
+                                for prev, fk in zip(fks, fks[1:], strict=False):
+                                    e.line(f"upto += s->freen[{c_int(prev)}];")
+                                    e.line(f"off = r >= upto ? FOFF[{c_int(fk)}] - upto : off;")
+                                e.line("return s->freel[off + r];")
                     e.line("return -1;")
             e.line("}")
             e.line("return -1;")

@@ -69,7 +69,7 @@ typedef struct {
     u8 pub_done[NCARDX][NP];
     i32 pub_cnt[NCARDX];
     u8 dbl_on[NP][NCARDX];
-    i32 dbl_f[NP][NCARDX], ndbl[NP];
+    i32 ndbl[NP];
     i32 pend_on[NP], pend_n[NP], pend_keep[NP], pend_rest[NP];
     /* the incremental check of the face-up cards (cgen.py public_function), per seat, by card id bits: the
        cards face up and not fulfilled (plive), those something they read changed for since they were last
@@ -98,6 +98,7 @@ typedef struct {
     i32 held[NP][HELDMAX];
     i32 pub[PUBMAX];
     i32 pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
+    i32 dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
 #define DEALT __builtin_offsetof(S, hand)
 
@@ -105,24 +106,35 @@ typedef i64 (*lam_t)(const S *, int, int, i64);
 
 /* xoshiro256** seeded through splitmix64: the same seed, the same game, on every machine */
 static inline u64 rotl(u64 x, int k) { return (x << k) | (x >> (64 - k)); }
-static inline u64 rb_next(S *s) {
-    u64 *q = s->rng;
+/* the generator on a state of its own (rq_*): a deal draws from a local copy, which the compiler keeps in
+   registers rather than loading and storing s->rng around every store of a shuffle */
+static inline u64 rq_next(u64 *q) {
     u64 r = rotl(q[1] * 5, 7) * 9, t = q[1] << 17;
     q[2] ^= q[0]; q[3] ^= q[1]; q[1] ^= q[2]; q[0] ^= q[3]; q[2] ^= t; q[3] = rotl(q[3], 45);
     return r;
 }
+static inline u64 rb_next(S *s) { return rq_next(s->rng); }
 /* uniform below n (n < 2^31) from the high 32 bits: the bias is below n / 2^32 */
-static inline int rb_below(S *s, int n) { return (int)(((rb_next(s) >> 32) * (u64)(u32)n) >> 32); }
-static void rb_seed(S *s, u64 seed) {
+static inline int rq_below(u64 *q, int n) { return (int)(((rq_next(q) >> 32) * (u64)(u32)n) >> 32); }
+static inline int rb_below(S *s, int n) { return rq_below(s->rng, n); }
+static inline void rq_seed(u64 *q, u64 seed) {
     for (int i = 0; i < 4; i++) {
         u64 z = (seed += 0x9E3779B97F4A7C15ULL);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        s->rng[i] = z ^ (z >> 31);
+        q[i] = z ^ (z >> 31);
     }
 }
-static void rb_shuffle(S *s, i32 *a, int n) {  /* Fisher-Yates from the top, as runtime.setup.deal */
-    for (int i = n - 1; i > 0; i--) { int j = rb_below(s, i + 1); i32 x = a[i]; a[i] = a[j]; a[j] = x; }
+static void rb_seed(S *s, u64 seed) { rq_seed(s->rng, seed); }
+/* Fisher-Yates from the top, as runtime.setup.deal */
+static inline void rq_shuffle(u64 *q, i32 *a, int n) {
+    for (int i = n - 1; i > 0; i--) { int j = rq_below(q, i + 1); i32 x = a[i]; a[i] = a[j]; a[j] = x; }
+}
+static void rb_shuffle(S *s, i32 *a, int n) {
+    u64 q[4];
+    memcpy(q, s->rng, sizeof q);
+    rq_shuffle(q, a, n);
+    memcpy(s->rng, q, sizeof q);
 }
 static inline void add(S *s, int p, int cat, i64 pts) { if (cat >= 0) s->score[p][cat] += pts; s->track[p] += pts; }
 """
@@ -389,7 +401,8 @@ static void draw_hands(S *s) {
 }
 static void new_game(S *s, int n, u64 seed, i32 *setup) {
     memcpy(s, &TEMPLATE[n], DEALT);  /* the holdings' contents are dealt below */
-    rb_seed(s, seed);
+    u64 q[4];  /* the generator, in s->rng again once the deal is done */
+    rq_seed(q, seed);
     int nt = COLOUR_OFF[n + 1] - COLOUR_OFF[n];
     for (int p = 0; p < n; p++) {
         /* runtime.setup.deal shuffles the colour tiles t[0..nt) Fisher-Yates from the top, sets the first
@@ -400,7 +413,7 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
         i32 *end = s->supply[p] + nt;
         memcpy(s->supply[p], &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
         for (int i = nt - 1; i > 0; i--) {
-            int j = rb_below(s, i + 1); i32 x = end[-1 - i]; end[-1 - i] = end[-1 - j]; end[-1 - j] = x;
+            int j = rq_below(q, i + 1); i32 x = end[-1 - i]; end[-1 - i] = end[-1 - j]; end[-1 - j] = x;
         }
         int aside = SET_ASIDE < nt ? SET_ASIDE : nt;
         for (int i = 0; i < aside; i++) s->aside[p][i] = end[-1 - i];
@@ -414,9 +427,10 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
     for (int d = 0; d < ND; d++) {
         s->dlen[d] = DECK_OFF[d + 1] - DECK_OFF[d];
         memcpy(s->deck[d], &DECK0[DECK_OFF[d]], sizeof(i32) * s->dlen[d]);
-        rb_shuffle(s, s->deck[d], s->dlen[d]);
+        rq_shuffle(q, s->deck[d], s->dlen[d]);
         if (setup) { *setup++ = s->dlen[d]; memcpy(setup, s->deck[d], sizeof(i32) * s->dlen[d]); setup += s->dlen[d]; }
     }
+    memcpy(s->rng, q, sizeof q);
     if (PUB_DECK >= 0) {  /* public cards: face up from the top of their deck */
         int c = PUB_COUNT < s->dlen[PUB_DECK] ? PUB_COUNT : s->dlen[PUB_DECK];
         memcpy(s->pub, s->deck[PUB_DECK], sizeof(i32) * c);
