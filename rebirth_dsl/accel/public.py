@@ -208,14 +208,14 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     in the generated code, `bind(name, value)` names there a per-hex tuple or one of these (passed by reference,
     never as text). None: the caller emits the call. The source reads the locals `loc` declares (the enclosing
     loop's g, p, v, h, n (the player count), groot, gsize, lm_owner, touched_by and the names PUBLIC_LOCALS
-    binds; asked for, an undeclared one is an error) and assigns lq, d, base, i, left, x, lm, same, xw, lx, dx of
+    binds; asked for, an undeclared one is an error) and assigns lq, m, d, base, i, left, x, lm, same, xw, lx, dx of
     its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
     ws = _watches(rs)
     w = ws[rs.players[0]]  # what a tile may change is the same at every count; only the numbers N follow it
     if not hexes:
         return None
     loc.require("g", "p", "v", "h", "n", "gsize", "lm_owner", "touched_by", *assigned(PUBLIC_LOCALS))
-    loc = loc.declare("lq", "d", "base", "i", "left", "x", "lm", "same", "xw", "lx", "dx")
+    loc = loc.declare("lq", "m", "d", "base", "i", "left", "x", "lm", "same", "xw", "lx", "dx")
     at = w.at[kid]
 
     def at_hex(name: str, values: tuple[int, ...]) -> str | None:
@@ -234,6 +234,10 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     if anyone is not None:
         tests.append(f"not {anyone}")
     cards: list[str] = []
+    # m: the placer's live cards among the bounded ones a tile on h brings closer (at[h][1]: those with a growth
+    # there, of the one form each has over these hexes), tested once per card instead of the card's liveness
+    # and then its growth on h. The table is the kind's, on every hex: bound by name once per kind, it must be
+    # the same for every list of hexes.
     for b, i in sorted({st[:2] for a in at for st in a[2]}):
         grow = [next((st[2:] for st in a[2] if st[0] == b), (0, 0)) for a in at]  # per hex: (how much, N)
         forms = {_FORMS.get(up, "by") for up, _ in (grow[h] for h in hexes)} - {None}
@@ -246,14 +250,13 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
         if form == "by":  # a number of its own per hex
             by = at_hex(f"UP{i}", tuple(max(up, 0) for up, _ in grow))
             assert by is not None
-            block = [ln.format(by) for ln in lower] if not by.endswith("[h]") else \
-                [f"x = {by}", "if x:", *("    " + ln.format("x") for ln in lower)]
+            block = [ln.format(by) for ln in lower]  # not 0 where the card is in m
             near = _touches(rs, w, b, tuple(max(up, 0) for up, _ in grow))
             if near is not None and by.endswith("[h]"):
                 # the landmarks it counts that the tile is next to and the placer had not touched (the game marks
                 # them touched after every reaction): what the count grows by, where the table has at most that
-                block = [f"x = {by}", "if x:", f"    x = len({bind(f'PUBNEAR{i}', near)}[h].difference(touched_by[p]))",
-                         "    if x:", *("        " + ln.format("x") for ln in lower)]
+                block = [f"x = len({bind(f'PUBNEAR{i}', near)}[h].difference(touched_by[p]))",
+                         "if x:", *("    " + ln.format("x") for ln in lower)]
         else:
             # the GROUP limit N (or REACH size) per player count, one number over these hexes at each count
             per: list[int] = []
@@ -269,14 +272,13 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
                 block = [f"if gsize[{loc('groot')}] >= {n}:", f"    d |= {literal(b)}"]
             else:  # reach: one more group of the size if the tile's own now is one
                 block = [f"if gsize[{loc('groot')}] >= {n}:", *("    " + ln.format("1") for ln in lower)]
-            where = at_hex(f"IS{i}", tuple(int(_FORMS.get(up, "by") == form) for up, _ in grow))
-            if where is not None and where.endswith("[h]"):
-                block = [f"if {where}:", *("    " + ln for ln in block)]
-        cards += [f"if lq & {literal(b)}:", *("    " + ln for ln in block)]
+        cards += [f"if m & {literal(b)}:", *("    " + ln for ln in block)]
     taken, won = _taken_source(w, bind), _won_source(w, "lq", "d", "base")
     if cards or any("lack[i]" in ln for ln in taken + won):
         body.append(f"base = p * {literal(w.ncards)}")
-    body += cards
+    if cards:
+        body.append(f"m = lq & {at_hex('M', tuple(a[1] for a in at))}")
+        body += cards
     read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), f"{bind('PUBW', ws)}[{loc('n')}]"
     # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
     # taking a landmark often makes such a card worth reading for nothing
