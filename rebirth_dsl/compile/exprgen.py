@@ -399,15 +399,22 @@ def compile_direct_source(node: A.Expr, t: Tables, group_kinds: frozenset[int] |
     return f, source
 
 
+def direct_source_function(node: A.Expr, t: Tables, group_kinds: frozenset[int] | None = None) -> DirectFn | None:
+    """compile_direct_source's function of a node, or None where its source is more than Python compiles."""
+    try:
+        return compile_direct_source(node, t, group_kinds)[0]
+    except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
+        return None
+
+
 def direct_function(compiled: CompiledExpr, t: Tables, group_kinds: frozenset[int] | None = None
                     ) -> tuple[DirectFn, bool]:
     """A compiled expression as `f(g, me, placed=-1, influence=0)`, and whether that was generated
     (compile_direct_source of its node); otherwise its function runs, on a Ctx made per call (source Python
     cannot compile, as compiler._generated)."""
-    try:
-        return compile_direct_source(compiled.node, t, group_kinds)[0], True
-    except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
-        pass
+    got = direct_source_function(compiled.node, t, group_kinds)
+    if got is not None:
+        return got, True
     fn = compiled.fn
     return (lambda g, me, placed=-1, influence=0: fn(Ctx(g, me, placed, influence))), False
 
@@ -423,4 +430,4 @@ def value_source(node: A.Expr, t: Tables, influence: str) -> str | None:
     return None
 
 
-__all__ = ["compile_direct_source", "compile_expr_source", "direct_function", "value_source", "Ctx"]
+__all__ = ["compile_direct_source", "compile_expr_source", "direct_function", "direct_source_function", "value_source", "Ctx"]

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rebirth_dsl.compile.exprgen import compile_direct_source, direct_function
+from rebirth_dsl.compile.exprgen import direct_function, direct_source_function
 from rebirth_dsl.compile.functions import DeltaUnsupported, _root
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE, Threshold
@@ -215,15 +215,10 @@ class Evaluation:
         # every E above is one side of the whole condition `E >= N` (a threshold is the whole condition too,
         # compile/reads.threshold_of), so E alone says whether the card holds: read once, not twice
         exact = measure is not None
-        read_measure = read_cond = None
-        if e_node is not None:
-            try:
-                read_measure = compile_direct_source(e_node, self.rs.t, self.rs.group_kinds)[0]
-            except Exception:  # noqa: BLE001 - no source for this shape: the closure reads it
-                read_measure = None
-        got, generated = direct_function(card.cond, self.rs.t, self.rs.group_kinds)
-        if generated:
-            read_cond = got
+        # None where no source is generated: the closures (measure, the card's cond) read it
+        t, gk = self.rs.t, self.rs.group_kinds
+        read_measure = None if e_node is None else direct_source_function(e_node, t, gk)
+        read_cond = direct_source_function(card.cond.node, t, gk)
         return _Card(measure, limit, base, delta_cond, delta_measure, always, reads, won, exact,
                      read_measure=read_measure, read_cond=read_cond, threshold=th)
 
