@@ -42,6 +42,7 @@ from rebirth_dsl.lang.functions import player_table
 from rebirth_dsl.play.agents import smart_answer
 from rebirth_dsl.play.points import NOGAME, Delta, Points, _DeltaCompiler, _Reads, points_for
 from rebirth_dsl.rules import majority
+from rebirth_dsl.rules.public import payout
 from rebirth_dsl.runtime.game import Game
 
 HOPE = 0.8  # an unfinished threshold card counts this share of its points per unit of progress
@@ -279,7 +280,7 @@ class Evaluation:
         for name in g.public:
             card = g.cards[name]
             done = g.public_by.get(name, ())
-            pts = card.points if not done else (card.small or 0)
+            pts = payout(card.points, card.small, len(done))
             for q in range(g.n_players):
                 if q not in done and pts:
                     out[q] += pts * g.doubled[q].get(name, 1) * HOPE * self._progress(self.cards[name], g, q)
@@ -461,7 +462,7 @@ class Evaluation:
             if p in done:
                 continue
             card = g.cards[name]
-            pc = (card.points if not done else (card.small or 0)) * g.doubled[p].get(name, 1)
+            pc = payout(card.points, card.small, len(done), g.doubled[p].get(name, 1))
             if pc:
                 c = self.cards[name]
                 limit = lims[name]

@@ -21,6 +21,7 @@ from rebirth_dsl.pyengine.fast import compiled
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
 from rebirth_dsl.rules import majority
+from rebirth_dsl.rules.public import payout
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import deal
 
@@ -211,7 +212,7 @@ def placements_plain(ev: Evaluation, g: Game, p: int, tile: tuple[int, int], hex
         if p in done:
             continue
         card = g.cards[name]
-        pc = (card.points if not done else (card.small or 0)) * g.doubled[p].get(name, 1)
+        pc = payout(card.points, card.small, len(done), g.doubled[p].get(name, 1))  # I-M1's one meaning
         if pc:
             c = ev.cards[name]
             live.append((name, c, pc, pc * HOPE * ev._progress(c, g, p), 0.0, None))
