@@ -190,7 +190,7 @@ def test_generated_expressions_equal_the_closures(name: str, seed: int, n: int, 
     n = max(rs.players[0], min(n, rs.players[1]))
     exprs = compiled_expressions(rs)
     assert any(w.startswith("card") for w, _ in exprs) and any(w == "EndIncomplete" for w, _ in exprs)
-    g = _position(rs, n, seed, cut)  # the first `cut` of the game's moves: 1.0 is the finished game
+    g = random_position(rs, n, seed, cut)  # the first `cut` of the game's moves: 1.0 is the finished game
     for what, e in exprs:
         closure, generated = compile_expr(e, rs.t), compile_expr_source(e, rs.t)[0]
         for q in range(n):
@@ -199,7 +199,7 @@ def test_generated_expressions_equal_the_closures(name: str, seed: int, n: int, 
                 assert closure(ctx) == generated(ctx), what
 
 
-def _position(rs, n: int, seed: int, cut: float) -> Game:
+def random_position(rs, n: int, seed: int, cut: float) -> Game:
     """The reference engine's position after the first `cut` of a game random agents play."""
     moves = len(random_game(rs, DEFAULT_NAMES[:n], seed, record=True)[1])
     g = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, seed))
@@ -267,7 +267,7 @@ def test_generated_shapes_equal_the_closures(name: str, seed: int, n: int, cut: 
              for text in SHAPES]
     fns = [(text, compile_expr(e, rs.t), compile_expr_source(e, rs.t)[0], compile_direct_source(e, rs.t)[0],
             compile_direct_source(e, rs.t, rs.group_kinds)[0]) for text, e in exprs]
-    for g in (random_game(rs, DEFAULT_NAMES[:n], seed)[0], _position(rs, n, seed, cut)):
+    for g in (random_game(rs, DEFAULT_NAMES[:n], seed)[0], random_position(rs, n, seed, cut)):
         for text, closure, generated, direct, grouped in fns:
             for q in range(n):
                 want = closure(Ctx(g, q))

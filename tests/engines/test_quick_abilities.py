@@ -11,10 +11,10 @@ from functools import cache
 
 import pytest
 from test_differential import snapshot  # its own folder is on sys.path (no __init__.py)
+from test_fast import random_position
 
-from rebirth_dsl.play.agents import RandomAgent, decide
 from rebirth_dsl.play.loop import DEFAULT_NAMES
-from rebirth_dsl.pyengine.fast import _answer_per_seat, compiled, random_game
+from rebirth_dsl.pyengine.fast import _answer_per_seat, compiled
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import rules_and_board
 from rebirth_dsl.runtime.abilities import quick_uses, use
@@ -27,19 +27,6 @@ def ireland():
     return load_ruleset(*rules_and_board("ireland", None))[0]
 
 
-def _position(n: int, seed: int, cut: float) -> Game:
-    """The reference engine's position after the first `cut` of a game random agents play."""
-    rs = ireland()
-    moves = len(random_game(rs, DEFAULT_NAMES[:n], seed, record=True)[1])
-    g = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, seed))
-    rngs = [seat_rng(seed, i) for i in range(n)]
-    for i in range(int(cut * moves)):
-        p = g.turn
-        tile, h, choices = decide(RandomAgent(), g, p, rngs[p])
-        g.play(p, tile, h, i, choices)
-    return g
-
-
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("cut", [0.0, 0.5, 0.97])
@@ -49,7 +36,7 @@ def test_quick_use_equals_use(n: int, seed: int, cut: float) -> None:
     rules = static(rs).ability_rules
     quick = quick_uses(rs, {r.kind for r in rules})
     assert quick is not None and sum(q is not None for q in quick) == 8  # Ireland's eight round towers (I-R0)
-    g = _position(n, seed, cut)
+    g = random_position(ireland(), n, seed, cut)
     kinds_used = set()
     for lm, qu in enumerate(quick):
         if qu is None:
