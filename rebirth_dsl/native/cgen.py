@@ -687,7 +687,7 @@ class _Gen:
                     e.line(f"i64 pts = {public.c_held_points(e.locals)};")
                     e.declare("pts")
                     self._end_points(e, rs.end_held[0])
-        e.line("/* S-E1..S-E3: totals[n], and the breakdown bd[n * NC] unless bd is NULL */")
+        e.line("/* the end of the game's scores: totals[n], and the breakdown bd[n * NC] unless bd is NULL */")
         e.line("static void end_scoring(S *s, i64 *totals, i64 *bd) { if (bd) end_scores(s, totals, bd, 1); "
                "else end_scores(s, totals, bd, 0); }")
         self.rules.append("\n".join(e.lines))

@@ -551,7 +551,7 @@ static void extras(const S *s, i32 *x) {
     memset(x, 0, sizeof(i32) * EXTRA);
     *x++ = s->move_index;
     memcpy(x, s->passed, sizeof s->passed); x += NP;
-    /* fallback placements (S-P3): a seat's tiles on a hex kind outside its kind's placement rule. A game of
+    /* fallback placements: a seat's tiles on a hex kind outside its kind's placement rule. A game of
        rb_games starts from a new deal and no tile ever moves, so every seat's tile on the board is one it
        placed in this game: counted here once rather than on every move */
     for (int h = 0; h < NH; h++) {
