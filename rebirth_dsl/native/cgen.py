@@ -251,20 +251,32 @@ class _Gen:
         return sizes
 
     def state_types(self, sizes: dict[str, int]) -> list[str]:
-        """The smallest C types of the per-hex and per-landmark arrays of the state, for the values this ruleset on
-        this board can put there, so a game's state is small to copy and to keep in cache: seats and tile kinds
-        (-2 .. max), tile values (0 .. the mix's largest; TVMAX, the most a loaded position may hold, ctext.py
-        load), hexes and group sizes (-1 .. NH), and majority counts (at most the tiles next to a landmark)."""
+        """The smallest C types of the state's arrays and counts (ctext.py STATE) for the values this ruleset on
+        this board can put there, so the part of a game's state a new game copies is small and stays in cache:
+        seats and tile kinds (-2 .. max), tile values (0 .. the mix's largest; TVMAX, the most a loaded
+        position may hold, ctext.py load), a hex (0 .. NH - 1) and a count of hexes (0 .. NH: a group's size,
+        a free list's length or a place in it, a seat's tiles of a kind, an area's free hexes), an area's
+        influence (its hexes times TVMAX), majority counts (at most the tiles next to a landmark), and the
+        counts of tiles in a hand or pile, of cards in a deck, a hand of cards or face up, of areas won, and of
+        landmarks claimed or changed per seat (at most those next to the hex of each move)."""
         t = self.t
         values = [v for _, v in self.rs.mix] or [0]
         ring = max([len(t.neighbours[h]) for h in t.landmark_hex] + [1])
         tv = _ctype(0, max(values))
         tvmax = min({"int8_t": 127, "int16_t": 32767}.get(tv, (1 << VBITS) - 1), (1 << VBITS) - 1)
+        area = max([len(a) for a in t.area_hexes] + [1])
+        cards = max(sizes["DMAX"], sizes["HELDMAX"], sizes["NCARD"], sizes["PUBMAX"])
         return [f"typedef {_ctype(-2, max(sizes['NP'], sizes['NK']))} own_t;  /* a seat (-1 nobody, -2 neutral), a tile kind */",
                 f"typedef {tv} tv_t;  /* a tile's value */",
                 f"#define TVMAX {c_int(tvmax)}",
-                f"typedef {_ctype(-1, t.n)} hx_t;  /* a hex, a group's size */",
-                f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */"]
+                f"typedef {_utype(max(t.n - 1, 0))} hix_t;  /* a hex */",
+                f"typedef {_utype(t.n)} hct_t;  /* a count of hexes (a group's size), a place in a free list */",
+                f"typedef {_ctype(0, area * tvmax)} ainf_t;  /* an area's influence */",
+                f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */",
+                f"typedef {_utype(max(sizes['HMAX'], sizes['TMAX']))} tn_t;  /* a count of tiles */",
+                f"typedef {_utype(cards)} cn_t;  /* a count of cards */",
+                f"typedef {_utype(sizes['NA'])} an_t;  /* a count of areas */",
+                f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */"]
 
     def counter_table(self) -> dict[str, int]:
         """HCADD[k][h]: what a tile of kind k on hex h adds to its seat's tile counters (cexpr.py tile_counter),
@@ -714,10 +726,19 @@ class _Gen:
 
 def _ctype(lo: int, hi: int) -> str:
     """The smallest signed C integer type holding lo .. hi (state_types)."""
-    for name, bits in (("int8_t", 8), ("int16_t", 16)):
+    for name, bits in (("int8_t", 8), ("int16_t", 16), ("int32_t", 32)):
         if -(1 << (bits - 1)) <= lo and hi < 1 << (bits - 1):
             return name
-    return "int32_t"
+    return "int64_t"
+
+
+def _utype(hi: int) -> str:
+    """The smallest C integer type holding 0 .. hi, unsigned where it is narrower than int (read as int in
+    every expression, so a count stays a count), else int32_t or int64_t (state_types)."""
+    for name, bits in (("uint8_t", 8), ("uint16_t", 16)):
+        if hi < 1 << bits:
+            return name
+    return _ctype(0, hi)
 
 
 def _safe(category: str) -> str:

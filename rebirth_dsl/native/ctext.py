@@ -39,58 +39,67 @@ typedef unsigned char u8;
 """
 
 STATE = r"""
-/* The position and the players' holdings. Tiles are codes kind << VBITS | value; cards are card ids. */
+/* The position and the players' holdings. Tiles are codes kind << VBITS | value; cards are card ids. Every
+   count and index is of the smallest type its values fit (cgen.py state_types: hix_t a hex, hct_t a count
+   of hexes, ainf_t an area's influence, tn_t a count of tiles, cn_t of cards, an_t of areas, mv_t of moves;
+   own_t, tv_t, cnt_t per hex and landmark), fields of wider types first, so the part a new game copies from
+   its template (up to DEALT) is as small as the ruleset on its board allows. */
+typedef int8_t seat_t;  /* a seat or NOFIRST: at most 31 seats (cgen.py refuses more) */
 typedef struct {
     u64 rng[4];
-    i32 n, turn, move_index;
-    own_t owner[NH], tkind[NH];  /* the smallest types of their values (cgen.py state_types) */
-    tv_t tval[NH];
-    hx_t parent[NH], gsize[NH];
     u64 tbits[NP][NK][W];
-    i32 tcount[NP][NK];
-    hx_t freel[NH], fpos[NH];
-    i32 freen[NFKX];
-    i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
-    i32 lm_owner[NLX];
-    cnt_t lm_count[NLX][NM][NP];
     /* counters kept while placing, so what the missions read at the end is not searched for: each seat's
-       largest group per tile kind (groups only grow), its areas ranked first (area_first), and its tiles on
-       each hex set an expression counts (cexpr.py tile_counter: 16 bits each, four to a word, cgen.py HCADD) */
-    hx_t glarge[NP][NK];
+       tiles on each hex set an expression counts (cexpr.py tile_counter: 16 bits each, four to a word, cgen.py
+       HCADD), its largest group per tile kind (glarge: groups only grow), its areas ranked first (nwon) */
     u64 hcnt[NP][NHW];
-    i32 nwon[NP];
     u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
-    i64 score[NP][NCX], track[NP];
-    i32 nhand[NP], nsupply[NP], naside[NP];  /* the holdings' counts; their tiles and cards: below */
-    i32 dtop[NDX], dlen[NDX];
-    i32 nheld[NP];
-    i32 passed[NP];
-    i32 npub;
-    u8 pub_done[NCARDX][NP];
-    i32 pub_cnt[NCARDX];
-    u8 dbl_on[NP][NCARDX];
-    i32 ndbl[NP];
-    i32 pend_on[NP], pend_n[NP], pend_keep[NP], pend_rest[NP];
     /* the incremental check of the face-up cards (cgen.py public_function), per seat, by card id bits: the
        cards face up and not fulfilled (plive), those something they read changed for since they were last
        read (pdirty), and per card of the form `E >= N` how far E is known to be short of N (pslack; 0:
        unknown, so the card is read) */
     u64 plive[NP][NCW], pdirty[NP][NCW];
-    u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
-    i32 pslack[NP][NCARDX];
-    /* what the lab reads besides the scores (play/tally.py): landmarks taken from a holder or unheld, per
-       majority statement, and the order of each public card's fulfillers (fallback placements are read off
-       the board: extras) */
-    i32 changes[NMAJX][NP], claims[NMAJX][NP];
+    i64 score[NP][NCX], track[NP];
     /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
        both counts go on past the buffers, so a record that did not fit is refused, never cut (lib.py) */
     i32 *rec_moves, *rec_ans;
     i32 nmoves, nans;
+    i32 n, turn, move_index;
+    i32 passed[NP];
+    i32 pslack[NP][NCARDX];
+    u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
+    ainf_t area_inf[NAX][NP];
+    hct_t area_free[NAX];
+    hct_t freen[NFKX], fpos[NH];  /* the free lists: their lengths, each hex's place in its own (FNONE: none) */
+    hix_t freel[NH];
+    hct_t tcount[NP][NK], glarge[NP][NK];
+    tn_t nhand[NP], nsupply[NP], naside[NP];  /* the holdings' counts; their tiles and cards: below */
+    cn_t dtop[NDX], dlen[NDX], nheld[NP], npub, ndbl[NP];
+    an_t nwon[NP];
+    /* what the lab reads besides the scores (play/tally.py): landmarks taken from a holder or unheld, per
+       majority statement, and the order of each public card's fulfillers (fallback placements are read off
+       the board: extras) */
+    mv_t changes[NMAJX][NP], claims[NMAJX][NP];
+    own_t owner[NH], tkind[NH];
+    own_t lm_owner[NLX];
+    tv_t tval[NH];
+    cnt_t lm_count[NLX][NM][NP];
+    seat_t area_first[NAX];
+    u8 area_done[NAX];
+    u8 pub_done[NCARDX][NP];
+    u8 pub_cnt[NCARDX];
+    u8 dbl_on[NP][NCARDX];
+    u8 pend_on[NP];
     /* a tile or card found no room in its array: the game is refused (-4), never scored without it. load()
        admits only positions whose hands and held cards cannot outgrow their arrays, so it stays 0 */
-    i32 lost;
-    /* ----- the holdings' contents, each read only below its count (above) and written before it is read:
-       a new game deals them, so new_game copies the template only up to here (DEALT) ----- */
+    u8 lost;
+    /* ----- below, each field is written before it is read in a game, so a new game copies the template only
+       up to here (DEALT): the union-find of the tiles' groups, which occupy starts for each tile it places
+       (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read only
+       while its pend_on is set), and the holdings' contents, each read only below its count (above), which a
+       new game deals ----- */
+    hix_t parent[NH];
+    hct_t gsize[NH];
+    i32 pend_n[NP], pend_keep[NP], pend_rest[NP];
     i32 hand[NP][HMAX];
     i32 supply[NP][TMAX];
     i32 aside[NP][TMAX];
@@ -100,7 +109,8 @@ typedef struct {
     i32 pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
     i32 dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
-#define DEALT __builtin_offsetof(S, hand)
+#define DEALT __builtin_offsetof(S, parent)
+#define FNONE ((int)(hct_t)~(hct_t)0)  /* fpos of a hex on no free list: past every place in one */
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
 
@@ -264,13 +274,13 @@ static int find_mut(S *s, int h) {
 }
 static inline __attribute__((always_inline)) void take_free(S *s, int h) {
     int pos = s->fpos[h];
-    if (pos < 0) return;  /* on no free list: fpos is -1 for a taken hex and for a hex of no free list */
+    if (pos == FNONE) return;  /* on no free list: a taken hex, or a hex of no free list */
     int fk = HEX_FK[h];
-    hx_t *fl = s->freel + FOFF[fk];
+    hix_t *fl = s->freel + FOFF[fk];
     int last = fl[--s->freen[fk]];
     fl[pos] = last;
     s->fpos[last] = pos;
-    s->fpos[h] = -1;
+    s->fpos[h] = FNONE;
 }
 static void occupy_neutral(S *s, int h) {
     s->owner[h] = -2; s->tkind[h] = -1; s->tval[h] = 0;
@@ -283,6 +293,7 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
     s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
     if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
     take_free(s, h);
+    s->parent[h] = h; s->gsize[h] = 1;  /* its own group (not copied from the template: DEALT) */
     int root = h;  /* the placed tile's group: itself unless it joins others */
     if ((GROUPMASK >> k) & 1) {
         for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
@@ -386,7 +397,7 @@ static void build_template(int n) {
     S *s = &TEMPLATE[n];
     memset(s, 0, sizeof *s);
     s->n = n;
-    for (int h = 0; h < NH; h++) { s->owner[h] = -1; s->tkind[h] = -1; s->parent[h] = h; s->gsize[h] = 1; s->fpos[h] = -1; }
+    for (int h = 0; h < NH; h++) { s->owner[h] = -1; s->tkind[h] = -1; s->fpos[h] = FNONE; }
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = FOFF[fk + 1] - FOFF[fk];
     for (int i = 0; i < FOFF[NFK]; i++) { s->freel[i] = FREE0[i]; s->fpos[FREE0[i]] = i - FOFF[HEX_FK[FREE0[i]]]; }
     for (int a = 0; a < NA; a++) { s->area_free[a] = AREA_SIZE[a]; s->area_first[a] = NOFIRST; }
@@ -453,7 +464,7 @@ static void rebuild(S *s) {
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = 0;
     for (int a = 0; a < NA; a++) s->area_free[a] = 0;
     for (int h = 0; h < NH; h++) {
-        s->parent[h] = h; s->gsize[h] = 1; s->fpos[h] = -1;
+        s->parent[h] = h; s->gsize[h] = 1; s->fpos[h] = FNONE;
         int p = s->owner[h], k = s->tkind[h], a = AREA_OF[h], fk = HEX_FK[h];
         if (p == -1 && fk >= 0) { s->fpos[h] = s->freen[fk]; s->freel[FOFF[fk] + s->freen[fk]++] = h; }
         if (a >= 0 && p == -1) s->area_free[a]++;
@@ -542,7 +553,7 @@ static void outputs(S *s, int64_t *totals, int64_t *breakdown, int32_t *winners,
     if (totals) memcpy(totals, t, sizeof(i64) * s->n);
     if (breakdown) memcpy(breakdown, bd, sizeof(i64) * s->n * NC);
     if (winners) *winners = winners_of(s, t);
-    if (lm_owner) memcpy(lm_owner, s->lm_owner, sizeof(i32) * NL);
+    if (lm_owner) for (int lm = 0; lm < NL; lm++) lm_owner[lm] = s->lm_owner[lm];
 }
 /* EXTRA ints: moves, passes[NP], fallbacks[NP], changes[NMAJX][NP], claims[NMAJX][NP], then per seat the
    held cards (count, then HELDMAX pairs card, fulfilled), then the face-up cards (count, then PUBMAX
@@ -559,8 +570,10 @@ static void extras(const S *s, i32 *x) {
         if (q >= 0 && HEX_FK[h] >= 0 && !((PRIMFK[s->tkind[h]] >> HEX_FK[h]) & 1)) x[q]++;
     }
     x += NP;
-    memcpy(x, s->changes, sizeof s->changes); x += NMAJX * NP;
-    memcpy(x, s->claims, sizeof s->claims); x += NMAJX * NP;
+    for (int i = 0; i < NMAJX * NP; i++) x[i] = s->changes[i / NP][i % NP];
+    x += NMAJX * NP;
+    for (int i = 0; i < NMAJX * NP; i++) x[i] = s->claims[i / NP][i % NP];
+    x += NMAJX * NP;
     for (int p = 0; p < NP; p++) {
         int m = p < s->n ? s->nheld[p] : 0;
         x[0] = m;
