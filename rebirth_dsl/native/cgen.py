@@ -258,7 +258,7 @@ class _Gen:
         a free list's length or a place in it, a seat's tiles of a kind, an area's free hexes), an area's
         influence (its hexes times TVMAX), majority counts (at most the tiles next to a landmark), and the
         counts of tiles in a hand or pile, of cards in a deck, a hand of cards or face up, of areas won, and of
-        landmarks claimed or changed per seat (at most those next to the hex of each move)."""
+        landmarks claimed or changed per seat (at most those next to the hex of each move), and a card id."""
         t = self.t
         values = [v for _, v in self.rs.mix] or [0]
         ring = max([len(t.neighbours[h]) for h in t.landmark_hex] + [1])
@@ -275,6 +275,7 @@ class _Gen:
                 f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */",
                 f"typedef {_utype(max(sizes['HMAX'], sizes['TMAX']))} tn_t;  /* a count of tiles */",
                 f"typedef {_utype(cards)} cn_t;  /* a count of cards */",
+                f"typedef {_utype(max(sizes['NCARD'] - 1, 0))} cid_t;  /* a card id */",
                 f"typedef {_utype(sizes['NA'])} an_t;  /* a count of areas */",
                 f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */"]
 
@@ -355,15 +356,15 @@ class _Gen:
         out.append(f"static const i32 LM_AB[NLX] = {c_ints(lm_ab)};")
 
     def pick_function(self, fk_of: dict[str, int]) -> None:
-        """pick_hex: a uniform free hex of the tile kind's placement rule, else of its fallback (S-P2, S-P3),
-        else -1 (a pass, S-P5); specialised per tile kind so each tier is a couple of loads. PRIMFK: the
+        """pick_hex: a uniform free hex of the tile kind's placement rule, else of its fallback (S-P2, S-P3), else
+        -1 (a pass, S-P5), and its slot in the free lists (ctext.py freel, take_free); specialised per tile kind so each tier is a couple of loads. PRIMFK: the
         primary hex kinds per tile kind, so a placement on another counts as a fallback (the lab's tally, ctext.py
         extras). Inlined into the playout loop."""
         rs = self.rs
         self.tables.append(f"static const u32 PRIMFK[NK] = "
                            f"{c_ints([_fk_mask(rs.primary.get(k, ()), fk_of) for k in range(self.nk)])};")
         e = Emitter()
-        with e.block("static inline __attribute__((always_inline)) int pick_hex(S *s, int k) {", "}"):
+        with e.block("static inline __attribute__((always_inline)) int pick_hex(S *s, int k, int *slot) {", "}"):
             e.line("switch (k) {")  # the cases at the switch's own indentation
             for kid in range(self.nk):
                 with e.block(f"case {c_int(kid)}: {{", "}"):
@@ -376,7 +377,8 @@ class _Gen:
                             with e.block("if (tot) {", "}"):
                                 e.line("int r = rb_below(s, tot);")
                                 if len(fks) == 1:
-                                    e.line(f"return free_at(s, {c_int(fks[0])}, r);")
+                                    e.line(f"*slot = FOFF[{c_int(fks[0])}] + r;")
+                                    e.line("return s->freel[*slot];")
                                     continue
                                 # the draw's list: the last whose counts before it the draw reaches, chosen
                                 # with selects (cmov), not branches, since where a uniform draw lands is a
@@ -385,6 +387,7 @@ class _Gen:
                                 for prev, fk in zip(fks, fks[1:], strict=False):
                                     e.line(f"upto += s->freen[{c_int(prev)}];")
                                     e.line(f"off = r >= upto ? FOFF[{c_int(fk)}] - upto : off;")
+                                e.line("*slot = off + r;")
                                 e.line("return s->freel[off + r];")
                     e.line("return -1;")
             e.line("}")
@@ -416,7 +419,7 @@ class _Gen:
             deck0.extend(self.card_id[c.name] for c in cards)
             doffs.append(len(deck0))
         out.append(f"static const i32 DECK_OFF[{c_int(len(doffs))}] = {c_ints(doffs)};")
-        out.append(f"static const i32 DECK0[{c_int(max(len(deck0), 1))}] = {c_ints(deck0)};")
+        out.append(f"static const cid_t DECK0[{c_int(max(len(deck0), 1))}] = {c_ints(deck0)};")
         defs = static(rs).cards
         out.append(f"static const i64 CARD_POINTS[NCARDX] = {c_ints([defs[c].points for c in self.cards])};")
         out.append(f"static const i64 CARD_SMALL[NCARDX] = {c_ints([defs[c].small or 0 for c in self.cards])};")
@@ -466,9 +469,9 @@ class _Gen:
         e = Emitter()
         e.consts = self.tables  # the C tables, declared before every function
         e.declare("s", "p", "k", "v", "h")
-        with e.block("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h) {",
-                     "}"):
-            e.line("occupy(s, h, p, k, v);")
+        with e.block("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h, "
+                     "int slot) {", "}"):
+            e.line("occupy(s, h, slot, p, k, v);")
             e.line("(void)v;")
             if self.incremental:
                 e.line("pub_tile(s, p, k, h);")
@@ -479,7 +482,7 @@ class _Gen:
                     kind.c_place(self, e, ri, r)  # the rule module's C, its functions and tables beside it
             e.extend(touch.c_mark(e.locals))
         # inlined into the random playout loop (its every move); called from the search's paths
-        e.line("static void place(S *s, int p, int k, int v, int h) { place_tile(s, p, k, v, h); }")
+        e.line("static void place(S *s, int p, int k, int v, int h, int slot) { place_tile(s, p, k, v, h, slot); }")
         return "\n".join(e.lines)
 
     def ability_function(self) -> None:

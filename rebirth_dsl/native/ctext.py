@@ -69,7 +69,10 @@ typedef struct {
     u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
     ainf_t area_inf[NAX][NP];
     hct_t area_free[NAX];
-    hct_t freen[NFKX], fpos[NH];  /* the free lists: their lengths, each hex's place in its own (FNONE: none) */
+    /* the free hexes of each hex kind a tile may be placed on: a list per kind from FOFF[fk] in freel, of
+       freen[fk] hexes, a taken hex replaced by the list's last. pick_hex draws a place in them (a slot of
+       freel), so the hex is taken from its slot, never looked up: no hex's place is kept */
+    hct_t freen[NFKX];
     hix_t freel[NH];
     hct_t tcount[NP][NK], glarge[NP][NK];
     tn_t nhand[NP], nsupply[NP], naside[NP];  /* the holdings' counts; their tiles and cards: below */
@@ -103,14 +106,13 @@ typedef struct {
     i32 hand[NP][HMAX];
     i32 supply[NP][TMAX];
     i32 aside[NP][TMAX];
-    i32 deck[NDX][DMAX];
-    i32 held[NP][HELDMAX];
-    i32 pub[PUBMAX];
-    i32 pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
+    cid_t deck[NDX][DMAX];
+    cid_t held[NP][HELDMAX];
+    cid_t pub[PUBMAX];
+    seat_t pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
     i32 dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
 #define DEALT __builtin_offsetof(S, parent)
-#define FNONE ((int)(hct_t)~(hct_t)0)  /* fpos of a hex on no free list: past every place in one */
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
 
@@ -136,16 +138,14 @@ static inline void rq_seed(u64 *q, u64 seed) {
     }
 }
 static void rb_seed(S *s, u64 seed) { rq_seed(s->rng, seed); }
-/* Fisher-Yates from the top, as runtime.setup.deal */
-static inline void rq_shuffle(u64 *q, i32 *a, int n) {
-    for (int i = n - 1; i > 0; i--) { int j = rq_below(q, i + 1); i32 x = a[i]; a[i] = a[j]; a[j] = x; }
-}
-static void rb_shuffle(S *s, i32 *a, int n) {
-    u64 q[4];
-    memcpy(q, s->rng, sizeof q);
-    rq_shuffle(q, a, n);
-    memcpy(s->rng, q, sizeof q);
-}
+/* Fisher-Yates from the top, as runtime.setup.deal: of tiles (codes) and of cards (ids), each in its own type */
+#define RQ_SHUFFLE(name, rb_name, T) \
+    static inline void name(u64 *q, T *a, int n) { \
+        for (int i = n - 1; i > 0; i--) { int j = rq_below(q, i + 1); T x = a[i]; a[i] = a[j]; a[j] = x; } \
+    } \
+    static void rb_name(S *s, T *a, int n) { u64 q[4]; memcpy(q, s->rng, sizeof q); name(q, a, n); memcpy(s->rng, q, sizeof q); }
+RQ_SHUFFLE(rq_shuffle, rb_shuffle, i32)
+RQ_SHUFFLE(rq_shuffle_cards, rb_shuffle_cards, cid_t)
 static inline void add(S *s, int p, int cat, i64 pts) { if (cat >= 0) s->score[p][cat] += pts; s->track[p] += pts; }
 """
 
@@ -272,27 +272,31 @@ static int find_mut(S *s, int h) {
     while (s->parent[h] != h) { s->parent[h] = s->parent[s->parent[h]]; h = s->parent[h]; }
     return h;
 }
-static inline __attribute__((always_inline)) void take_free(S *s, int h) {
-    int pos = s->fpos[h];
-    if (pos == FNONE) return;  /* on no free list: a taken hex, or a hex of no free list */
+/* hex h's slot in freel (its free list's), found by reading the list: -1 for a taken hex and for a hex of no
+   free list. Only for a hex not drawn by pick_hex (a neutral tile, the search's given move) */
+static int free_slot(const S *s, int h) {
     int fk = HEX_FK[h];
-    hix_t *fl = s->freel + FOFF[fk];
-    int last = fl[--s->freen[fk]];
-    fl[pos] = last;
-    s->fpos[last] = pos;
-    s->fpos[h] = FNONE;
+    if (fk < 0) return -1;
+    for (int i = FOFF[fk]; i < FOFF[fk] + s->freen[fk]; i++) if (s->freel[i] == h) return i;
+    return -1;
+}
+/* hex h, at `slot` of freel (-1: on no free list), is no longer free: the list's last takes its slot */
+static inline __attribute__((always_inline)) void take_free(S *s, int h, int slot) {
+    if (slot < 0) return;
+    int fk = HEX_FK[h];
+    s->freel[slot] = s->freel[FOFF[fk] + --s->freen[fk]];
 }
 static void occupy_neutral(S *s, int h) {
     s->owner[h] = -2; s->tkind[h] = -1; s->tval[h] = 0;
-    take_free(s, h);
+    take_free(s, h, free_slot(s, h));
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; if (s->area_free[a] == 0) s->area_done[a] = 1; }
 }
-static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int k, int v) {
+static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, int p, int k, int v) {
     s->owner[h] = p; s->tkind[h] = k; s->tval[h] = v;
     s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
     if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
-    take_free(s, h);
+    take_free(s, h, slot);
     s->parent[h] = h; s->gsize[h] = 1;  /* its own group (not copied from the template: DEALT) */
     int root = h;  /* the placed tile's group: itself unless it joins others */
     if ((GROUPMASK >> k) & 1) {
@@ -330,8 +334,8 @@ static void pub_init(S *s) {
 
 # after rules/public.py's C_PAY: placing a tile and answering the abilities' questions
 CORE_MOVES = r"""
-/* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py) */
-static inline int free_at(const S *s, int fk, int r) { return s->freel[FOFF[fk] + r]; }
+/* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py), draws a
+   hex and its slot of freel */
 
 static void answer(S *s, int lm, int code) {
     if (!s->rec_ans) return;
@@ -397,9 +401,9 @@ static void build_template(int n) {
     S *s = &TEMPLATE[n];
     memset(s, 0, sizeof *s);
     s->n = n;
-    for (int h = 0; h < NH; h++) { s->owner[h] = -1; s->tkind[h] = -1; s->fpos[h] = FNONE; }
+    for (int h = 0; h < NH; h++) { s->owner[h] = -1; s->tkind[h] = -1; }
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = FOFF[fk + 1] - FOFF[fk];
-    for (int i = 0; i < FOFF[NFK]; i++) { s->freel[i] = FREE0[i]; s->fpos[FREE0[i]] = i - FOFF[HEX_FK[FREE0[i]]]; }
+    for (int i = 0; i < FOFF[NFK]; i++) s->freel[i] = FREE0[i];
     for (int a = 0; a < NA; a++) { s->area_free[a] = AREA_SIZE[a]; s->area_first[a] = NOFIRST; }
     for (int lm = 0; lm < NL; lm++) s->lm_owner[lm] = -1;
     for (int i = NEUT_OFF[n]; i < NEUT_OFF[n + 1]; i++) occupy_neutral(s, NEUT[i]);
@@ -437,14 +441,14 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
     }
     for (int d = 0; d < ND; d++) {
         s->dlen[d] = DECK_OFF[d + 1] - DECK_OFF[d];
-        memcpy(s->deck[d], &DECK0[DECK_OFF[d]], sizeof(i32) * s->dlen[d]);
-        rq_shuffle(q, s->deck[d], s->dlen[d]);
-        if (setup) { *setup++ = s->dlen[d]; memcpy(setup, s->deck[d], sizeof(i32) * s->dlen[d]); setup += s->dlen[d]; }
+        memcpy(s->deck[d], &DECK0[DECK_OFF[d]], sizeof(cid_t) * s->dlen[d]);
+        rq_shuffle_cards(q, s->deck[d], s->dlen[d]);
+        if (setup) { *setup++ = s->dlen[d]; for (int i = 0; i < s->dlen[d]; i++) *setup++ = s->deck[d][i]; }
     }
     memcpy(s->rng, q, sizeof q);
     if (PUB_DECK >= 0) {  /* public cards: face up from the top of their deck */
         int c = PUB_COUNT < s->dlen[PUB_DECK] ? PUB_COUNT : s->dlen[PUB_DECK];
-        memcpy(s->pub, s->deck[PUB_DECK], sizeof(i32) * c);
+        memcpy(s->pub, s->deck[PUB_DECK], sizeof(cid_t) * c);
         s->npub = c;
         s->dtop[PUB_DECK] = c;
     }
@@ -464,9 +468,9 @@ static void rebuild(S *s) {
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = 0;
     for (int a = 0; a < NA; a++) s->area_free[a] = 0;
     for (int h = 0; h < NH; h++) {
-        s->parent[h] = h; s->gsize[h] = 1; s->fpos[h] = FNONE;
+        s->parent[h] = h; s->gsize[h] = 1;
         int p = s->owner[h], k = s->tkind[h], a = AREA_OF[h], fk = HEX_FK[h];
-        if (p == -1 && fk >= 0) { s->fpos[h] = s->freen[fk]; s->freel[FOFF[fk] + s->freen[fk]++] = h; }
+        if (p == -1 && fk >= 0) s->freel[FOFF[fk] + s->freen[fk]++] = h;
         if (a >= 0 && p == -1) s->area_free[a]++;
         if (p < 0) continue;
         s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
@@ -640,7 +644,7 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
         rb_seed(s, seed + (u64)g);
         if (redeal) {  /* the hidden future: every supply and the rest of every deck reshuffled */
             for (int p = 0; p < s->n; p++) rb_shuffle(s, s->supply[p], s->nsupply[p]);
-            for (int d = 0; d < ND; d++) rb_shuffle(s, &s->deck[d][s->dtop[d]], s->dlen[d] - s->dtop[d]);
+            for (int d = 0; d < ND; d++) rb_shuffle_cards(s, &s->deck[d][s->dtop[d]], s->dlen[d] - s->dtop[d]);
         }
         if (g == 0 && moves) { s->rec_moves = moves; s->rec_ans = answers; }
         play_out(s);
@@ -654,18 +658,20 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
 
 /* ----- the search agent (play/nsearch.py): moves compared over the same determinisations ----- */
 /* the hex of tile kind k, value v, for seat p with the most immediate points (track gained) of m drawn as
-   pick_hex draws (the first among equals); each is tried on a copy, so s is changed only by the draws */
-static int pick_points(S *s, S *tmp, int p, int k, int v, int m) {
-    int best = pick_hex(s, k);
+   pick_hex draws (the first among equals), and its slot; each is tried on a copy, so s is changed only by the
+   draws */
+static int pick_points(S *s, S *tmp, int p, int k, int v, int m, int *slot) {
+    int best = pick_hex(s, k, slot);
     if (best < 0 || m < 2) return best;
     i64 most = 0;
+    int first = *slot;
     for (int j = 0; j < m; j++) {
-        int h = j ? pick_hex(s, k) : best;
+        int at = first, h = j ? pick_hex(s, k, &at) : best;
         memcpy(tmp, s, sizeof *s);
         tmp->rec_moves = 0; tmp->rec_ans = 0;
-        place(tmp, p, k, v, h);
+        place(tmp, p, k, v, h, at);
         i64 got = tmp->track[p] - s->track[p];
-        if (j == 0 || got > most) { most = got; best = h; }
+        if (j == 0 || got > most) { most = got; best = h; *slot = at; }
     }
     return best;
 }
@@ -713,10 +719,10 @@ def play_out() -> str:
     twice by the compiler (play_loop inlined with `rec` a constant), so a game that writes no record tests
     for none on every move."""
     e = Emitter()
-    e.line("static void place(S *s, int p, int k, int v, int h);")
-    e.line("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h);")
-    e.line("static inline __attribute__((always_inline)) int pick_hex(S *s, int k);")
-    e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m);")
+    e.line("static void place(S *s, int p, int k, int v, int h, int slot);")
+    e.line("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h, int slot);")
+    e.line("static inline __attribute__((always_inline)) int pick_hex(S *s, int k, int *slot);")
+    e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m, int *slot);")
     e.line()
     e.line("/* uniformly random moves to the end of the game, as fast.run_random (rec: a record is written). The")
     e.line("   seat to play and the moves made are kept in locals and stored when the game ends: no move reads them")
@@ -734,7 +740,7 @@ def play_out() -> str:
             e.line("int code = s->hand[p][ti];")
             e.declare("ti", "code")
             e.extend(turn.c_leaving(e.locals))
-            e.line("int k = code >> VBITS, h = pick_hex(s, k);")
+            e.line("int slot = -1, k = code >> VBITS, h = pick_hex(s, k, &slot);")
             _move(e, "rec", "place_tile", "if (rec) s->nmoves++;")
             e.extend(turn.c_end_of_turn(e.locals, stop="break;", count="moved++;", to="p = q;"))
         e.line("s->turn = p;")
@@ -745,7 +751,7 @@ def play_out() -> str:
     e.line("/* the search's playouts: each move the best by immediate points of m hexes drawn as pick_hex draws */")
     with e.scope(), e.block("static void play_points(S *s, S *tmp, int m) {", "}"), e.block("for (;;) {", "}"):
         e.declare("tmp", "m")
-        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m)", "s->rec_moves")
+        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m, &slot)", "s->rec_moves")
     e.line()
     e.line("/* one given move of the seat to move: tile ti of its hand on hex h (-1: a pass, when no hex can take it) */")
     with e.scope(), e.block("static void move_at(S *s, int ti, int h) {", "}"):
@@ -754,7 +760,7 @@ def play_out() -> str:
         e.line("int code = s->hand[p][ti];")
         e.declare("p", "code")
         e.extend(turn.c_leaving(e.locals))
-        e.line("int k = code >> VBITS;")
+        e.line("int k = code >> VBITS, slot = h >= 0 ? free_slot(s, h) : -1;")
         _move(e, "s->rec_moves")
         e.extend(turn.c_end_of_turn(e.locals))
     return "\n".join(e.lines)
@@ -769,20 +775,20 @@ def _turn(e: Emitter, pick: str, rec: str, place: str = "place") -> None:
     e.line("int code = s->hand[p][ti];")
     e.declare("p", "ti", "code")
     e.extend(turn.c_leaving(e.locals))
-    e.line(f"int k = code >> VBITS, h = {pick};")
+    e.line(f"int slot = -1, k = code >> VBITS, h = {pick};")
     _move(e, rec, place)
     e.extend(turn.c_end_of_turn(e.locals))
 
 
 def _move(e: Emitter, rec: str, place: str = "place", count: str = "s->nmoves++;") -> None:
     """The move itself: recorded when a record is being written (`rec`), counted (`count`), placed or passed
-    (S-P5). Fallback placements are counted from the board when they are read (extras), not here on every
-    move."""
+    (S-P5): the hex h at `slot` of the free lists (take_free). Fallback placements are counted from the board
+    when they are read (extras), not here on every move."""
     with e.block(f"if ({rec} && s->nmoves < MAXMOVES) {{", "}"):
         e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
         e.line("m[0] = p; m[1] = code; m[2] = h;")
     e.line(count)
-    e.line(f"if (h >= 0) {place}(s, p, k, code & VMASK, h); else s->passed[p]++;")
+    e.line(f"if (h >= 0) {place}(s, p, k, code & VMASK, h, slot); else s->passed[p]++;")
 
 
 # Included only when the face-up cards are read incrementally (cgen.py public_function): it needs the
