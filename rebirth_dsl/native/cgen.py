@@ -253,7 +253,7 @@ class _Gen:
     def state_types(self, sizes: dict[str, int]) -> list[str]:
         """The smallest C types of the state's arrays and counts (ctext.py STATE) for the values this ruleset on
         this board can put there, so the part of a game's state a new game copies is small and stays in cache:
-        seats and tile kinds (-2 .. max), tile values (0 .. the mix's largest; TVMAX, the most a loaded
+        a hex's holder and tile kind in one (ctext.py HK), a landmark's holder, tile values (0 .. the mix's largest; TVMAX, the most a loaded
         position may hold, ctext.py load), a hex (0 .. NH - 1) and a count of hexes (0 .. NH: a group's size,
         a free list's length or a place in it, a seat's tiles of a kind, an area's free hexes), an area's
         influence (its hexes times TVMAX), majority counts (at most the tiles next to a landmark), and the
@@ -266,7 +266,10 @@ class _Gen:
         tvmax = min({"int8_t": 127, "int16_t": 32767}.get(tv, (1 << VBITS) - 1), (1 << VBITS) - 1)
         area = max([len(a) for a in t.area_hexes] + [1])
         cards = max(sizes["DMAX"], sizes["HELDMAX"], sizes["NCARD"], sizes["PUBMAX"])
-        return [f"typedef {_ctype(-2, max(sizes['NP'], sizes['NK']))} own_t;  /* a seat (-1 nobody, -2 neutral), a tile kind */",
+        hkb = max(1, sizes["NK"].bit_length())  # bits of a tile kind + 1 (ctext.py HK)
+        return [f"typedef {_ctype(-1, sizes['NP'])} own_t;  /* a landmark's holder (-1 nobody) */",
+                f"#define HKB {c_int(hkb)}",
+                f"typedef {_utype((sizes['NP'] + 1) << hkb | sizes['NK'])} hk_t;  /* a hex's holder and tile kind */",
                 f"typedef {tv} tv_t;  /* a tile's value */",
                 f"#define TVMAX {c_int(tvmax)}",
                 f"typedef {_utype(max(t.n - 1, 0))} hix_t;  /* a hex */",

@@ -42,9 +42,14 @@ STATE = r"""
 /* The position and the players' holdings. Tiles are codes kind << VBITS | value; cards are card ids. Every
    count and index is of the smallest type its values fit (cgen.py state_types: hix_t a hex, hct_t a count
    of hexes, ainf_t an area's influence, tn_t a count of tiles, cn_t of cards, an_t of areas, mv_t of moves;
-   own_t, tv_t, cnt_t per hex and landmark), fields of wider types first, so the part a new game copies from
+   hk_t, tv_t, own_t, cnt_t per hex and landmark), fields of wider types first, so the part a new game copies from
    its template (up to DEALT) is as small as the ruleset on its board allows. */
 typedef int8_t seat_t;  /* a seat or NOFIRST: at most 31 seats (cgen.py refuses more) */
+/* a hex's holder p (-1 nobody, -2 neutral) and its tile's kind k (-1 none) as one hk_t: (p + 2) << HKB | (k + 1),
+   HKB the bits of NK (cgen.py state_types), read back by OWNER and TKIND */
+#define HK(p, k) ((((p) + 2) << HKB) | ((k) + 1))
+#define OWNER(s, h) ((int)((s)->hk[h] >> HKB) - 2)
+#define TKIND(s, h) ((int)((s)->hk[h] & ((1 << HKB) - 1)) - 1)
 typedef struct {
     u64 rng[4];
     u64 tbits[NP][NK][W];
@@ -82,7 +87,7 @@ typedef struct {
        majority statement, and the order of each public card's fulfillers (fallback placements are read off
        the board: extras) */
     mv_t changes[NMAJX][NP], claims[NMAJX][NP];
-    own_t owner[NH], tkind[NH];
+    hk_t hk[NH];  /* each hex's holder and tile kind in one (HK): one compare finds a seat's tile of a kind */
     own_t lm_owner[NLX];
     tv_t tval[NH];
     cnt_t lm_count[NLX][NM][NP];
@@ -178,14 +183,14 @@ static i64 rb_tcount(const S *s, int p, u32 km) {
 }
 static int rb_find(const S *s, int h) { while (s->parent[h] != h) h = s->parent[h]; return h; }
 static int rb_group_ok(const S *s, int h) {
-    return (unsigned)h < NH && s->owner[h] >= 0 && ((GROUPMASK >> s->tkind[h]) & 1);
+    return (unsigned)h < NH && OWNER(s, h) >= 0 && ((GROUPMASK >> TKIND(s, h)) & 1);
 }
 static i64 rb_group_size(const S *s, int h) { return rb_group_ok(s, h) ? s->gsize[rb_find(s, h)] : 0; }
 static void rb_group(const S *s, int h, u64 *out) {
     memset(out, 0, sizeof(u64) * W);
     if (!rb_group_ok(s, h)) return;
     int r = rb_find(s, h);
-    const u64 *t = s->tbits[s->owner[h]][s->tkind[h]];
+    const u64 *t = s->tbits[OWNER(s, h)][TKIND(s, h)];
     for (int w = 0; w < W; w++)
         for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (rb_find(s, x) == r) out[w] |= 1ULL << (x & 63); }
 }
@@ -223,7 +228,7 @@ static i64 rb_touched(const S *s, i64 p, const i32 *lms, int n) {
     if (p < 0) return 0;
     for (int i = 0; i < n; i++) {
         int lm = lms[i];
-        for (int j = LMRING_OFF[lm]; j < LMRING_OFF[lm + 1]; j++) if (s->owner[LMRING[j]] == p) { c++; break; }
+        for (int j = LMRING_OFF[lm]; j < LMRING_OFF[lm + 1]; j++) if (OWNER(s, LMRING[j]) == p) { c++; break; }
     }
     return c;
 }
@@ -287,13 +292,13 @@ static inline __attribute__((always_inline)) void take_free(S *s, int h, int slo
     s->freel[slot] = s->freel[FOFF[fk] + --s->freen[fk]];
 }
 static void occupy_neutral(S *s, int h) {
-    s->owner[h] = -2; s->tkind[h] = -1; s->tval[h] = 0;
+    s->hk[h] = HK(-2, -1); s->tval[h] = 0;
     take_free(s, h, free_slot(s, h));
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; if (s->area_free[a] == 0) s->area_done[a] = 1; }
 }
 static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, int p, int k, int v) {
-    s->owner[h] = p; s->tkind[h] = k; s->tval[h] = v;
+    s->hk[h] = HK(p, k); s->tval[h] = v;
     s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
     if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
     take_free(s, h, slot);
@@ -302,7 +307,7 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, 
     if ((GROUPMASK >> k) & 1) {
         for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
             int m = NB[h][__builtin_ctz(b)];
-            if (s->owner[m] == p && s->tkind[m] == k) {
+            if (s->hk[m] == HK(p, k)) {
                 int rm = find_mut(s, m);
                 if (rm != root) {  /* union by size: every neighbouring group joins */
                     if (s->gsize[rm] > s->gsize[root]) { int x = rm; rm = root; root = x; }
@@ -401,7 +406,7 @@ static void build_template(int n) {
     S *s = &TEMPLATE[n];
     memset(s, 0, sizeof *s);
     s->n = n;
-    for (int h = 0; h < NH; h++) { s->owner[h] = -1; s->tkind[h] = -1; }
+    for (int h = 0; h < NH; h++) s->hk[h] = HK(-1, -1);
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = FOFF[fk + 1] - FOFF[fk];
     for (int i = 0; i < FOFF[NFK]; i++) s->freel[i] = FREE0[i];
     for (int a = 0; a < NA; a++) { s->area_free[a] = AREA_SIZE[a]; s->area_first[a] = NOFIRST; }
@@ -469,7 +474,7 @@ static void rebuild(S *s) {
     for (int a = 0; a < NA; a++) s->area_free[a] = 0;
     for (int h = 0; h < NH; h++) {
         s->parent[h] = h; s->gsize[h] = 1;
-        int p = s->owner[h], k = s->tkind[h], a = AREA_OF[h], fk = HEX_FK[h];
+        int p = OWNER(s, h), k = TKIND(s, h), a = AREA_OF[h], fk = HEX_FK[h];
         if (p == -1 && fk >= 0) s->freel[FOFF[fk] + s->freen[fk]++] = h;
         if (a >= 0 && p == -1) s->area_free[a]++;
         if (p < 0) continue;
@@ -482,11 +487,11 @@ static void rebuild(S *s) {
         }
     }
     for (int h = 0; h < NH; h++) {  /* groups: union every same-owner same-kind neighbour pair */
-        int p = s->owner[h], k = s->tkind[h];
+        int p = OWNER(s, h), k = TKIND(s, h);
         if (p < 0 || !((GROUPMASK >> k) & 1)) continue;
         for (int j = 0; j < NNB[h]; j++) {
             int m = NB[h][j];
-            if (m < h && s->owner[m] == p && s->tkind[m] == k) {
+            if (m < h && s->hk[m] == HK(p, k)) {
                 int a = find_mut(s, h), b = find_mut(s, m);
                 if (a != b) {
                     if (s->gsize[a] < s->gsize[b]) { int x = a; a = b; b = x; }
@@ -496,7 +501,7 @@ static void rebuild(S *s) {
         }
     }
     for (int h = 0; h < NH; h++) {  /* each seat's largest group per tile kind: its roots' sizes */
-        int p = s->owner[h], k = s->tkind[h];
+        int p = OWNER(s, h), k = TKIND(s, h);
         if (p >= 0 && s->parent[h] == h && s->gsize[h] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[h];
     }
 }
@@ -508,8 +513,12 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     memset(s, 0, sizeof *s);
     TAKE_IN(n, 1, NP); s->n = n;
     TAKE_IN(s->turn, 0, n - 1); TAKE_IN(s->move_index, 0, 1 << 30);
-    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, TVMAX); }
-    for (int h = 0; h < NH; h++) if (s->owner[h] >= 0 && s->tkind[h] < 0) return -2;
+    for (int h = 0; h < NH; h++) {
+        int o, k;
+        TAKE_IN(o, -2, n - 1); TAKE_IN(k, -1, NK - 1); TAKE_IN(s->tval[h], 0, TVMAX);
+        if (o >= 0 && k < 0) return -2;
+        s->hk[h] = HK(o, k);
+    }
     for (int a = 0; a < NA; a++) { TAKE_IN(s->area_first[a], -1, n - 1); if (s->area_first[a] < 0) s->area_first[a] = NOFIRST; TAKE_IN(s->area_done[a], 0, 1); }
     for (int lm = 0; lm < NL; lm++) TAKE_IN(s->lm_owner[lm], -1, n - 1);
     for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); if (x) s->touched[p][lm >> 6] |= 1ULL << (lm & 63); }
@@ -570,8 +579,8 @@ static void extras(const S *s, i32 *x) {
        rb_games starts from a new deal and no tile ever moves, so every seat's tile on the board is one it
        placed in this game: counted here once rather than on every move */
     for (int h = 0; h < NH; h++) {
-        int q = s->owner[h];
-        if (q >= 0 && HEX_FK[h] >= 0 && !((PRIMFK[s->tkind[h]] >> HEX_FK[h]) & 1)) x[q]++;
+        int q = OWNER(s, h);
+        if (q >= 0 && HEX_FK[h] >= 0 && !((PRIMFK[TKIND(s, h)] >> HEX_FK[h]) & 1)) x[q]++;
     }
     x += NP;
     for (int i = 0; i < NMAJX * NP; i++) x[i] = s->changes[i / NP][i % NP];
