@@ -40,7 +40,7 @@ from rebirth_dsl.runtime.setup import colour_tiles
 GROW_TOUCH = -4
 
 FORMAT = 2  # the layout of the exported functions' buffers; part of every cache key (2: rb_search)
-VBITS = 20  # a tile is kind << VBITS | value; values are at most lang.limits.MAX_NUMBER < 2^20
+VBITS = 20  # a tile is kind << vbits | value, vbits at most VBITS: values are at most lang.limits.MAX_NUMBER < 2^20
 REST = {"bottom": 0, "top": 1, "box": 2}  # I-R1 "draw N keep K, rest to ..."
 ABILITY_ASKS = {"TakeAsideEffect": "take", "DrawKeepEffect": "keep", "DoubleEffect": "double"}
 
@@ -110,6 +110,9 @@ class _Gen:
         self.nk = len(rs.tile_kinds)
         self.words = max(1, (t.n + 63) // 64)
         values = [v for _, v in rs.mix] or [0]
+        # a tile code's value bits: those of the mix's largest value, the only values a game of the ruleset deals
+        # (a position holding a larger one is refused, lib.py _TileCodes and ctext.py load, and played in Python)
+        self.vbits = max(1, max(values).bit_length())
         self.ex = ExprGen(t, self.words, max(max(values), 1), rs.group_kinds)
         self.cat = {c: i for i, c in enumerate(rs.categories)}
         st = static(rs)
@@ -224,7 +227,7 @@ class _Gen:
         # most hand + set-aside; two spare): the hand array, which no playout can outgrow (ctext.py load)
         hmax = rs.hand + rs.set_aside + 2
         sizes = {
-            "FORMAT": FORMAT, "VBITS": VBITS, "NH": t.n, "W": self.words, "NK": self.nk, "NP": np_,
+            "FORMAT": FORMAT, "VBITS": self.vbits, "NH": t.n, "W": self.words, "NK": self.nk, "NP": np_,
             "NL": len(t.landmark_hex), "NLX": max(len(t.landmark_hex), 1), "NA": len(t.area_hexes),
             "NAX": max(len(t.area_hexes), 1), "NC": len(rs.categories), "NCX": max(len(rs.categories), 1),
             "NFK": len(self.free_kinds), "NFKX": max(len(self.free_kinds), 1), "NM": metrics,
@@ -253,32 +256,38 @@ class _Gen:
     def state_types(self, sizes: dict[str, int]) -> list[str]:
         """The smallest C types of the state's arrays and counts (ctext.py STATE) for the values this ruleset on
         this board can put there, so the part of a game's state a new game copies is small and stays in cache:
-        a hex's holder and tile kind in one (ctext.py HK), a landmark's holder, tile values (0 .. the mix's largest; TVMAX, the most a loaded
-        position may hold, ctext.py load), a hex (0 .. NH - 1) and a count of hexes (0 .. NH: a group's size,
-        a free list's length or a place in it, a seat's tiles of a kind, an area's free hexes), an area's
-        influence (its hexes times TVMAX), majority counts (at most the tiles next to a landmark), and the
-        counts of tiles in a hand or pile, of cards in a deck, a hand of cards or face up, of areas won, and of
-        landmarks claimed or changed per seat (at most those next to the hex of each move), and a card id."""
+        a hex's holder and tile kind in one (ctext.py HK), a landmark's holder, tile values and codes (TVMAX,
+        the largest value VBITS bits hold, those of the mix's largest), a hex (0 .. NH - 1) and a count of
+        hexes (0 .. NH: a group's size, a free list's length, a seat's tiles of a kind, an
+        area's free hexes), an area's influence (its hexes times TVMAX), majority counts (at most the tiles next
+        to a landmark), and the counts of tiles in a hand or pile, of cards in a deck, a hand of cards or face
+        up, of areas won, and of landmarks claimed or changed per seat (at most those next to the hex of each
+        move), a card id, and a doubling marker's factor (those the rules' abilities give)."""
         t = self.t
-        values = [v for _, v in self.rs.mix] or [0]
         ring = max([len(t.neighbours[h]) for h in t.landmark_hex] + [1])
-        tv = _ctype(0, max(values))
-        tvmax = min({"int8_t": 127, "int16_t": 32767}.get(tv, (1 << VBITS) - 1), (1 << VBITS) - 1)
+        tvmax = (1 << self.vbits) - 1
         area = max([len(a) for a in t.area_hexes] + [1])
         cards = max(sizes["DMAX"], sizes["HELDMAX"], sizes["NCARD"], sizes["PUBMAX"])
         hkb = max(1, sizes["NK"].bit_length())  # bits of a tile kind + 1 (ctext.py HK)
+        # the factors the rules' doubling markers give (I-R1 `double ... by F`): a loaded position's are of them
+        factors = [ab.effect.factor for ab in self.rs.abilities.values() if isinstance(ab.effect, A.DoubleEffect)]
+        lo, hi = min(factors + [1]), max(factors + [1])
         return [f"typedef {_ctype(-1, sizes['NP'])} own_t;  /* a landmark's holder (-1 nobody) */",
                 f"#define HKB {c_int(hkb)}",
                 f"typedef {_utype((sizes['NP'] + 1) << hkb | sizes['NK'])} hk_t;  /* a hex's holder and tile kind */",
-                f"typedef {tv} tv_t;  /* a tile's value */",
+                f"typedef {_ctype(0, tvmax)} tv_t;  /* a tile's value */",
                 f"#define TVMAX {c_int(tvmax)}",
+                f"typedef {_utype((sizes['NK'] << self.vbits) - 1)} tile_t;  /* a tile's code */",
                 f"typedef {_utype(max(t.n - 1, 0))} hix_t;  /* a hex */",
-                f"typedef {_utype(t.n)} hct_t;  /* a count of hexes (a group's size), a place in a free list */",
+                f"typedef {_utype(t.n)} hct_t;  /* a count of hexes (a group's size, a free list's length) */",
                 f"typedef {_ctype(0, area * tvmax)} ainf_t;  /* an area's influence */",
                 f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */",
                 f"typedef {_utype(max(sizes['HMAX'], sizes['TMAX']))} tn_t;  /* a count of tiles */",
                 f"typedef {_utype(cards)} cn_t;  /* a count of cards */",
                 f"typedef {_utype(max(sizes['NCARD'] - 1, 0))} cid_t;  /* a card id */",
+                f"typedef {_ctype(min(lo, 0), hi)} dbl_t;  /* a doubling marker's factor */",
+                f"#define DBL_LO {c_int(lo)}",
+                f"#define DBL_HI {c_int(hi)}",
                 f"typedef {_utype(sizes['NA'])} an_t;  /* a count of areas */",
                 f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */"]
 
@@ -406,14 +415,14 @@ class _Gen:
         coffs, noffs = [0], [0]
         for n in range(0, np_ + 1):
             if rs.players[0] <= n <= rs.players[1]:  # last first: a supply's order, its top the end (new_game)
-                colour.extend(reversed([k << VBITS | v for k, v in colour_tiles(rs, n)]))
+                colour.extend(reversed([k << self.vbits | v for k, v in colour_tiles(rs, n)]))
                 nt = rs.neutral.get(n)
                 if nt is not None:
                     neut.extend([h for h in range(t.n) if nt.tag in t.hex_tags[h]][: nt.count])
             coffs.append(len(colour))
             noffs.append(len(neut))
         out.append(f"static const i32 COLOUR_OFF[NP + 2] = {c_ints(coffs)};")
-        out.append(f"static const i32 COLOUR[{c_int(max(len(colour), 1))}] = {c_ints(colour)};")
+        out.append(f"static const tile_t COLOUR[{c_int(max(len(colour), 1))}] = {c_ints(colour)};")
         out.append(f"static const i32 NEUT_OFF[NP + 2] = {c_ints(noffs)};")
         out.append(f"static const i32 NEUT[{c_int(max(len(neut), 1))}] = {c_ints(neut)};")
         deck0: list[int] = []

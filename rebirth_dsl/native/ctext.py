@@ -39,11 +39,12 @@ typedef unsigned char u8;
 """
 
 STATE = r"""
-/* The position and the players' holdings. Tiles are codes kind << VBITS | value; cards are card ids. Every
-   count and index is of the smallest type its values fit (cgen.py state_types: hix_t a hex, hct_t a count
-   of hexes, ainf_t an area's influence, tn_t a count of tiles, cn_t of cards, an_t of areas, mv_t of moves;
-   hk_t, tv_t, own_t, cnt_t per hex and landmark), fields of wider types first, so the part a new game copies from
-   its template (up to DEALT) is as small as the ruleset on its board allows. */
+/* The position and the players' holdings. Tiles are codes kind << VBITS | value (tile_t, VBITS the bits of the
+   ruleset's largest value); cards are card ids (cid_t). Every count and index is of the smallest type its
+   values fit (cgen.py state_types: hix_t a hex, hct_t a count of hexes, ainf_t an area's influence, tn_t a
+   count of tiles, cn_t of cards, an_t of areas, mv_t of landmarks taken; hk_t, tv_t, own_t, cnt_t per hex
+   and landmark; dbl_t a doubling factor), fields of wider types first, so the part a new game copies from its
+   template (up to DEALT) is as small as the ruleset on its board allows. */
 typedef int8_t seat_t;  /* a seat or NOFIRST: at most 31 seats (cgen.py refuses more) */
 /* a hex's holder p (-1 nobody, -2 neutral) and its tile's kind k (-1 none) as one hk_t: (p + 2) << HKB | (k + 1),
    HKB the bits of NK (cgen.py state_types), read back by OWNER and TKIND */
@@ -51,7 +52,6 @@ typedef int8_t seat_t;  /* a seat or NOFIRST: at most 31 seats (cgen.py refuses 
 #define OWNER(s, h) ((int)((s)->hk[h] >> HKB) - 2)
 #define TKIND(s, h) ((int)((s)->hk[h] & ((1 << HKB) - 1)) - 1)
 typedef struct {
-    u64 rng[4];
     u64 tbits[NP][NK][W];
     /* counters kept while placing, so what the missions read at the end is not searched for: each seat's
        tiles on each hex set an expression counts (cexpr.py tile_counter: 16 bits each, four to a word, cgen.py
@@ -101,21 +101,22 @@ typedef struct {
        admits only positions whose hands and held cards cannot outgrow their arrays, so it stays 0 */
     u8 lost;
     /* ----- below, each field is written before it is read in a game, so a new game copies the template only
-       up to here (DEALT): the union-find of the tiles' groups, which occupy starts for each tile it places
+       up to here (DEALT): the generator, the union-find of the tiles' groups, which occupy starts for each tile it places
        (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read only
        while its pend_on is set), and the holdings' contents, each read only below its count (above), which a
        new game deals ----- */
+    u64 rng[4];  /* seeded by each game */
     hix_t parent[NH];
     hct_t gsize[NH];
     i32 pend_n[NP], pend_keep[NP], pend_rest[NP];
-    i32 hand[NP][HMAX];
-    i32 supply[NP][TMAX];
-    i32 aside[NP][TMAX];
+    tile_t hand[NP][HMAX];
+    tile_t supply[NP][TMAX];
+    tile_t aside[NP][TMAX];
     cid_t deck[NDX][DMAX];
     cid_t held[NP][HELDMAX];
     cid_t pub[PUBMAX];
     seat_t pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
-    i32 dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
+    dbl_t dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
 #define DEALT __builtin_offsetof(S, parent)
 
@@ -149,7 +150,7 @@ static void rb_seed(S *s, u64 seed) { rq_seed(s->rng, seed); }
         for (int i = n - 1; i > 0; i--) { int j = rq_below(q, i + 1); T x = a[i]; a[i] = a[j]; a[j] = x; } \
     } \
     static void rb_name(S *s, T *a, int n) { u64 q[4]; memcpy(q, s->rng, sizeof q); name(q, a, n); memcpy(s->rng, q, sizeof q); }
-RQ_SHUFFLE(rq_shuffle, rb_shuffle, i32)
+RQ_SHUFFLE(rq_shuffle, rb_shuffle, tile_t)
 RQ_SHUFFLE(rq_shuffle_cards, rb_shuffle_cards, cid_t)
 static inline void add(S *s, int p, int cat, i64 pts) { if (cat >= 0) s->score[p][cat] += pts; s->track[p] += pts; }
 """
@@ -355,7 +356,7 @@ static inline void hand_add(S *s, int p, int code) {
 }
 
 /* ability questions answered at random, as fast._answer_per_seat: the distinct tiles, uniformly */
-static int distinct_pick(S *s, const i32 *tiles, int n) {
+static int distinct_pick(S *s, const tile_t *tiles, int n) {
     i32 seen[TMAX]; int m = 0;
     for (int i = 0; i < n; i++) {
         int dup = 0;
@@ -369,7 +370,7 @@ static void take_aside(S *s, int lm, int p) {
     answer(s, lm, code);
     if (code < 0) return;
     for (int i = 0; i < s->naside[p]; i++) if (s->aside[p][i] == code) {
-        memmove(&s->aside[p][i], &s->aside[p][i + 1], sizeof(i32) * (s->naside[p] - i - 1));
+        memmove(&s->aside[p][i], &s->aside[p][i + 1], sizeof(tile_t) * (s->naside[p] - i - 1));
         s->naside[p]--;
         break;
     }
@@ -430,10 +431,10 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
            shuffle is done in place in the supply, which holds t last first (COLOUR is stored so): with `end`
            just past the dealt tiles, end[-1 - i] is t[i]; the set-aside tiles are then the supply's last and
            the rest is already in the supply's order */
-        i32 *end = s->supply[p] + nt;
-        memcpy(s->supply[p], &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
+        tile_t *end = s->supply[p] + nt;
+        memcpy(s->supply[p], &COLOUR[COLOUR_OFF[n]], sizeof(tile_t) * nt);
         for (int i = nt - 1; i > 0; i--) {
-            int j = rq_below(q, i + 1); i32 x = end[-1 - i]; end[-1 - i] = end[-1 - j]; end[-1 - j] = x;
+            int j = rq_below(q, i + 1); tile_t x = end[-1 - i]; end[-1 - i] = end[-1 - j]; end[-1 - j] = x;
         }
         int aside = SET_ASIDE < nt ? SET_ASIDE : nt;
         for (int i = 0; i < aside; i++) s->aside[p][i] = end[-1 - i];
@@ -505,7 +506,6 @@ static void rebuild(S *s) {
         if (p >= 0 && s->parent[h] == h && s->gsize[h] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[h];
     }
 }
-#define TAKE(x) do { if (i >= nflat) return -2; (x) = flat[i++]; } while (0)
 /* the range checked on the int read, before it is stored: a field narrower than 32 bits would wrap first */
 #define TAKE_IN(x, lo, hi) do { if (i >= nflat || flat[i] < (lo) || flat[i] > (hi)) return -2; (x) = flat[i++]; } while (0)
 static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
@@ -551,7 +551,7 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
         for (int j = 0; j < c; j++) {
             int card; TAKE_IN(card, 0, NCARD - 1);
             if (s->dbl_on[p][card]) return -2;  /* one marker a card: ndbl counts cards */
-            s->dbl_on[p][card] = 1; TAKE(s->dbl_f[p][card]);
+            s->dbl_on[p][card] = 1; TAKE_IN(s->dbl_f[p][card], DBL_LO, DBL_HI);
         }
     }
     if (i != nflat) return -2;
