@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rebirth_dsl.compile.emit import Emitter
+from rebirth_dsl.compile.emit import Emitter, c_u64
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset
 from rebirth_dsl.lang import ast as A
@@ -531,7 +531,7 @@ class _Gen:
         self.public_tables()
         e = Emitter()
         e.declare("s", "p", "placer_first", "cat")
-        with e.block("static void public_missions(S *s, int p, int placer_first, int cat) {", "}"):
+        with e.block("static void public_read(S *s, int p, int placer_first, int cat) {", "}"):
             e.line("u32 seats = RD_HAS_ALWAYS ? (1u << s->n) - 1 : s->pseats;")
             e.line("s->pseats = 0;")
             e.line("if (!s->npub || !seats) return;")
@@ -556,6 +556,11 @@ class _Gen:
                         e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }")
                     e.line("} else if (!card_cond(s, c, q)) continue;")
                     e.line("pub_pay(s, c, q, cat);")
+        # most placements mark no card to read (pseats 0): that test is made in place(), the reading called
+        e.line("static inline __attribute__((always_inline)) void public_missions(S *s, int p, int placer_first, "
+               "int cat) {")
+        e.line("    if (RD_HAS_ALWAYS || s->pseats) public_read(s, p, placer_first, cat);")
+        e.line("}")
         self.rules.append("\n".join(e.lines))
 
     def public_tables(self) -> None:
@@ -639,6 +644,7 @@ class _Gen:
         out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
         out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")
         out.append(f"static const i32 TH_LM[{c_int(len(lm_grow))}] = {c_ints(lm_grow)};")
+        self.pub_tile_function(mine, grow, masks["bounded"], reach, touchk)
         e = Emitter()
         with e.block("static i64 card_measure(const S *s, int c, int me) {", "}"):
             e.line("switch (c) {")
@@ -648,6 +654,82 @@ class _Gen:
             e.line("(void)s; (void)me;")
             e.line("return 0;")
         self.rules.append("\n".join(e.lines))
+
+    def pub_tile_function(self, mine: list[int], grow: list[int], bounded: list[int], reach: list[int],
+                          touchk: list[int]) -> None:
+        """pub_tile(s, p, k, h): after seat p's tile of kind k on hex h (its groups merged), p's face-up cards it
+        may change (RD_MINE) marked to be read, but a bounded card (`E >= N`) only once E may have reached N.
+        Per kind, each bounded card a tile of the kind may bring closer is a test of its own, its growth written
+        out where it has one form over the hexes (a number, by a table where it differs from hex to hex; the
+        tile's value; its group's size; the landmarks of a kind next to h not touched yet), decided here instead
+        of decoding TH_GROW card by card on every placement; pub_grown decodes it where the forms differ."""
+        t, nk, ncw = self.t, self.nk, len(bounded)
+        nh, ncx = max(t.n, 1), max(len(self.cards), 1)
+        e = Emitter()
+        e.declare("s", "p", "k", "h")
+        words = [f"b{w}" for w in range(ncw)]
+        with e.block("static inline __attribute__((always_inline)) void pub_tile(S *s, int p, int k, int h) {", "}"):
+            e.line("const u64 *mine = &RD_MINE[(k * NH + h) * NCW];")
+            for w, b in enumerate(words):
+                e.line(f"u64 {b} = mine[{c_int(w)}] & s->plive[p][{c_int(w)}];")
+            e.line("switch (k) {")
+            for k in range(nk):
+                cards: list[tuple[int, str]] = []  # (card, its growth's test)
+                group_uses = 0
+                for c in range(len(self.cards)):
+                    w, bit = c >> 6, 1 << (c & 63)
+                    if not bounded[w] & bit:
+                        continue
+                    hexes = [h for h in range(t.n) if mine[(k * nh + h) * ncw + w] & bit]
+                    if not hexes:
+                        continue
+                    ups = [grow[(k * nh + h) * ncx + c] for h in hexes]
+                    forms = {up if up < 0 else 1 for up in ups if up}
+                    if not forms or forms == {1}:  # a number per hex (0: it reads the tile, and E cannot rise)
+                        if len(set(ups)) == 1:
+                            by = c_int(ups[0])
+                        else:
+                            per = [grow[(k * nh + h) * ncx + c] for h in range(nh)]
+                            by = f"{self.table_of(f'PUBUP{k}_{c}', per)}[h]"
+                        test = f"pub_short(s, p, {c_int(c)}, {by}, 0)"
+                    elif len(forms) > 1 or 0 in ups:
+                        test = f"pub_grown(s, p, k, h, {c_int(c)})"
+                    elif forms == {VALUE}:  # by the tile's value
+                        test = f"pub_short(s, p, {c_int(c)}, s->tval[h], 0)"
+                    elif forms == {GROUP}:  # the largest group is now at least the tile's own
+                        group_uses += 1
+                        test = f"pub_short(s, p, {c_int(c)}, 0, {{gs}})"
+                    elif forms == {REACH}:  # one more group of the size only if the tile's own now is one
+                        group_uses += 1
+                        test = f"pub_short(s, p, {c_int(c)}, {{gs}} >= {c_int(reach[c])}, 0)"
+                    else:  # GROW_TOUCH: the landmarks of the card's kind next to h its holder had not touched
+                        test = f"pub_short(s, p, {c_int(c)}, pub_untouched(s, p, h, {c_int(touchk[c])}), 0)"
+                    cards.append((c, test))
+                if not cards:
+                    continue
+                with e.block(f"case {c_int(k)}: {{", "}"):
+                    # the size of the tile's group, found once when two cards read it (gsize is at least 1)
+                    gs = "s->gsize[rb_find(s, h)]"
+                    if group_uses > 1:
+                        e.line("i64 gs = 0;")
+                        gs = f"(gs ? gs : (gs = {gs}))"
+                    for c, test in cards:
+                        b, bit = words[c >> 6], c_u64(1 << (c & 63))
+                        e.line(f"if (({b} & {bit}) && {test.format(gs=gs)}) {b} &= ~{bit};")
+                    e.line("break;")
+            e.line("}")
+            for w, b in enumerate(words):
+                e.line(f"pub_mark(s, p, {c_int(w)}, {b});")
+            with e.block("if (RD_HAS_ANY) {", "}"):
+                e.line("const u64 *any = &RD_ANY[(k * NH + h) * NCW];")
+                e.line("for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) "
+                       "pub_mark(s, q, w, any[w] & s->plive[q][w]);")
+        self.rules.append("\n".join(e.lines))
+
+    def table_of(self, name: str, values: list[int]) -> str:
+        """A per-hex i32 table among the C tables; its name."""
+        self.tables.append(f"static const i32 {name}[{c_int(len(values))}] = {c_ints(values)};")
+        return name
 
     def end_functions(self) -> None:
         """S-E1..S-E3 and the winner with its tie chain (S-E4), as runtime/endgame.py."""

@@ -802,30 +802,24 @@ static void pub_fresh(S *s) {
             s->pdirty[q][w] &= ~(1ULL << (c & 63));
         }
 }
-/* seat p's new tile of kind k on hex h (its groups merged): p's cards it may change, everyone's for RD_ANY */
-static inline void pub_tile(S *s, int p, int k, int h) {
-    const u64 *mine = &RD_MINE[(k * NH + h) * NCW];
-    for (int w = 0; w < NCW; w++) {
-        u64 b = mine[w] & s->plive[p][w], bounded = b & RD_BOUNDED[w];
-        for (; bounded; bounded &= bounded - 1) {
-            int c = w * 64 + __builtin_ctzll(bounded);
-            i32 up = TH_GROW[(k * NH + h) * NCARDX + c];
-            i64 by = up, most = 0;
-            if (up == GROW_VALUE) by = s->tval[h];
-            else if (up == GROW_REACH) by = s->gsize[rb_find(s, h)] >= TH_REACH[c];
-            else if (up == GROW_GROUP) { by = 0; most = s->gsize[rb_find(s, h)]; }
-            else if (up == GROW_TOUCH) {  /* `count(touched(me, K))`: the K landmarks next to h not touched yet */
-                by = 0;
-                for (int x = 0; x < NLW; x++) by += __builtin_popcountll(LMADJM[h][x] & LMKINDM[TH_TOUCHK[c]][x] & ~s->touched[p][x]);
-            }
-            if (pub_short(s, p, c, by, most)) b &= ~(bounded & -bounded);
-        }
-        pub_mark(s, p, w, b);
-    }
-    if (RD_HAS_ANY) {
-        const u64 *any = &RD_ANY[(k * NH + h) * NCW];
-        for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) pub_mark(s, q, w, any[w] & s->plive[q][w]);
-    }
+/* `count(touched(me, K))` after p's tile on h: the landmarks of kind K next to h that p had not touched yet
+   (touched is marked after the placement's reactions); counted bit by bit, a few at most */
+static inline i64 pub_untouched(const S *s, int p, int h, int kind) {
+    i64 n = 0;
+    for (int x = 0; x < NLW; x++) for (u64 b = LMADJM[h][x] & LMKINDM[kind][x] & ~s->touched[p][x]; b; b &= b - 1) n++;
+    return n;
+}
+/* a bounded card c of seat p after p's tile of kind k on hex h (its groups merged), E risen there by the
+   growth TH_GROW gives it, of whatever form: whether it is still short of N (pub_tile, cgen.py, writes out the
+   growth where it has one form over the hexes a tile of the kind may stand on, and calls this elsewhere) */
+static inline int pub_grown(S *s, int p, int k, int h, int c) {
+    i32 up = TH_GROW[(k * NH + h) * NCARDX + c];
+    i64 by = up, most = 0;
+    if (up == GROW_VALUE) by = s->tval[h];
+    else if (up == GROW_REACH) by = s->gsize[rb_find(s, h)] >= TH_REACH[c];
+    else if (up == GROW_GROUP) { by = 0; most = s->gsize[rb_find(s, h)]; }
+    else if (up == GROW_TOUCH) by = pub_untouched(s, p, h, TH_TOUCHK[c]);
+    return pub_short(s, p, c, by, most);
 }
 /* landmark lm passed from seat `was` (or nobody, -1) to seat `now` */
 static void pub_landmark(S *s, int lm, int was, int now) {
