@@ -776,7 +776,6 @@ def _move(e: Emitter, rec: str, place: str = "place", count: str = "s->nmoves++;
 # tables public_tables generates.
 PUBLIC_READS = r"""
 /* ----- what the face-up cards read changed (cgen.py public_tables): mark them to be read again ----- */
-#define SLACK_CAP (1 << 30)
 static inline void pub_mark(S *s, int p, int w, u64 cards) { if (cards) { s->pdirty[p][w] |= cards; s->pseats |= 1u << p; } }
 /* a bounded card c of seat p whose E rose by at most `up`, or (a largest group) to at least `most`: whether it
    is still short of N (not to be read); an unknown distance (0) is never short */
@@ -793,14 +792,14 @@ static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
    when met there, as accel/public.py's _first has it (a loaded position is read in full: pub_init alone) */
 #define PUB_FRESH
 static void pub_fresh(S *s) {
-    for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++)
-        for (u64 b = s->plive[q][w] & RD_BOUNDED[w]; b; b &= b - 1) {
-            int c = w * 64 + __builtin_ctzll(b);
-            i64 left = (i64)TH_LIMIT[s->n * NCARDX + c] - TH_BASE[c];
-            if (left <= 0) continue;  /* met with nothing: read */
-            s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP;
-            s->pdirty[q][w] &= ~(1ULL << (c & 63));
-        }
+    /* the same for every deal of n players (cgen.py public_tables): what each bounded card lacks then (PUB_LACK0,
+       0 where it is met with nothing or not bounded, as the template leaves it), and the cards not to read */
+    const i32 *lack = &PUB_LACK0[s->n * NCARDX];
+    const u64 *shy = &PUB_SHORT0[s->n * NCW];
+    for (int q = 0; q < s->n; q++) {
+        memcpy(s->pslack[q], lack, sizeof(i32) * NCARDX);
+        for (int w = 0; w < NCW; w++) s->pdirty[q][w] &= ~(shy[w] & s->plive[q][w]);
+    }
 }
 /* `count(touched(me, K))` after p's tile on h: the landmarks of kind K next to h that p had not touched yet
    (touched is marked after the placement's reactions); counted bit by bit, a few at most */
@@ -821,12 +820,24 @@ static inline int pub_grown(S *s, int p, int k, int h, int c) {
     else if (up == GROW_TOUCH) by = pub_untouched(s, p, h, TH_TOUCHK[c]);
     return pub_short(s, p, c, by, most);
 }
+/* the cards of word w false without their reader holding a landmark seat q does not hold (Reads.holds): not
+   worth reading for q */
+static inline u64 pub_unheld(const S *s, int q, int w) {
+    u64 out = 0;
+    for (int i = 0; i < NHOLD; i++) {
+        int c = HOLD_CARD[i];
+        if (c >> 6 == w && s->lm_owner[CARD_HOLDS[c]] != q) out |= 1ULL << (c & 63);
+    }
+    return out;
+}
 /* landmark lm passed from seat `was` (or nobody, -1) to seat `now` */
 static void pub_landmark(S *s, int lm, int was, int now) {
     if (now < 0) return;
     for (int w = 0; w < NCW; w++) {
-        if (was >= 0) pub_mark(s, was, w, RD_LM_MINE[w] & ~RD_BOUNDED[w] & s->plive[was][w]);  /* losing never raises E */
+        /* losing never raises E, nor turns true a card only taking can (Reads.taken_only) */
+        if (was >= 0) pub_mark(s, was, w, RD_LM_MINE[w] & ~RD_BOUNDED[w] & ~RD_TAKEN_ONLY[w] & s->plive[was][w]);
         u64 b = RD_LM_MINE[w] & s->plive[now][w], bounded = b & RD_BOUNDED[w];
+        if (NHOLD && b) b &= ~pub_unheld(s, now, w);
         for (; bounded; bounded &= bounded - 1) {
             int c = w * 64 + __builtin_ctzll(bounded);
             if (pub_short(s, now, c, TH_LM[lm * NCARDX + c], 0)) b &= ~(bounded & -bounded);
