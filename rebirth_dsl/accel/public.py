@@ -292,10 +292,16 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
             with e.block(f"if {dv}:") if w.holds else nullcontext():
                 e.line(f"{read}(g, {seat}, {dv}, {rule}, None, {watch})")
 
+    # Where no statement may change a landmark's holder or win an area by the time the check runs (a placement
+    # on these hexes, the statements after the check on any), the holders and the areas won are those of the
+    # last check, which brought its own up to date: they are not compared.
+    holders, areas = _unsettled(rs, hexes)
     e = Emitter()
     with e.block(f"if {' and '.join(tests)}:"):
         e.extend(body)
-        if taken:  # the holders compared once where nothing changed (`same`), again only after taking some
+        if not holders:
+            taken = []
+        elif taken:  # the holders compared once where nothing changed (`same`), again only after taking some
             with e.block("if sl != lm_owner:"):
                 e.extend(taken)
                 e.line("same = sl == lm_owner")
@@ -303,14 +309,19 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
                 e.line("same = True")
         else:
             e.line("same = sl == lm_owner")
-        with e.block("if same and sw[0] == len(won):"):
+        same = ["same"] if holders else []
+        if not holders and not areas:  # nothing but the tile changed since the last check
             reading(e, "p", "d")
-        if won:
+            won = []
+        else:
+            with e.block(f"if {' and '.join([*same, *(['sw[0] == len(won)'] if areas else [])])}:"):
+                reading(e, "p", "d")
+        if won and areas:
             # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
             # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
             last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
             if placer_first:
-                with e.block("elif same and sw[0] + 1 == len(won):"):
+                with e.block(f"elif {' and '.join([*same, 'sw[0] + 1 == len(won)'])}:"):
                     e.line("sw[0] += 1")
                     e.line(f"xw = {last}")
                     with e.block("if xw == p:"):
@@ -322,17 +333,31 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
                             e.extend(["lx = live[xw]", "dx = 0", *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}")])
                             reading(e, "xw", "dx")
             else:  # in seat order: only the placer's own area here (another seat may read before the placer)
-                with e.block(f"elif same and sw[0] + 1 == len(won) and {last} == p:"):
+                with e.block(f"elif {' and '.join([*same, 'sw[0] + 1 == len(won)', f'{last} == p'])}:"):
                     e.line("sw[0] += 1")
                     e.extend(won)
                     reading(e, "p", "d")
-        with e.block("else:"):
-            e.line(f"{moved}(g, {watch}, h, p, d, 0, {rule}, None)")
-            e.extend(PUBLIC_LOCALS)
+        if holders or areas:
+            with e.block("else:"):
+                e.line(f"{moved}(g, {watch}, h, p, d, 0, {rule}, None)")
+                e.extend(PUBLIC_LOCALS)
     with e.block("else:"):
         e.line(f"PUBLIC(g, p, {rule}, None, h)")
         e.extend(PUBLIC_LOCALS)
     return e.lines
+
+
+def _unsettled(rs: Ruleset, hexes: tuple[int, ...]) -> tuple[bool, bool]:
+    """Whether, when the check after a placement on one of `hexes` runs, a landmark may have changed hands and
+    an area may have been won since the last check: a statement of the ruleset may do it on these hexes
+    (Kind.moves_holder, Kind.wins_area), or a statement after the check may, on any hex (after the last
+    placement's check). Before its first check a game's check is public_missions', which compares."""
+    kinds = [(kind_of(r), r) for r in rs.reactions]
+    first = next((i for i, (kd, _) in enumerate(kinds) if kd.reads_public), len(kinds))
+    every = range(rs.t.n)
+    holders = any(kd.moves_holder(r, rs, h) for i, (kd, r) in enumerate(kinds) for h in (every if i > first else hexes))
+    areas = any(kd.wins_area(r, rs, h) for i, (kd, r) in enumerate(kinds) for h in (every if i > first else hexes))
+    return holders, areas
 
 
 # The check's lists (g.public_seen) as locals of the generated loop, bound before it and again after each call
