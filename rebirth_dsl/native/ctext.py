@@ -308,11 +308,24 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int
 /* a new position (its marks all zero: a copy of a template, or loaded into a cleared state): every face-up
    card a seat has not fulfilled is read at the first check */
 static void pub_init(S *s) {
-    for (int q = 0; q < s->n; q++)
-        for (int i = 0; i < s->npub; i++) {
-            int c = s->pub[i];
-            if (!s->pub_done[c][q]) { s->plive[q][c >> 6] |= 1ULL << (c & 63); s->pseats |= 1u << q; }
+    if (!s->npub) return;  /* no face-up card: nothing to read (the marks are all zero) */
+    u64 every[NCW] = {0}, done[NCW] = {0};  /* the face-up cards, and those of them somebody has fulfilled */
+    for (int i = 0; i < s->npub; i++) {
+        int c = s->pub[i];
+        every[c >> 6] |= 1ULL << (c & 63);
+        if (s->pub_cnt[c]) done[c >> 6] |= 1ULL << (c & 63);
+    }
+    for (int q = 0; q < s->n; q++) {
+        u64 any = 0;
+        for (int w = 0; w < NCW; w++) {
+            u64 live = every[w];
+            for (u64 b = done[w]; b; b &= b - 1)
+                if (s->pub_done[w * 64 + __builtin_ctzll(b)][q]) live &= ~(b & -b);
+            s->plive[q][w] |= live;
+            any |= live;
         }
+        if (any) s->pseats |= 1u << q;
+    }
     memcpy(s->pdirty, s->plive, sizeof s->pdirty);
 }
 """
@@ -780,12 +793,14 @@ static inline void pub_mark(S *s, int p, int w, u64 cards) { if (cards) { s->pdi
 /* a bounded card c of seat p whose E rose by at most `up`, or (a largest group) to at least `most`: whether it
    is still short of N (not to be read); an unknown distance (0) is never short */
 static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
+    /* without branches (which card a tile brings closer is as random as the tile): what is kept is never below
+       0, so an unknown distance stays 0 */
     i32 *left = &s->pslack[p][c];
-    if (*left <= 0) return 0;
-    i64 l = *left - up;
-    if (most > 0 && TH_LIMIT[s->n * NCARDX + c] - most < l) l = TH_LIMIT[s->n * NCARDX + c] - most;
-    *left = l > 0 ? (i32)l : 0;
-    return l > 0;
+    i64 was = *left, l = was - up;
+    if (most > 0) { i64 m = TH_LIMIT[s->n * NCARDX + c] - most; l = m < l ? m : l; }
+    int still = (was > 0) & (l > 0);
+    *left = still ? (i32)l : 0;
+    return still;
 }
 /* a new game (new_game): no seat has a tile, a landmark or an area yet (neutral tiles are nobody's), so a bounded
    card's E is the numbers added in it (TH_BASE) and it lacks N less those: it is read at the first check only
