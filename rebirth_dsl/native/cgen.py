@@ -739,8 +739,8 @@ class _Gen:
                         e.line("i64 gs = 0;")
                         gs = f"(gs ? gs : (gs = {gs}))"
                     for c, test in cards:
-                        b, bit = words[c >> 6], c_u64(1 << (c & 63))
-                        e.line(f"if (({b} & {bit}) && {test.format(gs=gs)}) {b} &= ~{bit};")
+                        word, one = words[c >> 6], c_u64(1 << (c & 63))
+                        e.line(f"if (({word} & {one}) && {test.format(gs=gs)}) {word} &= ~{one};")
                     e.line("break;")
             e.line("}")
             for w, b in enumerate(words):

@@ -607,3 +607,27 @@ def test_a_sum_over_a_kind_of_hexes_is_read_when_anyone_places_there(tmp_path: P
     assert any(e.category == rs.public_category and e.points for e in g2.events)
     f1, f2 = fast_both_ways(rs, 3, seed)
     assert snapshot(f1) == snapshot(f2)
+
+
+def test_which_placements_may_move_a_holder_or_win_an_area(tmp_path: Path) -> None:
+    """The generated check compares the landmarks' holders and the areas won with the last check's only where
+    a statement may have changed them: in Ireland a castle changes hands only by a placement next to it (S-K1,
+    the majority), an area is won only by a placement filling it (S-A1, settlement areas), and nothing else moves
+    either (triggers, the towers' abilities (I-R1), the public check). Expected from the board alone."""
+    rs = ruleset("ireland")
+    t = rs.t
+    castles = {lm for lm, k in enumerate(t.landmark_kind) if k == "castle"}
+    for h in range(t.n):
+        next_to = {t.landmark_of_hex[m] for m in t.neighbours[h] if m in t.landmark_of_hex}
+        in_area = t.area_of[h] >= 0 and t.area_kind[t.area_of[h]] == "settlement"
+        assert incremental._unsettled(rs, (h,)) == (bool(next_to & castles), in_area), h
+    assert {incremental._unsettled(rs, (h,)) for h in range(t.n)} == {(a, b) for a in (False, True) for b in (False, True)}
+    # a majority after the public check (in the rules' order) changes a holder after the check of the placement
+    # that set it off: the next check, wherever it is, compares
+    text = (ROOT / "rules" / "ireland.rules").read_text(encoding="utf-8")
+    later = "\nmajority tower as towers {\n  over adjacent\n  unowned: placer takes\n  compare tiles any\n  final tie: owner keeps\n}\n"
+    shutil.copy(ROOT / "rules" / "scotland.rules", tmp_path / "scotland.rules")
+    (tmp_path / "ireland.rules").write_text(text + later, encoding="utf-8")
+    rs2 = compile_rules(load_rules(tmp_path / "ireland.rules"), load_board(rules_and_board("ireland", None)[1]))
+    assert {incremental._unsettled(rs2, (h,))[0] for h in range(t.n)} == {True}
+    assert {incremental._unsettled(rs2, (h,))[1] for h in range(t.n)} == {False, True}  # areas as before
