@@ -365,6 +365,9 @@ def _unsettled(rs: Ruleset, hexes: tuple[int, ...]) -> tuple[bool, bool]:
 # (_read_for) only change them in place. Read by public_source's source.
 PUBLIC_LOCALS = ["ps = g.public_seen", "so, sl, sw, live, lack = ps or (None, None, None, None, None)",
                  "won = g.area_first"]
+# The same, once per game before the playout's first move: where the game starts, the state its first check would
+# leave without reading (fresh_start, bound as PUBFRESH), so that check is the written-out one.
+PUBLIC_START = ["ps = PUBFRESH(g)", *PUBLIC_LOCALS[1:]]
 
 
 _FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
@@ -744,14 +747,44 @@ def _first(g: Game, w: _Watch, h: int) -> list[int]:
     n = g.n_players
     # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
     # not so, the comparison would see a tile taken away and read every card)
-    start = g.rs.derived.public_start.get(n)
-    if start is None:
-        start = g.rs.derived.public_start[n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+    start = _start(g)
     g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
     dirty = _changed(g, w, h)  # h: taken as the first check after any other (no scan of the board for it)
     if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
         return dirty
     return [d | (lq & w.first) for d, lq in zip(dirty, live, strict=True)]
+
+
+def fresh_start(g: Game) -> list[list[int]]:
+    """g.public_seen, made here where g is where every game starts (no seat has a tile, a landmark, an area or a
+    card fulfilled) and the first check would read nothing the first placement did not change: the state _first
+    makes there, so that check is the usual one (the generated playout binds it once per game, PUBLIC_START).
+    Else as it is ([] before a game's first check, which public_missions then makes: _first)."""
+    seen: list[list[int]] = g.public_seen
+    if seen or not g.public:
+        return seen
+    n = g.n_players
+    w = (g.rs.derived.public_reads or _watches(g.rs))[n]
+    start = _start(g)
+    if tuple(g.owner) != start or g.area_first or any(x >= 0 for x in g.lm_owner) or any(g.public_by.values()):
+        return seen
+    live = _live(g, w)
+    # what the first check reads besides: the cards not bounded and those met with nothing, but for one false
+    # without its reader holding a landmark (nobody holds one yet, and taking one is a change the check sees)
+    if any(lq & w.first & ~w.held for lq in live):
+        return seen
+    g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
+    return g.public_seen
+
+
+def _start(g: Game) -> tuple[int, ...]:
+    """The hexes' owners where every game of g's player count starts: its neutral tiles (the same in every game
+    of the ruleset for n players), kept in the ruleset's `derived` field."""
+    n = g.n_players
+    start: tuple[int, ...] | None = g.rs.derived.public_start.get(n)
+    if start is None:
+        start = g.rs.derived.public_start[n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+    return start
 
 
 def _live(g: Game, w: _Watch) -> list[int]:
