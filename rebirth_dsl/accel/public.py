@@ -773,8 +773,8 @@ def fresh_start(g: Game) -> list[list[int]]:
     # without its reader holding a landmark (nobody holds one yet, and taking one is a change the check sees)
     if any(lq & w.first & ~w.held for lq in live):
         return seen
-    g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
-    return g.public_seen
+    seen = g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
+    return seen
 
 
 def _start(g: Game) -> tuple[int, ...]:
