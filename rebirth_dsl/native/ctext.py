@@ -60,8 +60,7 @@ typedef struct {
     u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
     /* the incremental check of the face-up cards (cgen.py public_function), per seat, by card id bits: the
        cards face up and not fulfilled (plive), those something they read changed for since they were last
-       read (pdirty), and per card of the form `E >= N` how far E is known to be short of N (pslack; 0:
-       unknown, so the card is read) */
+       read (pdirty), and (pslack, below) per card of the form `E >= N` how far E is known to be short of N */
     u64 plive[NP][NCW], pdirty[NP][NCW];
     i64 score[NP][NCX], track[NP];
     /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
@@ -70,7 +69,6 @@ typedef struct {
     i32 nmoves, nans;
     i32 n, turn, move_index;
     i32 passed[NP];
-    i32 pslack[NP][NCARDX];
     u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
     ainf_t area_inf[NAX][NP];
     hct_t area_free[NAX];
@@ -103,12 +101,16 @@ typedef struct {
     /* ----- below, each field is written before it is read in a game, so a new game copies the template only
        up to here (DEALT): the generator, the union-find of the tiles' groups, which occupy starts for each tile it places
        (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read only
-       while its pend_on is set), and the holdings' contents, each read only below its count (above), which a
-       new game deals ----- */
+       while its pend_on is set), what the seats' bounded cards lack (pslack: every card of every seat in the
+       game written by pub_fresh at a deal, zeroed by load; read only where the cards are read incrementally),
+       and the holdings' contents, each read only below its count (above), which a new game deals ----- */
     u64 rng[4];  /* seeded by each game */
     hix_t parent[NH];
     hct_t gsize[NH];
     i32 pend_n[NP], pend_keep[NP], pend_rest[NP];
+    /* per seat and card of the form `E >= N`, how far E is known to be short of N (0: unknown, so the card
+       is read); at most SLACK_CAP, a lower bound all the same */
+    i32 pslack[NP][NCARDX];
     tile_t hand[NP][HMAX];
     tile_t supply[NP][TMAX];
     tile_t aside[NP][TMAX];
