@@ -38,7 +38,6 @@ from rebirth_dsl.runtime.setup import colour_tiles
 # in TH_GROW (public_tables), beside reads.py's VALUE, GROUP and REACH: E rises by the landmarks of the card's
 # kind (TH_TOUCHK) next to the hex that the tile's holder had not touched yet
 GROW_TOUCH = -4
-SLACK_CAP = 1 << 30  # what a bounded card is known to lack is kept at most (SLACK_CAP in the C, an i32)
 
 FORMAT = 2  # the layout of the exported functions' buffers; part of every cache key (2: rb_search)
 VBITS = 20  # a tile is kind << vbits | value, vbits at most VBITS: values are at most lang.limits.MAX_NUMBER < 2^20
@@ -123,6 +122,8 @@ class _Gen:
         self.card_id = {name: i for i, name in enumerate(self.cards)}
         self.deck_names = list(rs.decks)
         self.deck_id = {name: i for i, name in enumerate(self.deck_names)}
+        # the most a bounded card's slack is kept at (public_tables; without incremental reading none is kept)
+        self.slack_cap = _slack_cap(1)
         self.draw_fns: dict[str, str] = {}
 
     # ----- expressions ------------------------------------------------------------------------
@@ -263,7 +264,9 @@ class _Gen:
         area's free hexes), an area's influence (its hexes times TVMAX), majority counts (at most the tiles next
         to a landmark), and the counts of tiles in a hand or pile, of cards in a deck, a hand of cards or face
         up, of areas won, and of landmarks claimed or changed per seat (at most those next to the hex of each
-        move), a card id, and a doubling marker's factor (those the rules' abilities give)."""
+        move), a card id, a doubling marker's factor (those the rules' abilities give), and how far a bounded
+        face-up card is known to be short (its N less E's numbers at most, public_tables; above SLACK_CAP it is
+        kept as SLACK_CAP, a lower bound still)."""
         t = self.t
         ring = max([len(t.neighbours[h]) for h in t.landmark_hex] + [1])
         tvmax = (1 << self.vbits) - 1
@@ -290,7 +293,9 @@ class _Gen:
                 f"#define DBL_LO {c_int(lo)}",
                 f"#define DBL_HI {c_int(hi)}",
                 f"typedef {_utype(sizes['NA'])} an_t;  /* a count of areas */",
-                f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */"]
+                f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */",
+                f"typedef {_utype(self.slack_cap)} slack_t;  /* how far a bounded card is known to be short */",
+                f"#define SLACK_CAP {c_int(self.slack_cap)}"]
 
     def counter_table(self) -> dict[str, int]:
         """HCADD[k][h]: what a tile of kind k on hex h adds to its seat's tile counters (cexpr.py tile_counter),
@@ -576,7 +581,7 @@ class _Gen:
                 with e.block("if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N "
                              "(pub_tile) */"):
                     e.line("i64 left = TH_LIMIT[s->n * NCARDX + c] - card_measure(s, c, q);")
-                    e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }")
+                    e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (slack_t)left : SLACK_CAP; continue; }")
                 e.line("} else if (!card_cond(s, c, q)) continue;")
                 e.line("pub_pay(s, c, q, cat);")
         e.declare("p", "placer_first")
@@ -661,7 +666,6 @@ class _Gen:
         if any(not -(1 << 31) < v < 1 << 31 for v in (*limit, *reach, *won, *grow, *lm_grow, *base)):
             self.problems.append("a mission card's number or growth past 32 bits")
         out = self.tables
-        out.append(f"#define SLACK_CAP {c_int(SLACK_CAP)}")
         out.append(f"#define GROW_VALUE {c_int(VALUE)}")
         out.append(f"#define GROW_GROUP {c_int(GROUP)}")
         out.append(f"#define GROW_REACH {c_int(REACH)}")
@@ -679,6 +683,10 @@ class _Gen:
         out.append(f"#define NHOLD {c_int(len(held))}")
         out.append(f"static const i32 HOLD_CARD[{c_int(max(len(held), 1))}] = {c_ints(held)};")
         out.append(f"static const i32 TH_LIMIT[(NP + 1) * NCARDX] = {c_ints(limit)};")
+        # the most a bounded card can lack: E is its numbers (TH_BASE) and counts, sizes and values of its holder's,
+        # never below the numbers, so N less those (state_types: pslack's type; a loaded position's E the same)
+        bounded = [c for c in range(len(self.cards)) if masks["bounded"][c >> 6] >> (c & 63) & 1]
+        self.slack_cap = _slack_cap(max([limit[n * ncx + c] - base[c] for n in range(np1) for c in bounded] + [1]))
         # a new deal of n players (pub_fresh): what a bounded card lacks where its holder has nothing (capped as
         # public_read caps it; 0: met there, read at the first check), and the cards not read then
         lack0 = [0] * (np1 * ncx)
@@ -686,9 +694,9 @@ class _Gen:
         for n in range(np1):
             for c in range(len(self.cards)):
                 if masks["bounded"][c >> 6] >> (c & 63) & 1 and limit[n * ncx + c] - base[c] > 0:
-                    lack0[n * ncx + c] = min(limit[n * ncx + c] - base[c], SLACK_CAP)
+                    lack0[n * ncx + c] = min(limit[n * ncx + c] - base[c], self.slack_cap)
                     short0[n * ncw + (c >> 6)] |= 1 << (c & 63)
-        out.append(f"static const i32 PUB_LACK0[(NP + 1) * NCARDX] = {c_ints(lack0)};")
+        out.append(f"static const slack_t PUB_LACK0[(NP + 1) * NCARDX] = {c_ints(lack0)};")
         out.append(f"static const u64 PUB_SHORT0[(NP + 1) * NCW] = {c_ints(short0, words=True)};")
         out.append(f"static const i32 TH_REACH[NCARDX] = {c_ints(reach)};")
         out.append(f"static const i32 TH_TOUCHK[NCARDX] = {c_ints(touchk)};")
@@ -852,6 +860,15 @@ def _ctype(lo: int, hi: int) -> str:
         if -(1 << (bits - 1)) <= lo and hi < 1 << (bits - 1):
             return name
     return "int64_t"
+
+
+def _slack_cap(need: int) -> int:
+    """The largest value of the smallest type holding 0 .. need (uint8_t, uint16_t, else int32_t: 2^31 - 1), so
+    a slack is kept whole up to `need` and capped above it (state_types)."""
+    for bits in (8, 16):
+        if need < 1 << bits:
+            return (1 << bits) - 1
+    return (1 << 31) - 1
 
 
 def _utype(hi: int) -> str:

@@ -110,7 +110,7 @@ typedef struct {
     i32 pend_n[NP], pend_keep[NP], pend_rest[NP];
     /* per seat and card of the form `E >= N`, how far E is known to be short of N (0: unknown, so the card
        is read); at most SLACK_CAP, a lower bound all the same */
-    i32 pslack[NP][NCARDX];
+    slack_t pslack[NP][NCARDX];
     tile_t hand[NP][HMAX];
     tile_t supply[NP][TMAX];
     tile_t aside[NP][TMAX];
@@ -825,11 +825,11 @@ static inline void pub_mark(S *s, int p, int w, u64 cards) { if (cards) { s->pdi
 static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
     /* without branches (which card a tile brings closer is as random as the tile): what is kept is never below
        0, so an unknown distance stays 0 */
-    i32 *left = &s->pslack[p][c];
+    slack_t *left = &s->pslack[p][c];
     i64 was = *left, l = was - up;
     if (most > 0) { i64 m = TH_LIMIT[s->n * NCARDX + c] - most; l = m < l ? m : l; }
     int still = (was > 0) & (l > 0);
-    *left = still ? (i32)l : 0;
+    *left = still ? (slack_t)l : 0;  /* l <= was: E only rises */
     return still;
 }
 /* a new game (new_game): no seat has a tile, a landmark or an area yet (neutral tiles are nobody's), so a bounded
@@ -839,10 +839,10 @@ static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
 static void pub_fresh(S *s) {
     /* the same for every deal of n players (cgen.py public_tables): what each bounded card lacks then (PUB_LACK0,
        0 where it is met with nothing or not bounded, as the template leaves it), and the cards not to read */
-    const i32 *lack = &PUB_LACK0[s->n * NCARDX];
+    const slack_t *lack = &PUB_LACK0[s->n * NCARDX];
     const u64 *shy = &PUB_SHORT0[s->n * NCW];
     for (int q = 0; q < s->n; q++) {
-        memcpy(s->pslack[q], lack, sizeof(i32) * NCARDX);
+        memcpy(s->pslack[q], lack, sizeof(slack_t) * NCARDX);
         for (int w = 0; w < NCW; w++) s->pdirty[q][w] &= ~(shy[w] & s->plive[q][w]);
     }
 }
