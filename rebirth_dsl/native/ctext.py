@@ -104,7 +104,7 @@ typedef struct {
        while its pend_on is set), what the seats' bounded cards lack (pslack: every card of every seat in the
        game written by pub_fresh at a deal, zeroed by load; read only where the cards are read incrementally),
        and the holdings' contents, each read only below its count (above), which a new game deals ----- */
-    u64 rng[4];  /* seeded by each game */
+    u64 rng[4];  /* seeded by each game: new_game deals from a copy of its own, then stores it here */
     hix_t parent[NH];
     hct_t gsize[NH];
     i32 pend_n[NP], pend_keep[NP], pend_rest[NP];
@@ -120,7 +120,7 @@ typedef struct {
     seat_t pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
     dbl_t dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
-#define DEALT __builtin_offsetof(S, parent)
+#define DEALT __builtin_offsetof(S, rng)
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
 
