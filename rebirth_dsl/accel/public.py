@@ -292,10 +292,16 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
             with e.block(f"if {dv}:") if w.holds else nullcontext():
                 e.line(f"{read}(g, {seat}, {dv}, {rule}, None, {watch})")
 
+    # Where no statement may change a landmark's holder or win an area by the time the check runs (a placement
+    # on these hexes, the statements after the check on any), the holders and the areas won are those of the
+    # last check, which brought its own up to date: they are not compared.
+    holders, areas = _unsettled(rs, hexes)
     e = Emitter()
     with e.block(f"if {' and '.join(tests)}:"):
         e.extend(body)
-        if taken:  # the holders compared once where nothing changed (`same`), again only after taking some
+        if not holders:
+            taken = []
+        elif taken:  # the holders compared once where nothing changed (`same`), again only after taking some
             with e.block("if sl != lm_owner:"):
                 e.extend(taken)
                 e.line("same = sl == lm_owner")
@@ -303,14 +309,19 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
                 e.line("same = True")
         else:
             e.line("same = sl == lm_owner")
-        with e.block("if same and sw[0] == len(won):"):
+        same = ["same"] if holders else []
+        if not holders and not areas:  # nothing but the tile changed since the last check
             reading(e, "p", "d")
-        if won:
+            won = []
+        else:
+            with e.block(f"if {' and '.join([*same, *(['sw[0] == len(won)'] if areas else [])])}:"):
+                reading(e, "p", "d")
+        if won and areas:
             # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
             # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
             last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
             if placer_first:
-                with e.block("elif same and sw[0] + 1 == len(won):"):
+                with e.block(f"elif {' and '.join([*same, 'sw[0] + 1 == len(won)'])}:"):
                     e.line("sw[0] += 1")
                     e.line(f"xw = {last}")
                     with e.block("if xw == p:"):
@@ -322,17 +333,31 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
                             e.extend(["lx = live[xw]", "dx = 0", *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}")])
                             reading(e, "xw", "dx")
             else:  # in seat order: only the placer's own area here (another seat may read before the placer)
-                with e.block(f"elif same and sw[0] + 1 == len(won) and {last} == p:"):
+                with e.block(f"elif {' and '.join([*same, 'sw[0] + 1 == len(won)', f'{last} == p'])}:"):
                     e.line("sw[0] += 1")
                     e.extend(won)
                     reading(e, "p", "d")
-        with e.block("else:"):
-            e.line(f"{moved}(g, {watch}, h, p, d, 0, {rule}, None)")
-            e.extend(PUBLIC_LOCALS)
+        if holders or areas:
+            with e.block("else:"):
+                e.line(f"{moved}(g, {watch}, h, p, d, 0, {rule}, None)")
+                e.extend(PUBLIC_LOCALS)
     with e.block("else:"):
         e.line(f"PUBLIC(g, p, {rule}, None, h)")
         e.extend(PUBLIC_LOCALS)
     return e.lines
+
+
+def _unsettled(rs: Ruleset, hexes: tuple[int, ...]) -> tuple[bool, bool]:
+    """Whether, when the check after a placement on one of `hexes` runs, a landmark may have changed hands and
+    an area may have been won since the last check: a statement of the ruleset may do it on these hexes
+    (Kind.moves_holder, Kind.wins_area), or a statement after the check may, on any hex (after the last
+    placement's check). Before its first check a game's check is public_missions', which compares."""
+    kinds = [(kind_of(r), r) for r in rs.reactions]
+    first = next((i for i, (kd, _) in enumerate(kinds) if kd.reads_public), len(kinds))
+    every = range(rs.t.n)
+    holders = any(kd.moves_holder(r, rs, h) for i, (kd, r) in enumerate(kinds) for h in (every if i > first else hexes))
+    areas = any(kd.wins_area(r, rs, h) for i, (kd, r) in enumerate(kinds) for h in (every if i > first else hexes))
+    return holders, areas
 
 
 # The check's lists (g.public_seen) as locals of the generated loop, bound before it and again after each call
@@ -340,6 +365,9 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
 # (_read_for) only change them in place. Read by public_source's source.
 PUBLIC_LOCALS = ["ps = g.public_seen", "so, sl, sw, live, lack = ps or (None, None, None, None, None)",
                  "won = g.area_first"]
+# The same, once per game before the playout's first move: where the game starts, the state its first check would
+# leave without reading (fresh_start, bound as PUBFRESH), so that check is the written-out one.
+PUBLIC_START = ["ps = PUBFRESH(g)", *PUBLIC_LOCALS[1:]]
 
 
 _FORMS = {0: None, VALUE: "value", GROUP: "group", REACH: "reach"}  # a growth's form (any other: "by" itself)
@@ -719,14 +747,44 @@ def _first(g: Game, w: _Watch, h: int) -> list[int]:
     n = g.n_players
     # the hexes' owners there: the neutral tiles, the same in every game of the ruleset for n players (were it
     # not so, the comparison would see a tile taken away and read every card)
-    start = g.rs.derived.public_start.get(n)
-    if start is None:
-        start = g.rs.derived.public_start[n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+    start = _start(g)
     g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
     dirty = _changed(g, w, h)  # h: taken as the first check after any other (no scan of the board for it)
     if g.public_seen[3] is not live:  # the position is not one the empty one grew into: every card was read
         return dirty
     return [d | (lq & w.first) for d, lq in zip(dirty, live, strict=True)]
+
+
+def fresh_start(g: Game) -> list[list[int]]:
+    """g.public_seen, made here where g is where every game starts (no seat has a tile, a landmark, an area or a
+    card fulfilled) and the first check would read nothing the first placement did not change: the state _first
+    makes there, so that check is the usual one (the generated playout binds it once per game, PUBLIC_START).
+    Else as it is ([] before a game's first check, which public_missions then makes: _first)."""
+    seen: list[list[int]] = g.public_seen
+    if seen or not g.public:
+        return seen
+    n = g.n_players
+    w = (g.rs.derived.public_reads or _watches(g.rs))[n]
+    start = _start(g)
+    if tuple(g.owner) != start or g.area_first or any(x >= 0 for x in g.lm_owner) or any(g.public_by.values()):
+        return seen
+    live = _live(g, w)
+    # what the first check reads besides: the cards not bounded and those met with nothing, but for one false
+    # without its reader holding a landmark (nobody holds one yet, and taking one is a change the check sees)
+    if any(lq & w.first & ~w.held for lq in live):
+        return seen
+    seen = g.public_seen = [list(start), [-1] * len(g.lm_owner), [0], live, list(w.lack0) * n]
+    return seen
+
+
+def _start(g: Game) -> tuple[int, ...]:
+    """The hexes' owners where every game of g's player count starts: its neutral tiles (the same in every game
+    of the ruleset for n players), kept in the ruleset's `derived` field."""
+    n = g.n_players
+    start: tuple[int, ...] | None = g.rs.derived.public_start.get(n)
+    if start is None:
+        start = g.rs.derived.public_start[n] = tuple(NEUTRAL if o == NEUTRAL else EMPTY for o in g.owner)
+    return start
 
 
 def _live(g: Game, w: _Watch) -> list[int]:

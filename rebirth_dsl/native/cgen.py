@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rebirth_dsl.compile.emit import Emitter
+from rebirth_dsl.compile.emit import Emitter, c_u64
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset
 from rebirth_dsl.lang import ast as A
@@ -122,6 +122,8 @@ class _Gen:
         self.card_id = {name: i for i, name in enumerate(self.cards)}
         self.deck_names = list(rs.decks)
         self.deck_id = {name: i for i, name in enumerate(self.deck_names)}
+        # the most a bounded card's slack is kept at (public_tables; without incremental reading none is kept)
+        self.slack_cap = _slack_cap(1)
         self.draw_fns: dict[str, str] = {}
 
     # ----- expressions ------------------------------------------------------------------------
@@ -262,7 +264,9 @@ class _Gen:
         area's free hexes), an area's influence (its hexes times TVMAX), majority counts (at most the tiles next
         to a landmark), and the counts of tiles in a hand or pile, of cards in a deck, a hand of cards or face
         up, of areas won, and of landmarks claimed or changed per seat (at most those next to the hex of each
-        move), a card id, and a doubling marker's factor (those the rules' abilities give)."""
+        move), a card id, a doubling marker's factor (those the rules' abilities give), and how far a bounded
+        face-up card is known to be short (its N less E's numbers at most, public_tables; above SLACK_CAP it is
+        kept as SLACK_CAP, a lower bound still)."""
         t = self.t
         ring = max([len(t.neighbours[h]) for h in t.landmark_hex] + [1])
         tvmax = (1 << self.vbits) - 1
@@ -289,7 +293,9 @@ class _Gen:
                 f"#define DBL_LO {c_int(lo)}",
                 f"#define DBL_HI {c_int(hi)}",
                 f"typedef {_utype(sizes['NA'])} an_t;  /* a count of areas */",
-                f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */"]
+                f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */",
+                f"typedef {_utype(self.slack_cap)} slack_t;  /* how far a bounded card is known to be short */",
+                f"#define SLACK_CAP {c_int(self.slack_cap)}"]
 
     def counter_table(self) -> dict[str, int]:
         """HCADD[k][h]: what a tile of kind k on hex h adds to its seat's tile counters (cexpr.py tile_counter),
@@ -557,32 +563,43 @@ class _Gen:
             return
         self.public_tables()
         e = Emitter()
-        e.declare("s", "p", "placer_first", "cat")
-        with e.block("static void public_missions(S *s, int p, int placer_first, int cat) {", "}"):
+        e.declare("s", "q", "cat")
+        # one seat's marked cards, read (pub_pay pays each met); `return` ends that seat's reading
+        with e.block("static inline __attribute__((always_inline)) void pub_read_seat(S *s, int q, int cat) {", "}"):
+            e.line("u64 d[NCW], any = 0;")
+            with e.block("for (int w = 0; w < NCW; w++) {", "}"):
+                e.line("d[w] = (s->pdirty[q][w] | RD_ALWAYS[w]) & s->plive[q][w];")
+                e.line("s->pdirty[q][w] = 0;")
+                e.line("any |= d[w];")
+            e.line("if (!any) return;")
+            e.line("/* by card id, not in face-up order: a seat's cards are paid independently of each other (the")
+            e.line("   order of a card's fulfillers is the seats' order), and a card face up twice is one bit */")
+            with e.block("for (int w = 0; w < NCW; w++) for (u64 bits = d[w]; bits; bits &= bits - 1) {", "}"):
+                e.line("int c = w * 64 + __builtin_ctzll(bits);")
+                e.line("if (s->pub_done[c][q]) continue;")
+                e.line("if (CARD_HOLDS[c] >= 0 && s->lm_owner[CARD_HOLDS[c]] != q) continue;  /* false unless q holds it */")
+                with e.block("if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N "
+                             "(pub_tile) */"):
+                    e.line("i64 left = TH_LIMIT[s->n * NCARDX + c] - card_measure(s, c, q);")
+                    e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (slack_t)left : SLACK_CAP; continue; }")
+                e.line("} else if (!card_cond(s, c, q)) continue;")
+                e.line("pub_pay(s, c, q, cat);")
+        e.declare("p", "placer_first")
+        with e.block("static void public_read(S *s, int p, int placer_first, int cat) {", "}"):
             e.line("u32 seats = RD_HAS_ALWAYS ? (1u << s->n) - 1 : s->pseats;")
             e.line("s->pseats = 0;")
             e.line("if (!s->npub || !seats) return;")
+            # one seat to read (most often the placer's own cards): the order the seats are read in is moot
+            e.line("if (!(seats & (seats - 1))) { pub_read_seat(s, __builtin_ctz(seats), cat); return; }")
             with e.block("for (int step = 0; step < s->n; step++) {", "}"):
                 e.declare("step")
                 e.line(f"int q = {public.c_seat(e.locals)};")  # rules.public.seats
-                e.line("if (!((seats >> q) & 1)) continue;")
-                e.line("u64 d[NCW], any = 0;")
-                with e.block("for (int w = 0; w < NCW; w++) {", "}"):
-                    e.line("d[w] = (s->pdirty[q][w] | RD_ALWAYS[w]) & s->plive[q][w];")
-                    e.line("s->pdirty[q][w] = 0;")
-                    e.line("any |= d[w];")
-                e.line("if (!any) continue;")
-                e.line("/* by card id, not in face-up order: a seat's cards are paid independently of each other (the")
-                e.line("   order of a card's fulfillers is the seats' order), and a card face up twice is one bit */")
-                with e.block("for (int w = 0; w < NCW; w++) for (u64 bits = d[w]; bits; bits &= bits - 1) {", "}"):
-                    e.line("int c = w * 64 + __builtin_ctzll(bits);")
-                    e.line("if (s->pub_done[c][q]) continue;")
-                    with e.block("if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N "
-                                 "(pub_tile) */"):
-                        e.line("i64 left = TH_LIMIT[s->n * NCARDX + c] - card_measure(s, c, q);")
-                        e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP; continue; }")
-                    e.line("} else if (!card_cond(s, c, q)) continue;")
-                    e.line("pub_pay(s, c, q, cat);")
+                e.line("if ((seats >> q) & 1) pub_read_seat(s, q, cat);")
+        # most placements mark no card to read (pseats 0): that test is made in place(), the reading called
+        e.line("static inline __attribute__((always_inline)) void public_missions(S *s, int p, int placer_first, "
+               "int cat) {")
+        e.line("    if (RD_HAS_ALWAYS || s->pseats) public_read(s, p, placer_first, cat);")
+        e.line("}")
         self.rules.append("\n".join(e.lines))
 
     def public_tables(self) -> None:
@@ -601,7 +618,8 @@ class _Gen:
         defs = static(self.rs).cards
         mine, anyone = [0] * (nk * nh * ncw), [0] * (nk * nh * ncw)
         masks = {"lm_mine": [0] * ncw, "lm_any": [0] * ncw, "won_mine": [0] * ncw, "won_any": [0] * ncw,
-                 "always": [0] * ncw, "bounded": [0] * ncw}
+                 "always": [0] * ncw, "bounded": [0] * ncw, "taken_only": [0] * ncw}
+        holds = [-1] * ncx  # per card, a landmark it is false without its reader holding (Reads.holds)
         np1 = max(self.rs.players[1], 1) + 1  # TH_LIMIT's rows: a row per count to NP (s->n indexes it)
         limit, reach, won, touchk, base = [0] * (np1 * ncx), [0] * ncx, [0] * ncx, [0] * ncx, [0] * ncx
         lm_adj = static(self.rs).lm_adj
@@ -618,8 +636,9 @@ class _Gen:
                     for h in range(t.n):
                         if hexes >> h & 1:
                             table[(k * nh + h) * ncw + w] |= b
+            holds[c] = int(rd.holds)
             for key, on in (("lm_mine", rd.landmarks_mine), ("lm_any", rd.landmarks_anyone),
-                            ("won_mine", rd.won_mine), ("won_any", rd.won_anyone)):
+                            ("won_mine", rd.won_mine), ("won_any", rd.won_anyone), ("taken_only", rd.taken_only)):
                 if on:
                     masks[key][w] |= b
             if th is None or any(not -(1 << 31) < x < 1 << 31 for x in th.limits[:np1]):
@@ -659,13 +678,33 @@ class _Gen:
         out.append(f"static const u64 RD_ANY[{c_int(len(anyone))}] = {c_ints(anyone, words=True)};")
         for key, m in masks.items():
             out.append(f"static const u64 RD_{key.upper()}[NCW] = {c_ints(m, words=True)};")
+        out.append(f"static const i32 CARD_HOLDS[NCARDX] = {c_ints(holds)};")
+        held = [c for c in range(len(self.cards)) if holds[c] >= 0]  # the same, listed (pub_unheld)
+        out.append(f"#define NHOLD {c_int(len(held))}")
+        out.append(f"static const i32 HOLD_CARD[{c_int(max(len(held), 1))}] = {c_ints(held)};")
         out.append(f"static const i32 TH_LIMIT[(NP + 1) * NCARDX] = {c_ints(limit)};")
+        # the most a bounded card can lack: E is its numbers (TH_BASE) and counts, sizes and values of its holder's,
+        # never below the numbers, so N less those (state_types: pslack's type; a loaded position's E the same)
+        bounded = [c for c in range(len(self.cards)) if masks["bounded"][c >> 6] >> (c & 63) & 1]
+        self.slack_cap = _slack_cap(max([limit[n * ncx + c] - base[c] for n in range(np1) for c in bounded] + [1]))
+        # a new deal of n players (pub_fresh): what a bounded card lacks where its holder has nothing (capped as
+        # public_read caps it; 0: met there, read at the first check), and the cards not read then
+        lack0 = [0] * (np1 * ncx)
+        short0 = [0] * (np1 * ncw)
+        for n in range(np1):
+            for c in range(len(self.cards)):
+                if masks["bounded"][c >> 6] >> (c & 63) & 1 and limit[n * ncx + c] - base[c] > 0:
+                    lack0[n * ncx + c] = min(limit[n * ncx + c] - base[c], self.slack_cap)
+                    short0[n * ncw + (c >> 6)] |= 1 << (c & 63)
+        out.append(f"static const slack_t PUB_LACK0[(NP + 1) * NCARDX] = {c_ints(lack0)};")
+        out.append(f"static const u64 PUB_SHORT0[(NP + 1) * NCW] = {c_ints(short0, words=True)};")
         out.append(f"static const i32 TH_REACH[NCARDX] = {c_ints(reach)};")
         out.append(f"static const i32 TH_TOUCHK[NCARDX] = {c_ints(touchk)};")
         out.append(f"static const i32 TH_BASE[NCARDX] = {c_ints(base)};")  # E where its holder has nothing
         out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
         out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")
         out.append(f"static const i32 TH_LM[{c_int(len(lm_grow))}] = {c_ints(lm_grow)};")
+        self.pub_tile_function(mine, grow, masks["bounded"], reach, touchk)
         e = Emitter()
         with e.block("static i64 card_measure(const S *s, int c, int me) {", "}"):
             e.line("switch (c) {")
@@ -675,6 +714,82 @@ class _Gen:
             e.line("(void)s; (void)me;")
             e.line("return 0;")
         self.rules.append("\n".join(e.lines))
+
+    def pub_tile_function(self, mine: list[int], grow: list[int], bounded: list[int], reach: list[int],
+                          touchk: list[int]) -> None:
+        """pub_tile(s, p, k, h): after seat p's tile of kind k on hex h (its groups merged), p's face-up cards it
+        may change (RD_MINE) marked to be read, but a bounded card (`E >= N`) only once E may have reached N.
+        Per kind, each bounded card a tile of the kind may bring closer is a test of its own, its growth written
+        out where it has one form over the hexes (a number, by a table where it differs from hex to hex; the
+        tile's value; its group's size; the landmarks of a kind next to h not touched yet), decided here instead
+        of decoding TH_GROW card by card on every placement; pub_grown decodes it where the forms differ."""
+        t, nk, ncw = self.t, self.nk, len(bounded)
+        nh, ncx = max(t.n, 1), max(len(self.cards), 1)
+        e = Emitter()
+        e.declare("s", "p", "k", "h")
+        words = [f"b{w}" for w in range(ncw)]
+        with e.block("static inline __attribute__((always_inline)) void pub_tile(S *s, int p, int k, int h) {", "}"):
+            e.line("const u64 *mine = &RD_MINE[(k * NH + h) * NCW];")
+            for w, b in enumerate(words):
+                e.line(f"u64 {b} = mine[{c_int(w)}] & s->plive[p][{c_int(w)}];")
+            e.line("switch (k) {")
+            for k in range(nk):
+                cards: list[tuple[int, str]] = []  # (card, its growth's test)
+                group_uses = 0
+                for c in range(len(self.cards)):
+                    w, bit = c >> 6, 1 << (c & 63)
+                    if not bounded[w] & bit:
+                        continue
+                    hexes = [h for h in range(t.n) if mine[(k * nh + h) * ncw + w] & bit]
+                    if not hexes:
+                        continue
+                    ups = [grow[(k * nh + h) * ncx + c] for h in hexes]
+                    forms = {up if up < 0 else 1 for up in ups if up}
+                    if not forms or forms == {1}:  # a number per hex (0: it reads the tile, and E cannot rise)
+                        if len(set(ups)) == 1:
+                            by = c_int(ups[0])
+                        else:
+                            per = [grow[(k * nh + h) * ncx + c] for h in range(nh)]
+                            by = f"{self.table_of(f'PUBUP{k}_{c}', per)}[h]"
+                        test = f"pub_short(s, p, {c_int(c)}, {by}, 0)"
+                    elif len(forms) > 1 or 0 in ups:
+                        test = f"pub_grown(s, p, k, h, {c_int(c)})"
+                    elif forms == {VALUE}:  # by the tile's value
+                        test = f"pub_short(s, p, {c_int(c)}, s->tval[h], 0)"
+                    elif forms == {GROUP}:  # the largest group is now at least the tile's own
+                        group_uses += 1
+                        test = f"pub_short(s, p, {c_int(c)}, 0, {{gs}})"
+                    elif forms == {REACH}:  # one more group of the size only if the tile's own now is one
+                        group_uses += 1
+                        test = f"pub_short(s, p, {c_int(c)}, {{gs}} >= {c_int(reach[c])}, 0)"
+                    else:  # GROW_TOUCH: the landmarks of the card's kind next to h its holder had not touched
+                        test = f"pub_short(s, p, {c_int(c)}, pub_untouched(s, p, h, {c_int(touchk[c])}), 0)"
+                    cards.append((c, test))
+                if not cards:
+                    continue
+                with e.block(f"case {c_int(k)}: {{", "}"):
+                    # the size of the tile's group, found once when two cards read it (gsize is at least 1)
+                    gs = "s->gsize[rb_find(s, h)]"
+                    if group_uses > 1:
+                        e.line("i64 gs = 0;")
+                        gs = f"(gs ? gs : (gs = {gs}))"
+                    for c, test in cards:
+                        word, one = words[c >> 6], c_u64(1 << (c & 63))
+                        e.line(f"if (({word} & {one}) && {test.format(gs=gs)}) {word} &= ~{one};")
+                    e.line("break;")
+            e.line("}")
+            for w, b in enumerate(words):
+                e.line(f"pub_mark(s, p, {c_int(w)}, {b});")
+            with e.block("if (RD_HAS_ANY) {", "}"):
+                e.line("const u64 *any = &RD_ANY[(k * NH + h) * NCW];")
+                e.line("for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) "
+                       "pub_mark(s, q, w, any[w] & s->plive[q][w]);")
+        self.rules.append("\n".join(e.lines))
+
+    def table_of(self, name: str, values: list[int]) -> str:
+        """A per-hex i32 table among the C tables; its name."""
+        self.tables.append(f"static const i32 {name}[{c_int(len(values))}] = {c_ints(values)};")
+        return name
 
     def end_functions(self) -> None:
         """S-E1..S-E3 and the winner with its tie chain (S-E4), as runtime/endgame.py."""
@@ -745,6 +860,15 @@ def _ctype(lo: int, hi: int) -> str:
         if -(1 << (bits - 1)) <= lo and hi < 1 << (bits - 1):
             return name
     return "int64_t"
+
+
+def _slack_cap(need: int) -> int:
+    """The largest value of the smallest type holding 0 .. need (uint8_t, uint16_t, else int32_t: 2^31 - 1), so
+    a slack is kept whole up to `need` and capped above it (state_types)."""
+    for bits in (8, 16):
+        if need < 1 << bits:
+            return (1 << bits) - 1
+    return (1 << 31) - 1
 
 
 def _utype(hi: int) -> str:

@@ -60,8 +60,7 @@ typedef struct {
     u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
     /* the incremental check of the face-up cards (cgen.py public_function), per seat, by card id bits: the
        cards face up and not fulfilled (plive), those something they read changed for since they were last
-       read (pdirty), and per card of the form `E >= N` how far E is known to be short of N (pslack; 0:
-       unknown, so the card is read) */
+       read (pdirty), and (pslack, below) per card of the form `E >= N` how far E is known to be short of N */
     u64 plive[NP][NCW], pdirty[NP][NCW];
     i64 score[NP][NCX], track[NP];
     /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
@@ -70,7 +69,6 @@ typedef struct {
     i32 nmoves, nans;
     i32 n, turn, move_index;
     i32 passed[NP];
-    i32 pslack[NP][NCARDX];
     u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
     ainf_t area_inf[NAX][NP];
     hct_t area_free[NAX];
@@ -103,12 +101,16 @@ typedef struct {
     /* ----- below, each field is written before it is read in a game, so a new game copies the template only
        up to here (DEALT): the generator, the union-find of the tiles' groups, which occupy starts for each tile it places
        (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read only
-       while its pend_on is set), and the holdings' contents, each read only below its count (above), which a
-       new game deals ----- */
-    u64 rng[4];  /* seeded by each game */
+       while its pend_on is set), what the seats' bounded cards lack (pslack: every card of every seat in the
+       game written by pub_fresh at a deal, zeroed by load; read only where the cards are read incrementally),
+       and the holdings' contents, each read only below its count (above), which a new game deals ----- */
+    u64 rng[4];  /* seeded by each game: new_game deals from a copy of its own, then stores it here */
     hix_t parent[NH];
     hct_t gsize[NH];
     i32 pend_n[NP], pend_keep[NP], pend_rest[NP];
+    /* per seat and card of the form `E >= N`, how far E is known to be short of N (0: unknown, so the card
+       is read); at most SLACK_CAP, a lower bound all the same */
+    slack_t pslack[NP][NCARDX];
     tile_t hand[NP][HMAX];
     tile_t supply[NP][TMAX];
     tile_t aside[NP][TMAX];
@@ -118,7 +120,7 @@ typedef struct {
     seat_t pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
     dbl_t dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
-#define DEALT __builtin_offsetof(S, parent)
+#define DEALT __builtin_offsetof(S, rng)
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
 
@@ -329,11 +331,24 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, 
 /* a new position (its marks all zero: a copy of a template, or loaded into a cleared state): every face-up
    card a seat has not fulfilled is read at the first check */
 static void pub_init(S *s) {
-    for (int q = 0; q < s->n; q++)
-        for (int i = 0; i < s->npub; i++) {
-            int c = s->pub[i];
-            if (!s->pub_done[c][q]) { s->plive[q][c >> 6] |= 1ULL << (c & 63); s->pseats |= 1u << q; }
+    if (!s->npub) return;  /* no face-up card: nothing to read (the marks are all zero) */
+    u64 every[NCW] = {0}, done[NCW] = {0};  /* the face-up cards, and those of them somebody has fulfilled */
+    for (int i = 0; i < s->npub; i++) {
+        int c = s->pub[i];
+        every[c >> 6] |= 1ULL << (c & 63);
+        if (s->pub_cnt[c]) done[c >> 6] |= 1ULL << (c & 63);
+    }
+    for (int q = 0; q < s->n; q++) {
+        u64 any = 0;
+        for (int w = 0; w < NCW; w++) {
+            u64 live = every[w];
+            for (u64 b = done[w]; b; b &= b - 1)
+                if (s->pub_done[w * 64 + __builtin_ctzll(b)][q]) live &= ~(b & -b);
+            s->plive[q][w] |= live;
+            any |= live;
         }
+        if (any) s->pseats |= 1u << q;
+    }
     memcpy(s->pdirty, s->plive, sizeof s->pdirty);
 }
 """
@@ -804,63 +819,70 @@ def _move(e: Emitter, rec: str, place: str = "place", count: str = "s->nmoves++;
 # tables public_tables generates.
 PUBLIC_READS = r"""
 /* ----- what the face-up cards read changed (cgen.py public_tables): mark them to be read again ----- */
-#define SLACK_CAP (1 << 30)
 static inline void pub_mark(S *s, int p, int w, u64 cards) { if (cards) { s->pdirty[p][w] |= cards; s->pseats |= 1u << p; } }
 /* a bounded card c of seat p whose E rose by at most `up`, or (a largest group) to at least `most`: whether it
    is still short of N (not to be read); an unknown distance (0) is never short */
 static inline int pub_short(S *s, int p, int c, i64 up, i64 most) {
-    i32 *left = &s->pslack[p][c];
-    if (*left <= 0) return 0;
-    i64 l = *left - up;
-    if (most > 0 && TH_LIMIT[s->n * NCARDX + c] - most < l) l = TH_LIMIT[s->n * NCARDX + c] - most;
-    *left = l > 0 ? (i32)l : 0;
-    return l > 0;
+    /* without branches (which card a tile brings closer is as random as the tile): what is kept is never below
+       0, so an unknown distance stays 0 */
+    slack_t *left = &s->pslack[p][c];
+    i64 was = *left, l = was - up;
+    if (most > 0) { i64 m = TH_LIMIT[s->n * NCARDX + c] - most; l = m < l ? m : l; }
+    int still = (was > 0) & (l > 0);
+    *left = still ? (slack_t)l : 0;  /* l <= was: E only rises */
+    return still;
 }
 /* a new game (new_game): no seat has a tile, a landmark or an area yet (neutral tiles are nobody's), so a bounded
    card's E is the numbers added in it (TH_BASE) and it lacks N less those: it is read at the first check only
    when met there, as accel/public.py's _first has it (a loaded position is read in full: pub_init alone) */
 #define PUB_FRESH
 static void pub_fresh(S *s) {
-    for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++)
-        for (u64 b = s->plive[q][w] & RD_BOUNDED[w]; b; b &= b - 1) {
-            int c = w * 64 + __builtin_ctzll(b);
-            i64 left = (i64)TH_LIMIT[s->n * NCARDX + c] - TH_BASE[c];
-            if (left <= 0) continue;  /* met with nothing: read */
-            s->pslack[q][c] = left < SLACK_CAP ? (i32)left : SLACK_CAP;
-            s->pdirty[q][w] &= ~(1ULL << (c & 63));
-        }
+    /* the same for every deal of n players (cgen.py public_tables): what each bounded card lacks then (PUB_LACK0,
+       0 where it is met with nothing or not bounded, as the template leaves it), and the cards not to read */
+    const slack_t *lack = &PUB_LACK0[s->n * NCARDX];
+    const u64 *shy = &PUB_SHORT0[s->n * NCW];
+    for (int q = 0; q < s->n; q++) {
+        memcpy(s->pslack[q], lack, sizeof(slack_t) * NCARDX);
+        for (int w = 0; w < NCW; w++) s->pdirty[q][w] &= ~(shy[w] & s->plive[q][w]);
+    }
 }
-/* seat p's new tile of kind k on hex h (its groups merged): p's cards it may change, everyone's for RD_ANY */
-static inline void pub_tile(S *s, int p, int k, int h) {
-    const u64 *mine = &RD_MINE[(k * NH + h) * NCW];
-    for (int w = 0; w < NCW; w++) {
-        u64 b = mine[w] & s->plive[p][w], bounded = b & RD_BOUNDED[w];
-        for (; bounded; bounded &= bounded - 1) {
-            int c = w * 64 + __builtin_ctzll(bounded);
-            i32 up = TH_GROW[(k * NH + h) * NCARDX + c];
-            i64 by = up, most = 0;
-            if (up == GROW_VALUE) by = s->tval[h];
-            else if (up == GROW_REACH) by = s->gsize[rb_find(s, h)] >= TH_REACH[c];
-            else if (up == GROW_GROUP) { by = 0; most = s->gsize[rb_find(s, h)]; }
-            else if (up == GROW_TOUCH) {  /* `count(touched(me, K))`: the K landmarks next to h not touched yet */
-                by = 0;
-                for (int x = 0; x < NLW; x++) by += __builtin_popcountll(LMADJM[h][x] & LMKINDM[TH_TOUCHK[c]][x] & ~s->touched[p][x]);
-            }
-            if (pub_short(s, p, c, by, most)) b &= ~(bounded & -bounded);
-        }
-        pub_mark(s, p, w, b);
+/* `count(touched(me, K))` after p's tile on h: the landmarks of kind K next to h that p had not touched yet
+   (touched is marked after the placement's reactions); counted bit by bit, a few at most */
+static inline i64 pub_untouched(const S *s, int p, int h, int kind) {
+    i64 n = 0;
+    for (int x = 0; x < NLW; x++) for (u64 b = LMADJM[h][x] & LMKINDM[kind][x] & ~s->touched[p][x]; b; b &= b - 1) n++;
+    return n;
+}
+/* a bounded card c of seat p after p's tile of kind k on hex h (its groups merged), E risen there by the
+   growth TH_GROW gives it, of whatever form: whether it is still short of N (pub_tile, cgen.py, writes out the
+   growth where it has one form over the hexes a tile of the kind may stand on, and calls this elsewhere) */
+static inline int pub_grown(S *s, int p, int k, int h, int c) {
+    i32 up = TH_GROW[(k * NH + h) * NCARDX + c];
+    i64 by = up, most = 0;
+    if (up == GROW_VALUE) by = s->tval[h];
+    else if (up == GROW_REACH) by = s->gsize[rb_find(s, h)] >= TH_REACH[c];
+    else if (up == GROW_GROUP) { by = 0; most = s->gsize[rb_find(s, h)]; }
+    else if (up == GROW_TOUCH) by = pub_untouched(s, p, h, TH_TOUCHK[c]);
+    return pub_short(s, p, c, by, most);
+}
+/* the cards of word w false without their reader holding a landmark seat q does not hold (Reads.holds): not
+   worth reading for q */
+static inline u64 pub_unheld(const S *s, int q, int w) {
+    u64 out = 0;
+    for (int i = 0; i < NHOLD; i++) {
+        int c = HOLD_CARD[i];
+        if (c >> 6 == w && s->lm_owner[CARD_HOLDS[c]] != q) out |= 1ULL << (c & 63);
     }
-    if (RD_HAS_ANY) {
-        const u64 *any = &RD_ANY[(k * NH + h) * NCW];
-        for (int q = 0; q < s->n; q++) for (int w = 0; w < NCW; w++) pub_mark(s, q, w, any[w] & s->plive[q][w]);
-    }
+    return out;
 }
 /* landmark lm passed from seat `was` (or nobody, -1) to seat `now` */
 static void pub_landmark(S *s, int lm, int was, int now) {
     if (now < 0) return;
     for (int w = 0; w < NCW; w++) {
-        if (was >= 0) pub_mark(s, was, w, RD_LM_MINE[w] & ~RD_BOUNDED[w] & s->plive[was][w]);  /* losing never raises E */
+        /* losing never raises E, nor turns true a card only taking can (Reads.taken_only) */
+        if (was >= 0) pub_mark(s, was, w, RD_LM_MINE[w] & ~RD_BOUNDED[w] & ~RD_TAKEN_ONLY[w] & s->plive[was][w]);
         u64 b = RD_LM_MINE[w] & s->plive[now][w], bounded = b & RD_BOUNDED[w];
+        if (NHOLD && b) b &= ~pub_unheld(s, now, w);
         for (; bounded; bounded &= bounded - 1) {
             int c = w * 64 + __builtin_ctzll(bounded);
             if (pub_short(s, now, c, TH_LM[lm * NCARDX + c], 0)) b &= ~(bounded & -bounded);

@@ -18,7 +18,7 @@ from itertools import count
 from math import floor
 from typing import Any, Protocol
 
-from rebirth_dsl.accel.public import PUBLIC_LOCALS, public_missions, public_source
+from rebirth_dsl.accel.public import PUBLIC_START, fresh_start, public_missions, public_source
 from rebirth_dsl.compile.emit import Emitter, Locals, assigned, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import Ability, Ruleset
@@ -73,7 +73,7 @@ def generate(rs: Ruleset) -> Compiled:
     closure("bool", bool)
     # the reference engine's own rule functions, called where the generated code does not inline a rule
     for name, fn in dict(DRAW=draw, SCORE_AREA=area.score, TOUCH=touch.touch, REACT=_react,
-                         PAYOUTS=area.payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions,
+                         PAYOUTS=area.payouts, NEXTS={}, COUNT=count, FLOOR=floor, PUBLIC=public_missions, PUBFRESH=fresh_start,
                          TURNS=fixed_turns, USE=use).items():
         closure(name, fn)
 
@@ -238,7 +238,7 @@ class _Body:
         self.where = where
         self.tables = tables
         self.fused = fused
-        self.public_locals = PUBLIC_LOCALS
+        self.public_locals = PUBLIC_START
         self.b = e.child()
         areas = _values(tables["AREA"], where)
         self.in_area = None if areas is None else (True if min(areas) >= 0 else False if max(areas) < 0 else None)

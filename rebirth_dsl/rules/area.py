@@ -22,11 +22,11 @@ from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TIE_STEPS, TieStep
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen
+from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, never_at
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
-    from rebirth_dsl.compile.ruleset import AreaRule
+    from rebirth_dsl.compile.ruleset import AreaRule, Ruleset
     from rebirth_dsl.rules.view import GameView
 
 T = TypeVar("T")
@@ -362,6 +362,13 @@ def english(block: A.AreaBlock, cite: Callable[[Span], tuple[str, ...]], expr_te
 
 
 # ----- what the engines ask of the rule (rules/table.py) -----------------------------------------------
+def wins_area(rule: AreaRule, rs: Ruleset, h: int) -> bool:
+    """A placement on h can complete, and so win, only the area of h, and only one of the rule's kind (react)."""
+    t = rs.t
+    a = t.area_of[h]
+    return a >= 0 and t.area_kind[a] == rule.kind
+
+
 KIND = Kind(
     name="area",
     react=react,
@@ -369,4 +376,6 @@ KIND = Kind(
     python_place=python_place,
     python_pure=python_pure,
     c_place=c_place,
+    moves_holder=never_at,
+    wins_area=wins_area,
 )

@@ -147,6 +147,16 @@ def _no_ability(rule: Any) -> TypeGuard[TouchRule]:
     return False
 
 
+def _may(rule: Any, rs: Ruleset, h: int) -> bool:
+    """May: nothing known says otherwise."""
+    return True
+
+
+def never_at(rule: Any, rs: Ruleset, h: int) -> bool:
+    """Never, wherever the tile is placed."""
+    return False
+
+
 # ----- the native engine (native/cgen.py) ---------------------------------------------------------
 class CContext(Protocol):
     """What a rule module's C templates ask of the native generator (native/cgen.py): the one context every
@@ -224,3 +234,9 @@ class Kind(Node):
     # ----- every engine: the statement reads the face-up cards after a placement (I-M1), so the engines keep
     # their incremental readers of them (accel/public.py, the native engine's)
     reads_public: bool = False
+    # ----- the generated Python engine's incremental check of the face-up cards (accel/public.py): whether the
+    # statement, reacting to a placement on hex h, may change a landmark's holder, and whether it may win an
+    # area; where no statement may, the check does not compare the holders or the areas won with its last
+    # ones (by default a statement may)
+    moves_holder: Callable[[Any, Ruleset, int], bool] = _may
+    wins_area: Callable[[Any, Ruleset, int], bool] = _may

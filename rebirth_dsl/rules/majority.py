@@ -21,11 +21,11 @@ from rebirth_dsl.compile.emit import Emitter, Locals, c_int
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, landmarks_next_to
+from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, landmarks_next_to, never_at
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
-    from rebirth_dsl.compile.ruleset import MajorityRule
+    from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset
     from rebirth_dsl.rules.view import GameView
 
 # The steps of the rule that can decide a challenge (`challenge`'s second value): a metric's index for the
@@ -171,6 +171,11 @@ def counted(rule: MajorityRule) -> frozenset[int]:
     return frozenset(rule.landmarks)
 
 
+def moves_holder(rule: MajorityRule, rs: Ruleset, h: int) -> bool:
+    """A placement on h challenges the holders of the rule's landmarks next to h (react), no other."""
+    return any(lm in rule.landmarks for lm in landmarks_next_to(rs.t, h))
+
+
 def python_count_first(gen: PyGen, ri: int, rule: MajorityRule) -> None:
     """`count` for every landmark of the rule next to h, before any reaction (placement.occupy)."""
     name = f"MAJ{ri}"
@@ -269,4 +274,6 @@ KIND = Kind(
     counted=counted,
     python_count=python_count_first,
     c_place=c_place,
+    moves_holder=moves_holder,
+    wins_area=never_at,
 )

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from rebirth_dsl.compile.emit import Emitter, Locals, c_int
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen
+from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, never_at
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PublicRule
@@ -174,4 +174,6 @@ KIND = Kind(
     python_loop_locals=python_loop_locals,
     c_place=c_place,
     reads_public=True,
+    moves_holder=never_at,  # it pays the cards met: no landmark, no area
+    wins_area=never_at,
 )

@@ -33,7 +33,7 @@ from typing import Any, TypeGuard
 
 from rebirth_dsl.compile.emit import Emitter, Locals, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
-from rebirth_dsl.compile.ruleset import TouchRule
+from rebirth_dsl.compile.ruleset import Ruleset, TouchRule
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, landmarks_next_to
 from rebirth_dsl.rules.view import GameView
@@ -272,6 +272,17 @@ def draws_without_first_touch(r: TouchRule) -> bool:
     return r.by is not None
 
 
+# What an ability does (I-R1): it scores, takes a set-aside tile, draws tiles or a card, or places a doubling
+# marker; none changes a landmark's holder or wins an area.
+_STILL_EFFECTS = (A.ScoreEffect, A.TakeAsideEffect, A.DrawKeepEffect, A.DrawCardEffect, A.DoubleEffect)
+
+
+def may_move_or_win(r: TouchRule, rs: Ruleset, h: int) -> bool:
+    """Whether the statement may change a landmark's holder or win an area: it draws or scores, or uses an
+    ability, none of whose effects does (an effect not known here: it may)."""
+    return not all(isinstance(ab.effect, _STILL_EFFECTS) for ab in rs.abilities.values())
+
+
 # ----- what the engines ask of the rule (rules/table.py) -------------------------------------------
 KIND = Kind(
     name="first touch",
@@ -281,4 +292,6 @@ KIND = Kind(
     uses_ability=uses_ability,
     draws_without_first_touch=draws_without_first_touch,
     c_place=c_place,
+    moves_holder=may_move_or_win,
+    wins_area=may_move_or_win,
 )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rebirth_dsl.compile.emit import Emitter, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen
+from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, never_at
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PlaceDraw, Ruleset, ScoreTrigger
@@ -143,6 +143,8 @@ SCORE = Kind(
     python_place=python_place,
     python_pure=python_pure,
     c_place=c_score,
+    moves_holder=never_at,  # it scores, or draws a card: no landmark, no area
+    wins_area=never_at,
 )
 
 
@@ -156,4 +158,6 @@ DRAW = Kind(
     react=react_draw,
     draws_without_first_touch=draws_on_any_place,
     c_place=c_draw,
+    moves_holder=never_at,
+    wins_area=never_at,
 )

@@ -247,6 +247,35 @@ def test_wide_state_types_play_the_reference_games(tmp_path: Path) -> None:
     assert paid > 300  # the large influences were placed and scored
 
 
+@needs_native
+def test_a_card_slack_takes_the_type_its_numbers_need(tmp_path: Path) -> None:
+    """What a bounded face-up card is known to lack (pslack, cgen.py state_types) is kept in the smallest type
+    holding the most any card can lack, its N less the numbers added in E: Ireland's largest is 27 (a byte);
+    its Chieftain asking 300 with 2 and 3 players takes 16 bits, and the native games, those a position loaded
+    a third in plays out included, replay on the reference engine with the same scores."""
+    assert "typedef uint8_t slack_t;" in generate(ruleset("ireland", None)).source
+    rules_path, board_path = rules_and_board("ireland", None)
+    text = rules_path.read_text(encoding="utf-8")
+    card = "influence(tiles(me)) >= players(2 to 3: 27, 4: 17)"
+    assert card in text
+    rules = tmp_path / "wide.rules"
+    rules.write_text(text.replace(card, card.replace("27", "300")), encoding="utf-8")
+    rs = fresh(rules, board_path)
+    assert "typedef uint16_t slack_t;" in generate(rs).source
+    eng = engine(rs)
+    for n in (2, 3, 4):
+        names = DEFAULT_NAMES[:n]
+        for seed in (1, 2, 3):
+            g = eng.play(names, seed)
+            ref = Game(rs, names, g.setup)
+            apply(rs, ref, g.moves)
+            assert outcome(rs, ref)[:4] == (g.totals, g.breakdown, g.lm_owner, g.winners)
+        g = eng.play(names, 5)
+        pos = Game(rs, names, g.setup)
+        apply(rs, pos, g.moves[: len(g.moves) // 3])
+        _replays(rs, eng, pos, 3)
+
+
 U64 = (1 << 64) - 1
 
 

@@ -607,3 +607,56 @@ def test_a_sum_over_a_kind_of_hexes_is_read_when_anyone_places_there(tmp_path: P
     assert any(e.category == rs.public_category and e.points for e in g2.events)
     f1, f2 = fast_both_ways(rs, 3, seed)
     assert snapshot(f1) == snapshot(f2)
+
+
+def test_which_placements_may_move_a_holder_or_win_an_area(tmp_path: Path) -> None:
+    """The generated check compares the landmarks' holders and the areas won with the last check's only where
+    a statement may have changed them: in Ireland a castle changes hands only by a placement next to it (S-K1,
+    the majority), an area is won only by a placement filling it (S-A1, settlement areas), and nothing else moves
+    either (triggers, the towers' abilities (I-R1), the public check). Expected from the board alone."""
+    rs = ruleset("ireland")
+    t = rs.t
+    castles = {lm for lm, k in enumerate(t.landmark_kind) if k == "castle"}
+    for h in range(t.n):
+        next_to = {t.landmark_of_hex[m] for m in t.neighbours[h] if m in t.landmark_of_hex}
+        in_area = t.area_of[h] >= 0 and t.area_kind[t.area_of[h]] == "settlement"
+        assert incremental._unsettled(rs, (h,)) == (bool(next_to & castles), in_area), h
+    assert {incremental._unsettled(rs, (h,)) for h in range(t.n)} == {(a, b) for a in (False, True) for b in (False, True)}
+    # a majority after the public check (in the rules' order) changes a holder after the check of the placement
+    # that set it off: the next check, wherever it is, compares
+    text = (ROOT / "rules" / "ireland.rules").read_text(encoding="utf-8")
+    later = "\nmajority tower as towers {\n  over adjacent\n  unowned: placer takes\n  compare tiles any\n  final tie: owner keeps\n}\n"
+    shutil.copy(ROOT / "rules" / "scotland.rules", tmp_path / "scotland.rules")
+    (tmp_path / "ireland.rules").write_text(text + later, encoding="utf-8")
+    rs2 = compile_rules(load_rules(tmp_path / "ireland.rules"), load_board(rules_and_board("ireland", None)[1]))
+    assert {incremental._unsettled(rs2, (h,))[0] for h in range(t.n)} == {True}
+    assert {incremental._unsettled(rs2, (h,))[1] for h in range(t.n)} == {False, True}  # areas as before
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_playout_from_the_start_takes_the_first_check_as_any_other(tmp_path: Path, seed: int) -> None:
+    """Where a game starts and no card needs reading there (fresh_start), the playout starts from the state its
+    first check would leave and checks the first placement as any other: the same game as with that first check
+    made (public_missions' _first). A card met with nothing (`>= 0`), or a position a tile was placed on, keeps
+    the first check."""
+    rs = ruleset("ireland")
+    n = 2 + seed
+    g0 = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, seed))
+    assert not g0.public_seen and incremental.fresh_start(g0)
+    f1, _ = random_game(rs, DEFAULT_NAMES[:n], seed)
+    kept, rs.derived.fast = rs.derived.fast, None
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(fast, "fresh_start", lambda g: g.public_seen)
+            f2, _ = random_game(rs, DEFAULT_NAMES[:n], seed)
+    finally:
+        rs.derived.fast = kept
+    assert snapshot(f1) == snapshot(f2) and sum(map(len, f1.public_by.values())) > 0
+    met = compile_rules(load_rules(with_cards(tmp_path, ["count(tiles(me)) >= 0"] * 8)),
+                        load_board(rules_and_board("ireland", None)[1]))
+    assert not incremental.fresh_start(Game(met, DEFAULT_NAMES[:n], deal(met, n, seed)))
+    g1 = Game(rs, DEFAULT_NAMES[:n], deal(rs, n, seed))
+    p, tile = g1.turn, g1.hand[g1.turn][0]
+    g1.play(p, tile, g1.legal_hexes(tile[0])[0][0])
+    g1.public_seen = []
+    assert not incremental.fresh_start(g1)
