@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import field
 from typing import Any
 
 from rebirth_dsl.check.symbols import Tables
@@ -13,7 +12,7 @@ from rebirth_dsl.compile.reads import Reads, Threshold
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TieStep
-from rebirth_dsl.shared_methods import Record, record
+from rebirth_dsl.shared_methods import Record, field, record
 
 
 # ----- what later stages derive from a ruleset, once ----------------------------------------------
