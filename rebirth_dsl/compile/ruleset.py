@@ -23,7 +23,7 @@ class Derived:
     product is asked for by calling that function, never found because some other caller made it first.
     Members typed Any hold a type of a later layer (named beside it), which this layer cannot import."""
 
-    __slots__ = ("parsed_tiles", "colour_tiles", "deck_names", "static", "blank", "fresh", "tile_names",
+    __slots__ = ("parsed_tiles", "colour_tiles", "deck_names", "static", "blank", "fresh", "copied", "tile_names",
                  "public_reads", "public_start", "public_warm", "fast", "end_quiet", "tally", "points", "evaluation",
                  "native")
 
@@ -34,6 +34,7 @@ class Derived:
         self.static: Any = None  # runtime.game.Static: runtime.game.static(rs)
         self.blank: dict[tuple[int, type], Any] = {}  # runtime.game.blank: a State, by (players, class)
         self.fresh: dict[tuple[int, type], Callable[[], Any]] = {}  # runtime.game.Game.__new__, likewise
+        self.copied: dict[tuple[int, type], int] = {}  # runtime.game.Game.__new__: games copied before `fresh`
         # runtime.abilities.tile_choices: the names and the tiles they name
         self.tile_names: dict[frozenset[tuple[int, int]], tuple[tuple[str, ...], tuple[tuple[int, int], ...]]] = {}
         self.public_reads: Any = None  # accel.public._Watch per player count: accel.public._watches(rs)

@@ -46,7 +46,7 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     rnd = rng.random
     for _ in range(n_players):
         mine = list(tiles)
-        shuffle(mine, rnd)
+        shuffle(mine, rnd, fisher_yates)
         set_aside.append(mine[:rs.set_aside])
         supply.append(mine[rs.set_aside:])
     names = rs.derived.deck_names
@@ -55,7 +55,7 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     decks: dict[str, list[str]] = {}
     for name, cards_ in names:
         cards = list(cards_)
-        shuffle(cards, rnd)
+        shuffle(cards, rnd, fisher_yates)
         decks[name] = cards
     return Setup(set_aside, supply, decks)
 
