@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import gc
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -32,10 +34,33 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, **kwargs: Any) -> None:
+        # the help formatter with the terminal's width given: argparse makes one per option (to check its
+        # metavar), and one left to find the width itself imports shutil (with bz2, lzma and fnmatch), 7 M
+        # instructions of every `rebirth eval` (callgrind), only to format help that is never shown
+        formatter = kwargs.pop("formatter_class", argparse.HelpFormatter)
+        kwargs["formatter_class"] = functools.partial(formatter, width=_columns() - 2)  # as HelpFormatter's default
+        super().__init__(**kwargs)
+
     def error(self, message: str) -> Any:  # argparse exits 2 on usage errors; keep that, without noise
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() finds it (what argparse's help is wrapped to): the
+    COLUMNS variable if it is a positive number, else the width of the terminal standard output is, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 class _Subcommands:
