@@ -11,7 +11,7 @@ from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import lazy_expr_function
 from rebirth_dsl.compile.prims import CompiledExpr, Fn
-from rebirth_dsl.compile.reads import reads_of, threshold_of
+from rebirth_dsl.compile.reads import Reads, Threshold, reads_of, threshold_of
 from rebirth_dsl.compile.ruleset import (
     Ability,
     AreaRule,
@@ -197,10 +197,13 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
 
 
 def _card(c: A.Card, t: Tables) -> CardDef:
-    """A card with its compiled condition, what the condition reads, and its threshold form if it has one."""
-    th = threshold_of(c.condition, t)
-    return CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span), reads_of(c.condition, t),
-                   th, None if th is None else _generated(th.measure, t))
+    """A card with its compiled condition, what the condition reads, and its threshold form if it has one
+    (those two found when first read: CardDef)."""
+    def analysis() -> tuple[Reads | None, Threshold | None, CompiledExpr | None]:
+        th = threshold_of(c.condition, t)
+        return reads_of(c.condition, t), th, None if th is None else _generated(th.measure, t)
+
+    return CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span), analysis=analysis)
 
 
 def _text(rules: A.Rules, span: A.Span) -> str:
