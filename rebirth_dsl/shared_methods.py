@@ -90,14 +90,17 @@ def _is_class_var(annotation: object) -> bool:
     return text.startswith(("ClassVar", "typing.ClassVar", "t.ClassVar"))
 
 
-def _fields_of_new(cls: type) -> tuple[FieldSpec, ...]:
-    """The fields of a class being decorated: its bases' (in MRO order) then its own annotated names, each
-    with the default its class body gives (a plain value or a field()), as @dataclass collects them."""
+def _fields_of_new(bases: tuple[type, ...], own: Mapping[str, Any]) -> tuple[FieldSpec, ...]:
+    """The fields of a class being made from `bases` and the namespace `own`: its bases' (in MRO order) then
+    its own annotated names, each with the default its class body gives (a plain value or a field()), as
+    @dataclass collects them."""
     found: dict[str, FieldSpec] = {}
-    for base in reversed(cls.__mro__[1:]):
+    mro: list[type] = []
+    for b in bases:
+        mro.extend(c for c in b.__mro__ if c not in mro)
+    for base in reversed(mro):
         for f in vars(base).get("__shared_fields__", ()):
             found[f.name] = f
-    own = vars(cls)
     for name, annotation in own.get("__annotations__", {}).items():
         if _is_class_var(annotation):
             continue
@@ -157,7 +160,9 @@ class _DataclassFields:
 def _decorate(cls: type[_T], slots: bool) -> type[_T]:
     """The class with its fields recorded (and, with `slots`, remade with a slot per field, as
     `@dataclass(slots=True)` remakes it): the defaults move into the shared constructor."""
-    fs = _fields_of_new(cls)
+    if "__shared_fields__" in vars(cls):  # made so by _OneStep as its class statement ran
+        return cls
+    fs = _fields_of_new(cls.__bases__, vars(cls))
     own = dict(vars(cls))
     made: Any = cls
     mine = {f.name for f in fs if f.name in (own.get("__annotations__") or {})}
@@ -185,6 +190,27 @@ def _decorate(cls: type[_T], slots: bool) -> type[_T]:
     return made  # type: ignore[no-any-return]
 
 
+class _OneStep(type):
+    """Struct's metaclass: a Node or Struct class (not a Record's, which has no slots unless asked) is made
+    slotted, its fields recorded, as its class statement runs: what its decorator would do, without making
+    the class a second time for its slots as @dataclass(slots=True) does (a class costs ~77 K instructions
+    to make, callgrind: 7 M of a warm `rebirth eval`). A class that names its own __slots__ is left alone."""
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kwargs: Any) -> Any:
+        if "__slots__" in ns or not any(issubclass(b, Node) or not issubclass(b, Record) for b in bases
+                                        if isinstance(b, _OneStep)):
+            return super().__new__(mcls, name, bases, ns, **kwargs)
+        fs = _fields_of_new(bases, ns)
+        mine = {f.name for f in fs if f.name in (ns.get("__annotations__") or {})}
+        inherited = {s for b in bases for c in b.__mro__[:-1] for s in vars(c).get("__slots__", ())}
+        ns = {k: v for k, v in ns.items() if k not in mine}
+        ns["__slots__"] = tuple(f.name for f in fs if f.name not in inherited)
+        ns["__shared_fields__"] = fs
+        ns["__match_args__"] = tuple(f.name for f in fs)
+        ns["__dataclass_fields__"] = _DataclassFields()
+        return super().__new__(mcls, name, bases, ns, **kwargs)
+
+
 def field_names(cls: type) -> tuple[str, ...]:
     """The field names of a class made by the decorators below, in order (() for any other class)."""
     return tuple(f.name for f in getattr(cls, "__shared_fields__", ()))
@@ -200,7 +226,7 @@ def _meta(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     return meta
 
 
-class Struct:
+class Struct(metaclass=_OneStep):
     """The shared constructor and repr of a dataclass (see the module's docstring); equality and hash are
     those of objects, as `@dataclass(eq=False)` leaves them."""
 
