@@ -357,3 +357,28 @@ def test_an_unknown_option_is_reported_by_the_whole_parser(run_cli) -> None:  # 
     code, _, err = run_cli("eval", "scotland-3p", "--bogus")
     assert code == 2 and "unrecognized arguments: --bogus" in err
     assert "check,eval,hint,moves" in err.replace("\n", "").replace(" ", "")
+
+
+# ----- what a replay leaves undone until it is asked for -------------------------------------------
+def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: Path) -> None:
+    """A compiled ruleset's expressions (compile.exprgen.lazy_expr_function) are compiled at their first
+    call: before it, none is; each then gives what the closures (the reference) give on a played game, and
+    stays the very function the ruleset holds; the analysis of what a card reads waits for its first read
+    and is then what reads_of finds."""
+    from rebirth_dsl.compile import exprgen
+    from rebirth_dsl.compile.closures import compile_expr
+    from rebirth_dsl.compile.prims import Ctx
+    from rebirth_dsl.compile.reads import reads_of, threshold_of
+    from rebirth_dsl.records.games import load_game
+
+    game = load_game("scotland-3p").game
+    cards = [c for deck in game.rs.decks.values() for c in deck]
+    assert cards and all(c.cond.fn.__code__ is exprgen._first_call.__code__ for c in cards)  # none compiled
+    assert all("_analysis" in vars(c) for c in cards)  # nor analysed
+    for card in cards:
+        fn = card.cond.fn
+        for me in range(len(game.players)):
+            assert card.cond(Ctx(game, me)) == compile_expr(card.cond.node, game.t)(Ctx(game, me)), card.name
+        assert card.cond.fn is fn and fn.__code__ is not exprgen._first_call.__code__  # compiled in place
+        assert card.reads == reads_of(card.cond.node, game.t) and card.threshold == threshold_of(card.cond.node, game.t)
+        assert "_analysis" not in vars(card)
