@@ -226,8 +226,9 @@ def against_limit(seconds: float, rounds: int, use_callgrind: bool, cg_games: in
         print(f"Engines against hand-written ones (issue 25): Scotland on {scot_board.name}, random games with end "
               f"scoring and the winner; one process {pinned}; {rounds} rounds of {seconds:g} s per engine and "
               f"player count, interleaved; median games/s")
-        print(f"C: {version}, flags {' '.join(FLAGS)}; state per game: hand C {hand.state_bytes:,} bytes, "
-              f"native {_native_state_bytes(scot, cc):,}")
+        copied, whole = _native_state_bytes(scot, cc)
+        print(f"C: {version}, flags {' '.join(FLAGS)}; state per game, copied from its template per game / whole: "
+              f"hand C {hand.state_bytes:,} / {hand.state_bytes:,} bytes, native {copied:,} / {whole:,}")
         rates: dict[tuple[str, int], _Rate] = {}
         for n in PLAYERS:
             rates["native", n] = _native_rate(nat_s, n)
@@ -271,14 +272,16 @@ def against_limit(seconds: float, rounds: int, use_callgrind: bool, cg_games: in
         hand.close()
 
 
-def _native_state_bytes(rs: Ruleset, cc: str) -> int:
-    """The native engine's per-game state (its generated `S`) in bytes: its source compiled with a main that
-    prints sizeof(S)."""
+def _native_state_bytes(rs: Ruleset, cc: str) -> tuple[int, int]:
+    """The native engine's per-game state in bytes: what a new game copies from its template (the generated
+    `DEALT`, ctext.py new_game: the holdings' contents after it are dealt, not copied) and the whole `S` (what
+    the search copies per candidate); its source compiled with a main that prints both."""
     from rebirth_dsl.native.cgen import generate
 
     with tempfile.TemporaryDirectory() as tmp:
         src, exe = Path(tmp) / "size.c", Path(tmp) / "size"
-        src.write_text(generate(rs).source + '\n#include <stdio.h>\nint main(void) { printf("%zu\\n", sizeof(S)); '
-                       'return 0; }\n')
+        src.write_text(generate(rs).source + '\n#include <stdio.h>\nint main(void) { printf("%zu %zu\\n", '
+                       '(size_t)DEALT, sizeof(S)); return 0; }\n')
         subprocess.run([cc, "-O0", "-w", "-o", str(exe), str(src)], check=True, capture_output=True)
-        return int(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout)
+        copied, whole = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split()
+        return int(copied), int(whole)

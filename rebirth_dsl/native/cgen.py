@@ -40,7 +40,7 @@ from rebirth_dsl.runtime.setup import colour_tiles
 GROW_TOUCH = -4
 
 FORMAT = 2  # the layout of the exported functions' buffers; part of every cache key (2: rb_search)
-VBITS = 20  # a tile is kind << VBITS | value; values are at most lang.limits.MAX_NUMBER < 2^20
+VBITS = 20  # a tile is kind << vbits | value, vbits at most VBITS: values are at most lang.limits.MAX_NUMBER < 2^20
 REST = {"bottom": 0, "top": 1, "box": 2}  # I-R1 "draw N keep K, rest to ..."
 ABILITY_ASKS = {"TakeAsideEffect": "take", "DrawKeepEffect": "keep", "DoubleEffect": "double"}
 
@@ -110,6 +110,9 @@ class _Gen:
         self.nk = len(rs.tile_kinds)
         self.words = max(1, (t.n + 63) // 64)
         values = [v for _, v in rs.mix] or [0]
+        # a tile code's value bits: those of the mix's largest value, the only values a game of the ruleset deals
+        # (a position holding a larger one is refused, lib.py _TileCodes and ctext.py load, and played in Python)
+        self.vbits = max(1, max(values).bit_length())
         self.ex = ExprGen(t, self.words, max(max(values), 1), rs.group_kinds)
         self.cat = {c: i for i, c in enumerate(rs.categories)}
         st = static(rs)
@@ -224,7 +227,7 @@ class _Gen:
         # most hand + set-aside; two spare): the hand array, which no playout can outgrow (ctext.py load)
         hmax = rs.hand + rs.set_aside + 2
         sizes = {
-            "FORMAT": FORMAT, "VBITS": VBITS, "NH": t.n, "W": self.words, "NK": self.nk, "NP": np_,
+            "FORMAT": FORMAT, "VBITS": self.vbits, "NH": t.n, "W": self.words, "NK": self.nk, "NP": np_,
             "NL": len(t.landmark_hex), "NLX": max(len(t.landmark_hex), 1), "NA": len(t.area_hexes),
             "NAX": max(len(t.area_hexes), 1), "NC": len(rs.categories), "NCX": max(len(rs.categories), 1),
             "NFK": len(self.free_kinds), "NFKX": max(len(self.free_kinds), 1), "NM": metrics,
@@ -251,20 +254,42 @@ class _Gen:
         return sizes
 
     def state_types(self, sizes: dict[str, int]) -> list[str]:
-        """The smallest C types of the per-hex and per-landmark arrays of the state, for the values this ruleset on
-        this board can put there, so a game's state is small to copy and to keep in cache: seats and tile kinds
-        (-2 .. max), tile values (0 .. the mix's largest; TVMAX, the most a loaded position may hold, ctext.py
-        load), hexes and group sizes (-1 .. NH), and majority counts (at most the tiles next to a landmark)."""
+        """The smallest C types of the state's arrays and counts (ctext.py STATE) for the values this ruleset on
+        this board can put there, so the part of a game's state a new game copies is small and stays in cache:
+        a hex's holder and tile kind in one (ctext.py HK), a landmark's holder, tile values and codes (TVMAX,
+        the largest value VBITS bits hold, those of the mix's largest), a hex (0 .. NH - 1) and a count of
+        hexes (0 .. NH: a group's size, a free list's length, a seat's tiles of a kind, an
+        area's free hexes), an area's influence (its hexes times TVMAX), majority counts (at most the tiles next
+        to a landmark), and the counts of tiles in a hand or pile, of cards in a deck, a hand of cards or face
+        up, of areas won, and of landmarks claimed or changed per seat (at most those next to the hex of each
+        move), a card id, and a doubling marker's factor (those the rules' abilities give)."""
         t = self.t
-        values = [v for _, v in self.rs.mix] or [0]
         ring = max([len(t.neighbours[h]) for h in t.landmark_hex] + [1])
-        tv = _ctype(0, max(values))
-        tvmax = min({"int8_t": 127, "int16_t": 32767}.get(tv, (1 << VBITS) - 1), (1 << VBITS) - 1)
-        return [f"typedef {_ctype(-2, max(sizes['NP'], sizes['NK']))} own_t;  /* a seat (-1 nobody, -2 neutral), a tile kind */",
-                f"typedef {tv} tv_t;  /* a tile's value */",
+        tvmax = (1 << self.vbits) - 1
+        area = max([len(a) for a in t.area_hexes] + [1])
+        cards = max(sizes["DMAX"], sizes["HELDMAX"], sizes["NCARD"], sizes["PUBMAX"])
+        hkb = max(1, sizes["NK"].bit_length())  # bits of a tile kind + 1 (ctext.py HK)
+        # the factors the rules' doubling markers give (I-R1 `double ... by F`): a loaded position's are of them
+        factors = [ab.effect.factor for ab in self.rs.abilities.values() if isinstance(ab.effect, A.DoubleEffect)]
+        lo, hi = min(factors + [1]), max(factors + [1])
+        return [f"typedef {_ctype(-1, sizes['NP'])} own_t;  /* a landmark's holder (-1 nobody) */",
+                f"#define HKB {c_int(hkb)}",
+                f"typedef {_utype((sizes['NP'] + 1) << hkb | sizes['NK'])} hk_t;  /* a hex's holder and tile kind */",
+                f"typedef {_ctype(0, tvmax)} tv_t;  /* a tile's value */",
                 f"#define TVMAX {c_int(tvmax)}",
-                f"typedef {_ctype(-1, t.n)} hx_t;  /* a hex, a group's size */",
-                f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */"]
+                f"typedef {_utype((sizes['NK'] << self.vbits) - 1)} tile_t;  /* a tile's code */",
+                f"typedef {_utype(max(t.n - 1, 0))} hix_t;  /* a hex */",
+                f"typedef {_utype(t.n)} hct_t;  /* a count of hexes (a group's size, a free list's length) */",
+                f"typedef {_ctype(0, area * tvmax)} ainf_t;  /* an area's influence */",
+                f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */",
+                f"typedef {_utype(max(sizes['HMAX'], sizes['TMAX']))} tn_t;  /* a count of tiles */",
+                f"typedef {_utype(cards)} cn_t;  /* a count of cards */",
+                f"typedef {_utype(max(sizes['NCARD'] - 1, 0))} cid_t;  /* a card id */",
+                f"typedef {_ctype(min(lo, 0), hi)} dbl_t;  /* a doubling marker's factor */",
+                f"#define DBL_LO {c_int(lo)}",
+                f"#define DBL_HI {c_int(hi)}",
+                f"typedef {_utype(sizes['NA'])} an_t;  /* a count of areas */",
+                f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */"]
 
     def counter_table(self) -> dict[str, int]:
         """HCADD[k][h]: what a tile of kind k on hex h adds to its seat's tile counters (cexpr.py tile_counter),
@@ -343,15 +368,15 @@ class _Gen:
         out.append(f"static const i32 LM_AB[NLX] = {c_ints(lm_ab)};")
 
     def pick_function(self, fk_of: dict[str, int]) -> None:
-        """pick_hex: a uniform free hex of the tile kind's placement rule, else of its fallback (S-P2, S-P3),
-        else -1 (a pass, S-P5); specialised per tile kind so each tier is a couple of loads. PRIMFK: the
+        """pick_hex: a uniform free hex of the tile kind's placement rule, else of its fallback (S-P2, S-P3), else
+        -1 (a pass, S-P5), and its slot in the free lists (ctext.py freel, take_free); specialised per tile kind so each tier is a couple of loads. PRIMFK: the
         primary hex kinds per tile kind, so a placement on another counts as a fallback (the lab's tally, ctext.py
         extras). Inlined into the playout loop."""
         rs = self.rs
         self.tables.append(f"static const u32 PRIMFK[NK] = "
                            f"{c_ints([_fk_mask(rs.primary.get(k, ()), fk_of) for k in range(self.nk)])};")
         e = Emitter()
-        with e.block("static inline __attribute__((always_inline)) int pick_hex(S *s, int k) {", "}"):
+        with e.block("static inline __attribute__((always_inline)) int pick_hex(S *s, int k, int *slot) {", "}"):
             e.line("switch (k) {")  # the cases at the switch's own indentation
             for kid in range(self.nk):
                 with e.block(f"case {c_int(kid)}: {{", "}"):
@@ -364,7 +389,8 @@ class _Gen:
                             with e.block("if (tot) {", "}"):
                                 e.line("int r = rb_below(s, tot);")
                                 if len(fks) == 1:
-                                    e.line(f"return free_at(s, {c_int(fks[0])}, r);")
+                                    e.line(f"*slot = FOFF[{c_int(fks[0])}] + r;")
+                                    e.line("return s->freel[*slot];")
                                     continue
                                 # the draw's list: the last whose counts before it the draw reaches, chosen
                                 # with selects (cmov), not branches, since where a uniform draw lands is a
@@ -373,6 +399,7 @@ class _Gen:
                                 for prev, fk in zip(fks, fks[1:], strict=False):
                                     e.line(f"upto += s->freen[{c_int(prev)}];")
                                     e.line(f"off = r >= upto ? FOFF[{c_int(fk)}] - upto : off;")
+                                e.line("*slot = off + r;")
                                 e.line("return s->freel[off + r];")
                     e.line("return -1;")
             e.line("}")
@@ -388,14 +415,14 @@ class _Gen:
         coffs, noffs = [0], [0]
         for n in range(0, np_ + 1):
             if rs.players[0] <= n <= rs.players[1]:  # last first: a supply's order, its top the end (new_game)
-                colour.extend(reversed([k << VBITS | v for k, v in colour_tiles(rs, n)]))
+                colour.extend(reversed([k << self.vbits | v for k, v in colour_tiles(rs, n)]))
                 nt = rs.neutral.get(n)
                 if nt is not None:
                     neut.extend([h for h in range(t.n) if nt.tag in t.hex_tags[h]][: nt.count])
             coffs.append(len(colour))
             noffs.append(len(neut))
         out.append(f"static const i32 COLOUR_OFF[NP + 2] = {c_ints(coffs)};")
-        out.append(f"static const i32 COLOUR[{c_int(max(len(colour), 1))}] = {c_ints(colour)};")
+        out.append(f"static const tile_t COLOUR[{c_int(max(len(colour), 1))}] = {c_ints(colour)};")
         out.append(f"static const i32 NEUT_OFF[NP + 2] = {c_ints(noffs)};")
         out.append(f"static const i32 NEUT[{c_int(max(len(neut), 1))}] = {c_ints(neut)};")
         deck0: list[int] = []
@@ -404,7 +431,7 @@ class _Gen:
             deck0.extend(self.card_id[c.name] for c in cards)
             doffs.append(len(deck0))
         out.append(f"static const i32 DECK_OFF[{c_int(len(doffs))}] = {c_ints(doffs)};")
-        out.append(f"static const i32 DECK0[{c_int(max(len(deck0), 1))}] = {c_ints(deck0)};")
+        out.append(f"static const cid_t DECK0[{c_int(max(len(deck0), 1))}] = {c_ints(deck0)};")
         defs = static(rs).cards
         out.append(f"static const i64 CARD_POINTS[NCARDX] = {c_ints([defs[c].points for c in self.cards])};")
         out.append(f"static const i64 CARD_SMALL[NCARDX] = {c_ints([defs[c].small or 0 for c in self.cards])};")
@@ -454,9 +481,9 @@ class _Gen:
         e = Emitter()
         e.consts = self.tables  # the C tables, declared before every function
         e.declare("s", "p", "k", "v", "h")
-        with e.block("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h) {",
-                     "}"):
-            e.line("occupy(s, h, p, k, v);")
+        with e.block("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h, "
+                     "int slot) {", "}"):
+            e.line("occupy(s, h, slot, p, k, v);")
             e.line("(void)v;")
             if self.incremental:
                 e.line("pub_tile(s, p, k, h);")
@@ -467,7 +494,7 @@ class _Gen:
                     kind.c_place(self, e, ri, r)  # the rule module's C, its functions and tables beside it
             e.extend(touch.c_mark(e.locals))
         # inlined into the random playout loop (its every move); called from the search's paths
-        e.line("static void place(S *s, int p, int k, int v, int h) { place_tile(s, p, k, v, h); }")
+        e.line("static void place(S *s, int p, int k, int v, int h, int slot) { place_tile(s, p, k, v, h, slot); }")
         return "\n".join(e.lines)
 
     def ability_function(self) -> None:
@@ -714,10 +741,19 @@ class _Gen:
 
 def _ctype(lo: int, hi: int) -> str:
     """The smallest signed C integer type holding lo .. hi (state_types)."""
-    for name, bits in (("int8_t", 8), ("int16_t", 16)):
+    for name, bits in (("int8_t", 8), ("int16_t", 16), ("int32_t", 32)):
         if -(1 << (bits - 1)) <= lo and hi < 1 << (bits - 1):
             return name
-    return "int32_t"
+    return "int64_t"
+
+
+def _utype(hi: int) -> str:
+    """The smallest C integer type holding 0 .. hi, unsigned where it is narrower than int (read as int in
+    every expression, so a count stays a count), else int32_t or int64_t (state_types)."""
+    for name, bits in (("uint8_t", 8), ("uint16_t", 16)):
+        if hi < 1 << bits:
+            return name
+    return _ctype(0, hi)
 
 
 def _safe(category: str) -> str:

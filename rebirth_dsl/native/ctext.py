@@ -39,68 +39,86 @@ typedef unsigned char u8;
 """
 
 STATE = r"""
-/* The position and the players' holdings. Tiles are codes kind << VBITS | value; cards are card ids. */
+/* The position and the players' holdings. Tiles are codes kind << VBITS | value (tile_t, VBITS the bits of the
+   ruleset's largest value); cards are card ids (cid_t). Every count and index is of the smallest type its
+   values fit (cgen.py state_types: hix_t a hex, hct_t a count of hexes, ainf_t an area's influence, tn_t a
+   count of tiles, cn_t of cards, an_t of areas, mv_t of landmarks taken; hk_t, tv_t, own_t, cnt_t per hex
+   and landmark; dbl_t a doubling factor), fields of wider types first, so the part a new game copies from its
+   template (up to DEALT) is as small as the ruleset on its board allows. */
+typedef int8_t seat_t;  /* a seat or NOFIRST: at most 31 seats (cgen.py refuses more) */
+/* a hex's holder p (-1 nobody, -2 neutral) and its tile's kind k (-1 none) as one hk_t: (p + 2) << HKB | (k + 1),
+   HKB the bits of NK (cgen.py state_types), read back by OWNER and TKIND */
+#define HK(p, k) ((((p) + 2) << HKB) | ((k) + 1))
+#define OWNER(s, h) ((int)((s)->hk[h] >> HKB) - 2)
+#define TKIND(s, h) ((int)((s)->hk[h] & ((1 << HKB) - 1)) - 1)
 typedef struct {
-    u64 rng[4];
-    i32 n, turn, move_index;
-    own_t owner[NH], tkind[NH];  /* the smallest types of their values (cgen.py state_types) */
-    tv_t tval[NH];
-    hx_t parent[NH], gsize[NH];
     u64 tbits[NP][NK][W];
-    i32 tcount[NP][NK];
-    hx_t freel[NH], fpos[NH];
-    i32 freen[NFKX];
-    i32 area_free[NAX], area_inf[NAX][NP], area_first[NAX], area_done[NAX];
-    i32 lm_owner[NLX];
-    cnt_t lm_count[NLX][NM][NP];
     /* counters kept while placing, so what the missions read at the end is not searched for: each seat's
-       largest group per tile kind (groups only grow), its areas ranked first (area_first), and its tiles on
-       each hex set an expression counts (cexpr.py tile_counter: 16 bits each, four to a word, cgen.py HCADD) */
-    hx_t glarge[NP][NK];
+       tiles on each hex set an expression counts (cexpr.py tile_counter: 16 bits each, four to a word, cgen.py
+       HCADD), its largest group per tile kind (glarge: groups only grow), its areas ranked first (nwon) */
     u64 hcnt[NP][NHW];
-    i32 nwon[NP];
     u64 touched[NP][NLW];  /* the landmarks each seat has touched, as bits (rules/touch.py) */
-    i64 score[NP][NCX], track[NP];
-    i32 nhand[NP], nsupply[NP], naside[NP];  /* the holdings' counts; their tiles and cards: below */
-    i32 dtop[NDX], dlen[NDX];
-    i32 nheld[NP];
-    i32 passed[NP];
-    i32 npub;
-    u8 pub_done[NCARDX][NP];
-    i32 pub_cnt[NCARDX];
-    u8 dbl_on[NP][NCARDX];
-    i32 ndbl[NP];
-    i32 pend_on[NP], pend_n[NP], pend_keep[NP], pend_rest[NP];
     /* the incremental check of the face-up cards (cgen.py public_function), per seat, by card id bits: the
        cards face up and not fulfilled (plive), those something they read changed for since they were last
        read (pdirty), and per card of the form `E >= N` how far E is known to be short of N (pslack; 0:
        unknown, so the card is read) */
     u64 plive[NP][NCW], pdirty[NP][NCW];
-    u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
-    i32 pslack[NP][NCARDX];
-    /* what the lab reads besides the scores (play/tally.py): landmarks taken from a holder or unheld, per
-       majority statement, and the order of each public card's fulfillers (fallback placements are read off
-       the board: extras) */
-    i32 changes[NMAJX][NP], claims[NMAJX][NP];
+    i64 score[NP][NCX], track[NP];
     /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
        both counts go on past the buffers, so a record that did not fit is refused, never cut (lib.py) */
     i32 *rec_moves, *rec_ans;
     i32 nmoves, nans;
+    i32 n, turn, move_index;
+    i32 passed[NP];
+    i32 pslack[NP][NCARDX];
+    u32 pseats;  /* the seats with a card in pdirty: most placements mark none, and the check returns at once */
+    ainf_t area_inf[NAX][NP];
+    hct_t area_free[NAX];
+    /* the free hexes of each hex kind a tile may be placed on: a list per kind from FOFF[fk] in freel, of
+       freen[fk] hexes, a taken hex replaced by the list's last. pick_hex draws a place in them (a slot of
+       freel), so the hex is taken from its slot, never looked up: no hex's place is kept */
+    hct_t freen[NFKX];
+    hix_t freel[NH];
+    hct_t tcount[NP][NK], glarge[NP][NK];
+    tn_t nhand[NP], nsupply[NP], naside[NP];  /* the holdings' counts; their tiles and cards: below */
+    cn_t dtop[NDX], dlen[NDX], nheld[NP], npub, ndbl[NP];
+    an_t nwon[NP];
+    /* what the lab reads besides the scores (play/tally.py): landmarks taken from a holder or unheld, per
+       majority statement, and the order of each public card's fulfillers (fallback placements are read off
+       the board: extras) */
+    mv_t changes[NMAJX][NP], claims[NMAJX][NP];
+    hk_t hk[NH];  /* each hex's holder and tile kind in one (HK): one compare finds a seat's tile of a kind */
+    own_t lm_owner[NLX];
+    tv_t tval[NH];
+    cnt_t lm_count[NLX][NM][NP];
+    seat_t area_first[NAX];
+    u8 area_done[NAX];
+    u8 pub_done[NCARDX][NP];
+    u8 pub_cnt[NCARDX];
+    u8 dbl_on[NP][NCARDX];
+    u8 pend_on[NP];
     /* a tile or card found no room in its array: the game is refused (-4), never scored without it. load()
        admits only positions whose hands and held cards cannot outgrow their arrays, so it stays 0 */
-    i32 lost;
-    /* ----- the holdings' contents, each read only below its count (above) and written before it is read:
-       a new game deals them, so new_game copies the template only up to here (DEALT) ----- */
-    i32 hand[NP][HMAX];
-    i32 supply[NP][TMAX];
-    i32 aside[NP][TMAX];
-    i32 deck[NDX][DMAX];
-    i32 held[NP][HELDMAX];
-    i32 pub[PUBMAX];
-    i32 pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
-    i32 dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
+    u8 lost;
+    /* ----- below, each field is written before it is read in a game, so a new game copies the template only
+       up to here (DEALT): the generator, the union-find of the tiles' groups, which occupy starts for each tile it places
+       (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read only
+       while its pend_on is set), and the holdings' contents, each read only below its count (above), which a
+       new game deals ----- */
+    u64 rng[4];  /* seeded by each game */
+    hix_t parent[NH];
+    hct_t gsize[NH];
+    i32 pend_n[NP], pend_keep[NP], pend_rest[NP];
+    tile_t hand[NP][HMAX];
+    tile_t supply[NP][TMAX];
+    tile_t aside[NP][TMAX];
+    cid_t deck[NDX][DMAX];
+    cid_t held[NP][HELDMAX];
+    cid_t pub[PUBMAX];
+    seat_t pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
+    dbl_t dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
-#define DEALT __builtin_offsetof(S, hand)
+#define DEALT __builtin_offsetof(S, parent)
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
 
@@ -126,16 +144,14 @@ static inline void rq_seed(u64 *q, u64 seed) {
     }
 }
 static void rb_seed(S *s, u64 seed) { rq_seed(s->rng, seed); }
-/* Fisher-Yates from the top, as runtime.setup.deal */
-static inline void rq_shuffle(u64 *q, i32 *a, int n) {
-    for (int i = n - 1; i > 0; i--) { int j = rq_below(q, i + 1); i32 x = a[i]; a[i] = a[j]; a[j] = x; }
-}
-static void rb_shuffle(S *s, i32 *a, int n) {
-    u64 q[4];
-    memcpy(q, s->rng, sizeof q);
-    rq_shuffle(q, a, n);
-    memcpy(s->rng, q, sizeof q);
-}
+/* Fisher-Yates from the top, as runtime.setup.deal: of tiles (codes) and of cards (ids), each in its own type */
+#define RQ_SHUFFLE(name, rb_name, T) \
+    static inline void name(u64 *q, T *a, int n) { \
+        for (int i = n - 1; i > 0; i--) { int j = rq_below(q, i + 1); T x = a[i]; a[i] = a[j]; a[j] = x; } \
+    } \
+    static void rb_name(S *s, T *a, int n) { u64 q[4]; memcpy(q, s->rng, sizeof q); name(q, a, n); memcpy(s->rng, q, sizeof q); }
+RQ_SHUFFLE(rq_shuffle, rb_shuffle, tile_t)
+RQ_SHUFFLE(rq_shuffle_cards, rb_shuffle_cards, cid_t)
 static inline void add(S *s, int p, int cat, i64 pts) { if (cat >= 0) s->score[p][cat] += pts; s->track[p] += pts; }
 """
 
@@ -168,14 +184,14 @@ static i64 rb_tcount(const S *s, int p, u32 km) {
 }
 static int rb_find(const S *s, int h) { while (s->parent[h] != h) h = s->parent[h]; return h; }
 static int rb_group_ok(const S *s, int h) {
-    return (unsigned)h < NH && s->owner[h] >= 0 && ((GROUPMASK >> s->tkind[h]) & 1);
+    return (unsigned)h < NH && OWNER(s, h) >= 0 && ((GROUPMASK >> TKIND(s, h)) & 1);
 }
 static i64 rb_group_size(const S *s, int h) { return rb_group_ok(s, h) ? s->gsize[rb_find(s, h)] : 0; }
 static void rb_group(const S *s, int h, u64 *out) {
     memset(out, 0, sizeof(u64) * W);
     if (!rb_group_ok(s, h)) return;
     int r = rb_find(s, h);
-    const u64 *t = s->tbits[s->owner[h]][s->tkind[h]];
+    const u64 *t = s->tbits[OWNER(s, h)][TKIND(s, h)];
     for (int w = 0; w < W; w++)
         for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (rb_find(s, x) == r) out[w] |= 1ULL << (x & 63); }
 }
@@ -213,7 +229,7 @@ static i64 rb_touched(const S *s, i64 p, const i32 *lms, int n) {
     if (p < 0) return 0;
     for (int i = 0; i < n; i++) {
         int lm = lms[i];
-        for (int j = LMRING_OFF[lm]; j < LMRING_OFF[lm + 1]; j++) if (s->owner[LMRING[j]] == p) { c++; break; }
+        for (int j = LMRING_OFF[lm]; j < LMRING_OFF[lm + 1]; j++) if (OWNER(s, LMRING[j]) == p) { c++; break; }
     }
     return c;
 }
@@ -262,32 +278,37 @@ static int find_mut(S *s, int h) {
     while (s->parent[h] != h) { s->parent[h] = s->parent[s->parent[h]]; h = s->parent[h]; }
     return h;
 }
-static inline __attribute__((always_inline)) void take_free(S *s, int h) {
-    int pos = s->fpos[h];
-    if (pos < 0) return;  /* on no free list: fpos is -1 for a taken hex and for a hex of no free list */
+/* hex h's slot in freel (its free list's), found by reading the list: -1 for a taken hex and for a hex of no
+   free list. Only for a hex not drawn by pick_hex (a neutral tile, the search's given move) */
+static int free_slot(const S *s, int h) {
     int fk = HEX_FK[h];
-    hx_t *fl = s->freel + FOFF[fk];
-    int last = fl[--s->freen[fk]];
-    fl[pos] = last;
-    s->fpos[last] = pos;
-    s->fpos[h] = -1;
+    if (fk < 0) return -1;
+    for (int i = FOFF[fk]; i < FOFF[fk] + s->freen[fk]; i++) if (s->freel[i] == h) return i;
+    return -1;
+}
+/* hex h, at `slot` of freel (-1: on no free list), is no longer free: the list's last takes its slot */
+static inline __attribute__((always_inline)) void take_free(S *s, int h, int slot) {
+    if (slot < 0) return;
+    int fk = HEX_FK[h];
+    s->freel[slot] = s->freel[FOFF[fk] + --s->freen[fk]];
 }
 static void occupy_neutral(S *s, int h) {
-    s->owner[h] = -2; s->tkind[h] = -1; s->tval[h] = 0;
-    take_free(s, h);
+    s->hk[h] = HK(-2, -1); s->tval[h] = 0;
+    take_free(s, h, free_slot(s, h));
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; if (s->area_free[a] == 0) s->area_done[a] = 1; }
 }
-static inline __attribute__((always_inline)) void occupy(S *s, int h, int p, int k, int v) {
-    s->owner[h] = p; s->tkind[h] = k; s->tval[h] = v;
+static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, int p, int k, int v) {
+    s->hk[h] = HK(p, k); s->tval[h] = v;
     s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
     if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
-    take_free(s, h);
+    take_free(s, h, slot);
+    s->parent[h] = h; s->gsize[h] = 1;  /* its own group (not copied from the template: DEALT) */
     int root = h;  /* the placed tile's group: itself unless it joins others */
     if ((GROUPMASK >> k) & 1) {
         for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
             int m = NB[h][__builtin_ctz(b)];
-            if (s->owner[m] == p && s->tkind[m] == k) {
+            if (s->hk[m] == HK(p, k)) {
                 int rm = find_mut(s, m);
                 if (rm != root) {  /* union by size: every neighbouring group joins */
                     if (s->gsize[rm] > s->gsize[root]) { int x = rm; rm = root; root = x; }
@@ -319,8 +340,8 @@ static void pub_init(S *s) {
 
 # after rules/public.py's C_PAY: placing a tile and answering the abilities' questions
 CORE_MOVES = r"""
-/* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py) */
-static inline int free_at(const S *s, int fk, int r) { return s->freel[FOFF[fk] + r]; }
+/* the legal hexes of a tile: pick_hex, generated per tile kind from the placement rules (cgen.py), draws a
+   hex and its slot of freel */
 
 static void answer(S *s, int lm, int code) {
     if (!s->rec_ans) return;
@@ -335,7 +356,7 @@ static inline void hand_add(S *s, int p, int code) {
 }
 
 /* ability questions answered at random, as fast._answer_per_seat: the distinct tiles, uniformly */
-static int distinct_pick(S *s, const i32 *tiles, int n) {
+static int distinct_pick(S *s, const tile_t *tiles, int n) {
     i32 seen[TMAX]; int m = 0;
     for (int i = 0; i < n; i++) {
         int dup = 0;
@@ -349,7 +370,7 @@ static void take_aside(S *s, int lm, int p) {
     answer(s, lm, code);
     if (code < 0) return;
     for (int i = 0; i < s->naside[p]; i++) if (s->aside[p][i] == code) {
-        memmove(&s->aside[p][i], &s->aside[p][i + 1], sizeof(i32) * (s->naside[p] - i - 1));
+        memmove(&s->aside[p][i], &s->aside[p][i + 1], sizeof(tile_t) * (s->naside[p] - i - 1));
         s->naside[p]--;
         break;
     }
@@ -386,9 +407,9 @@ static void build_template(int n) {
     S *s = &TEMPLATE[n];
     memset(s, 0, sizeof *s);
     s->n = n;
-    for (int h = 0; h < NH; h++) { s->owner[h] = -1; s->tkind[h] = -1; s->parent[h] = h; s->gsize[h] = 1; s->fpos[h] = -1; }
+    for (int h = 0; h < NH; h++) s->hk[h] = HK(-1, -1);
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = FOFF[fk + 1] - FOFF[fk];
-    for (int i = 0; i < FOFF[NFK]; i++) { s->freel[i] = FREE0[i]; s->fpos[FREE0[i]] = i - FOFF[HEX_FK[FREE0[i]]]; }
+    for (int i = 0; i < FOFF[NFK]; i++) s->freel[i] = FREE0[i];
     for (int a = 0; a < NA; a++) { s->area_free[a] = AREA_SIZE[a]; s->area_first[a] = NOFIRST; }
     for (int lm = 0; lm < NL; lm++) s->lm_owner[lm] = -1;
     for (int i = NEUT_OFF[n]; i < NEUT_OFF[n + 1]; i++) occupy_neutral(s, NEUT[i]);
@@ -410,10 +431,10 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
            shuffle is done in place in the supply, which holds t last first (COLOUR is stored so): with `end`
            just past the dealt tiles, end[-1 - i] is t[i]; the set-aside tiles are then the supply's last and
            the rest is already in the supply's order */
-        i32 *end = s->supply[p] + nt;
-        memcpy(s->supply[p], &COLOUR[COLOUR_OFF[n]], sizeof(i32) * nt);
+        tile_t *end = s->supply[p] + nt;
+        memcpy(s->supply[p], &COLOUR[COLOUR_OFF[n]], sizeof(tile_t) * nt);
         for (int i = nt - 1; i > 0; i--) {
-            int j = rq_below(q, i + 1); i32 x = end[-1 - i]; end[-1 - i] = end[-1 - j]; end[-1 - j] = x;
+            int j = rq_below(q, i + 1); tile_t x = end[-1 - i]; end[-1 - i] = end[-1 - j]; end[-1 - j] = x;
         }
         int aside = SET_ASIDE < nt ? SET_ASIDE : nt;
         for (int i = 0; i < aside; i++) s->aside[p][i] = end[-1 - i];
@@ -426,14 +447,14 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
     }
     for (int d = 0; d < ND; d++) {
         s->dlen[d] = DECK_OFF[d + 1] - DECK_OFF[d];
-        memcpy(s->deck[d], &DECK0[DECK_OFF[d]], sizeof(i32) * s->dlen[d]);
-        rq_shuffle(q, s->deck[d], s->dlen[d]);
-        if (setup) { *setup++ = s->dlen[d]; memcpy(setup, s->deck[d], sizeof(i32) * s->dlen[d]); setup += s->dlen[d]; }
+        memcpy(s->deck[d], &DECK0[DECK_OFF[d]], sizeof(cid_t) * s->dlen[d]);
+        rq_shuffle_cards(q, s->deck[d], s->dlen[d]);
+        if (setup) { *setup++ = s->dlen[d]; for (int i = 0; i < s->dlen[d]; i++) *setup++ = s->deck[d][i]; }
     }
     memcpy(s->rng, q, sizeof q);
     if (PUB_DECK >= 0) {  /* public cards: face up from the top of their deck */
         int c = PUB_COUNT < s->dlen[PUB_DECK] ? PUB_COUNT : s->dlen[PUB_DECK];
-        memcpy(s->pub, s->deck[PUB_DECK], sizeof(i32) * c);
+        memcpy(s->pub, s->deck[PUB_DECK], sizeof(cid_t) * c);
         s->npub = c;
         s->dtop[PUB_DECK] = c;
     }
@@ -453,9 +474,9 @@ static void rebuild(S *s) {
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = 0;
     for (int a = 0; a < NA; a++) s->area_free[a] = 0;
     for (int h = 0; h < NH; h++) {
-        s->parent[h] = h; s->gsize[h] = 1; s->fpos[h] = -1;
-        int p = s->owner[h], k = s->tkind[h], a = AREA_OF[h], fk = HEX_FK[h];
-        if (p == -1 && fk >= 0) { s->fpos[h] = s->freen[fk]; s->freel[FOFF[fk] + s->freen[fk]++] = h; }
+        s->parent[h] = h; s->gsize[h] = 1;
+        int p = OWNER(s, h), k = TKIND(s, h), a = AREA_OF[h], fk = HEX_FK[h];
+        if (p == -1 && fk >= 0) s->freel[FOFF[fk] + s->freen[fk]++] = h;
         if (a >= 0 && p == -1) s->area_free[a]++;
         if (p < 0) continue;
         s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
@@ -467,11 +488,11 @@ static void rebuild(S *s) {
         }
     }
     for (int h = 0; h < NH; h++) {  /* groups: union every same-owner same-kind neighbour pair */
-        int p = s->owner[h], k = s->tkind[h];
+        int p = OWNER(s, h), k = TKIND(s, h);
         if (p < 0 || !((GROUPMASK >> k) & 1)) continue;
         for (int j = 0; j < NNB[h]; j++) {
             int m = NB[h][j];
-            if (m < h && s->owner[m] == p && s->tkind[m] == k) {
+            if (m < h && s->hk[m] == HK(p, k)) {
                 int a = find_mut(s, h), b = find_mut(s, m);
                 if (a != b) {
                     if (s->gsize[a] < s->gsize[b]) { int x = a; a = b; b = x; }
@@ -481,11 +502,10 @@ static void rebuild(S *s) {
         }
     }
     for (int h = 0; h < NH; h++) {  /* each seat's largest group per tile kind: its roots' sizes */
-        int p = s->owner[h], k = s->tkind[h];
+        int p = OWNER(s, h), k = TKIND(s, h);
         if (p >= 0 && s->parent[h] == h && s->gsize[h] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[h];
     }
 }
-#define TAKE(x) do { if (i >= nflat) return -2; (x) = flat[i++]; } while (0)
 /* the range checked on the int read, before it is stored: a field narrower than 32 bits would wrap first */
 #define TAKE_IN(x, lo, hi) do { if (i >= nflat || flat[i] < (lo) || flat[i] > (hi)) return -2; (x) = flat[i++]; } while (0)
 static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
@@ -493,8 +513,12 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     memset(s, 0, sizeof *s);
     TAKE_IN(n, 1, NP); s->n = n;
     TAKE_IN(s->turn, 0, n - 1); TAKE_IN(s->move_index, 0, 1 << 30);
-    for (int h = 0; h < NH; h++) { TAKE_IN(s->owner[h], -2, n - 1); TAKE_IN(s->tkind[h], -1, NK - 1); TAKE_IN(s->tval[h], 0, TVMAX); }
-    for (int h = 0; h < NH; h++) if (s->owner[h] >= 0 && s->tkind[h] < 0) return -2;
+    for (int h = 0; h < NH; h++) {
+        int o, k;
+        TAKE_IN(o, -2, n - 1); TAKE_IN(k, -1, NK - 1); TAKE_IN(s->tval[h], 0, TVMAX);
+        if (o >= 0 && k < 0) return -2;
+        s->hk[h] = HK(o, k);
+    }
     for (int a = 0; a < NA; a++) { TAKE_IN(s->area_first[a], -1, n - 1); if (s->area_first[a] < 0) s->area_first[a] = NOFIRST; TAKE_IN(s->area_done[a], 0, 1); }
     for (int lm = 0; lm < NL; lm++) TAKE_IN(s->lm_owner[lm], -1, n - 1);
     for (int p = 0; p < n; p++) for (int lm = 0; lm < NL; lm++) { TAKE_IN(x, 0, 1); if (x) s->touched[p][lm >> 6] |= 1ULL << (lm & 63); }
@@ -527,7 +551,7 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
         for (int j = 0; j < c; j++) {
             int card; TAKE_IN(card, 0, NCARD - 1);
             if (s->dbl_on[p][card]) return -2;  /* one marker a card: ndbl counts cards */
-            s->dbl_on[p][card] = 1; TAKE(s->dbl_f[p][card]);
+            s->dbl_on[p][card] = 1; TAKE_IN(s->dbl_f[p][card], DBL_LO, DBL_HI);
         }
     }
     if (i != nflat) return -2;
@@ -542,7 +566,7 @@ static void outputs(S *s, int64_t *totals, int64_t *breakdown, int32_t *winners,
     if (totals) memcpy(totals, t, sizeof(i64) * s->n);
     if (breakdown) memcpy(breakdown, bd, sizeof(i64) * s->n * NC);
     if (winners) *winners = winners_of(s, t);
-    if (lm_owner) memcpy(lm_owner, s->lm_owner, sizeof(i32) * NL);
+    if (lm_owner) for (int lm = 0; lm < NL; lm++) lm_owner[lm] = s->lm_owner[lm];
 }
 /* EXTRA ints: moves, passes[NP], fallbacks[NP], changes[NMAJX][NP], claims[NMAJX][NP], then per seat the
    held cards (count, then HELDMAX pairs card, fulfilled), then the face-up cards (count, then PUBMAX
@@ -555,12 +579,14 @@ static void extras(const S *s, i32 *x) {
        rb_games starts from a new deal and no tile ever moves, so every seat's tile on the board is one it
        placed in this game: counted here once rather than on every move */
     for (int h = 0; h < NH; h++) {
-        int q = s->owner[h];
-        if (q >= 0 && HEX_FK[h] >= 0 && !((PRIMFK[s->tkind[h]] >> HEX_FK[h]) & 1)) x[q]++;
+        int q = OWNER(s, h);
+        if (q >= 0 && HEX_FK[h] >= 0 && !((PRIMFK[TKIND(s, h)] >> HEX_FK[h]) & 1)) x[q]++;
     }
     x += NP;
-    memcpy(x, s->changes, sizeof s->changes); x += NMAJX * NP;
-    memcpy(x, s->claims, sizeof s->claims); x += NMAJX * NP;
+    for (int i = 0; i < NMAJX * NP; i++) x[i] = s->changes[i / NP][i % NP];
+    x += NMAJX * NP;
+    for (int i = 0; i < NMAJX * NP; i++) x[i] = s->claims[i / NP][i % NP];
+    x += NMAJX * NP;
     for (int p = 0; p < NP; p++) {
         int m = p < s->n ? s->nheld[p] : 0;
         x[0] = m;
@@ -627,7 +653,7 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
         rb_seed(s, seed + (u64)g);
         if (redeal) {  /* the hidden future: every supply and the rest of every deck reshuffled */
             for (int p = 0; p < s->n; p++) rb_shuffle(s, s->supply[p], s->nsupply[p]);
-            for (int d = 0; d < ND; d++) rb_shuffle(s, &s->deck[d][s->dtop[d]], s->dlen[d] - s->dtop[d]);
+            for (int d = 0; d < ND; d++) rb_shuffle_cards(s, &s->deck[d][s->dtop[d]], s->dlen[d] - s->dtop[d]);
         }
         if (g == 0 && moves) { s->rec_moves = moves; s->rec_ans = answers; }
         play_out(s);
@@ -641,18 +667,20 @@ EXPORT int rb_playouts(const int32_t *flat, int nflat, const int64_t *scores, ui
 
 /* ----- the search agent (play/nsearch.py): moves compared over the same determinisations ----- */
 /* the hex of tile kind k, value v, for seat p with the most immediate points (track gained) of m drawn as
-   pick_hex draws (the first among equals); each is tried on a copy, so s is changed only by the draws */
-static int pick_points(S *s, S *tmp, int p, int k, int v, int m) {
-    int best = pick_hex(s, k);
+   pick_hex draws (the first among equals), and its slot; each is tried on a copy, so s is changed only by the
+   draws */
+static int pick_points(S *s, S *tmp, int p, int k, int v, int m, int *slot) {
+    int best = pick_hex(s, k, slot);
     if (best < 0 || m < 2) return best;
     i64 most = 0;
+    int first = *slot;
     for (int j = 0; j < m; j++) {
-        int h = j ? pick_hex(s, k) : best;
+        int at = first, h = j ? pick_hex(s, k, &at) : best;
         memcpy(tmp, s, sizeof *s);
         tmp->rec_moves = 0; tmp->rec_ans = 0;
-        place(tmp, p, k, v, h);
+        place(tmp, p, k, v, h, at);
         i64 got = tmp->track[p] - s->track[p];
-        if (j == 0 || got > most) { most = got; best = h; }
+        if (j == 0 || got > most) { most = got; best = h; *slot = at; }
     }
     return best;
 }
@@ -700,10 +728,10 @@ def play_out() -> str:
     twice by the compiler (play_loop inlined with `rec` a constant), so a game that writes no record tests
     for none on every move."""
     e = Emitter()
-    e.line("static void place(S *s, int p, int k, int v, int h);")
-    e.line("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h);")
-    e.line("static inline __attribute__((always_inline)) int pick_hex(S *s, int k);")
-    e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m);")
+    e.line("static void place(S *s, int p, int k, int v, int h, int slot);")
+    e.line("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h, int slot);")
+    e.line("static inline __attribute__((always_inline)) int pick_hex(S *s, int k, int *slot);")
+    e.line("static int pick_points(S *s, S *tmp, int p, int k, int v, int m, int *slot);")
     e.line()
     e.line("/* uniformly random moves to the end of the game, as fast.run_random (rec: a record is written). The")
     e.line("   seat to play and the moves made are kept in locals and stored when the game ends: no move reads them")
@@ -721,7 +749,7 @@ def play_out() -> str:
             e.line("int code = s->hand[p][ti];")
             e.declare("ti", "code")
             e.extend(turn.c_leaving(e.locals))
-            e.line("int k = code >> VBITS, h = pick_hex(s, k);")
+            e.line("int slot = -1, k = code >> VBITS, h = pick_hex(s, k, &slot);")
             _move(e, "rec", "place_tile", "if (rec) s->nmoves++;")
             e.extend(turn.c_end_of_turn(e.locals, stop="break;", count="moved++;", to="p = q;"))
         e.line("s->turn = p;")
@@ -732,7 +760,7 @@ def play_out() -> str:
     e.line("/* the search's playouts: each move the best by immediate points of m hexes drawn as pick_hex draws */")
     with e.scope(), e.block("static void play_points(S *s, S *tmp, int m) {", "}"), e.block("for (;;) {", "}"):
         e.declare("tmp", "m")
-        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m)", "s->rec_moves")
+        _turn(e, "pick_points(s, tmp, p, k, code & VMASK, m, &slot)", "s->rec_moves")
     e.line()
     e.line("/* one given move of the seat to move: tile ti of its hand on hex h (-1: a pass, when no hex can take it) */")
     with e.scope(), e.block("static void move_at(S *s, int ti, int h) {", "}"):
@@ -741,7 +769,7 @@ def play_out() -> str:
         e.line("int code = s->hand[p][ti];")
         e.declare("p", "code")
         e.extend(turn.c_leaving(e.locals))
-        e.line("int k = code >> VBITS;")
+        e.line("int k = code >> VBITS, slot = h >= 0 ? free_slot(s, h) : -1;")
         _move(e, "s->rec_moves")
         e.extend(turn.c_end_of_turn(e.locals))
     return "\n".join(e.lines)
@@ -756,20 +784,20 @@ def _turn(e: Emitter, pick: str, rec: str, place: str = "place") -> None:
     e.line("int code = s->hand[p][ti];")
     e.declare("p", "ti", "code")
     e.extend(turn.c_leaving(e.locals))
-    e.line(f"int k = code >> VBITS, h = {pick};")
+    e.line(f"int slot = -1, k = code >> VBITS, h = {pick};")
     _move(e, rec, place)
     e.extend(turn.c_end_of_turn(e.locals))
 
 
 def _move(e: Emitter, rec: str, place: str = "place", count: str = "s->nmoves++;") -> None:
     """The move itself: recorded when a record is being written (`rec`), counted (`count`), placed or passed
-    (S-P5). Fallback placements are counted from the board when they are read (extras), not here on every
-    move."""
+    (S-P5): the hex h at `slot` of the free lists (take_free). Fallback placements are counted from the board
+    when they are read (extras), not here on every move."""
     with e.block(f"if ({rec} && s->nmoves < MAXMOVES) {{", "}"):
         e.line("i32 *m = s->rec_moves + 3 * s->nmoves;")
         e.line("m[0] = p; m[1] = code; m[2] = h;")
     e.line(count)
-    e.line(f"if (h >= 0) {place}(s, p, k, code & VMASK, h); else s->passed[p]++;")
+    e.line(f"if (h >= 0) {place}(s, p, k, code & VMASK, h, slot); else s->passed[p]++;")
 
 
 # Included only when the face-up cards are read incrementally (cgen.py public_function): it needs the

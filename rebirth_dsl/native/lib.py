@@ -10,7 +10,7 @@ from typing import Any
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.native.build import Built, build
-from rebirth_dsl.native.cgen import VBITS, Plan
+from rebirth_dsl.native.cgen import Plan
 from rebirth_dsl.native.ctext import CDEF
 from rebirth_dsl.rules.public import held_points, payout
 from rebirth_dsl.runtime.game import Game, static
@@ -88,7 +88,7 @@ class NativeEngine:
         self._held = {name: (held_points(c.points, False), held_points(c.points, True))
                       for name, c in self.card_defs.items()}
         # what flatten writes tiles and cards as, each checked once (a playout call converts a whole position)
-        self._codes = _TileCodes(want["NK"])
+        self._codes = _TileCodes(want["NK"], want["VBITS"])
         self._card_ids = _CardIds({name: i for i, name in enumerate(plan.card_names)})
 
     # ----- many games ----------------------------------------------------------------------------
@@ -216,7 +216,8 @@ class NativeEngine:
 
     def tile(self, code: int) -> tuple[int, int]:
         """A tile code back to (kind id, value)."""
-        return code >> VBITS, code & ((1 << VBITS) - 1)
+        vbits = self.sizes["VBITS"]
+        return code >> vbits, code & ((1 << vbits) - 1)
 
     def _setup(self, buf: list[int], n: int) -> Setup:
         """The dealt setup from the engine's buffer (codes and card ids back to tiles and names)."""
@@ -398,18 +399,20 @@ class NativeEngine:
 
 
 class _TileCodes(dict[tuple[int, int], int]):
-    """(kind id, value) tiles to the engine's codes kind << VBITS | value, each tile checked once: a value
-    past VBITS bits would read as a tile of another kind, so it is refused."""
+    """(kind id, value) tiles to the engine's codes kind << vbits | value (vbits: the bits of the largest value
+    the rules deal, cgen.py), each tile checked once: a value past vbits bits would read as a tile of another
+    kind, so it is refused."""
 
-    def __init__(self, nk: int) -> None:
+    def __init__(self, nk: int, vbits: int) -> None:
         super().__init__()
-        self.nk = nk
+        self.nk, self.vbits = nk, vbits
 
     def __missing__(self, tile: tuple[int, int]) -> int:
         k, v = tile
-        if not (0 <= v < 1 << VBITS and 0 <= k < self.nk):
-            raise _refuse(f"the tile (kind {k}, value {v}) has no code (values below 2^{VBITS})")
-        self[tile] = code = k << VBITS | v
+        if not (0 <= v < 1 << self.vbits and 0 <= k < self.nk):
+            raise _refuse(f"the tile (kind {k}, value {v}) has no code (values below 2^{self.vbits}, the bits of "
+                          "the largest value the rules deal)")
+        self[tile] = code = k << self.vbits | v
         return code
 
 

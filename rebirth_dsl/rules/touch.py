@@ -206,7 +206,7 @@ def c_source(r: TouchRule, do: str, kind: str, by_mask: str, loc: Locals) -> lis
             f"    int lm = LMADJ[i], seen = 0; if (LM_KIND[lm] != {kind}) continue;",
             "    for (int j = LMRING_OFF[lm]; j < LMRING_OFF[lm + 1] && !seen; j++) {",
             "        int m = LMRING[j];",
-            f"        seen = m != h && s->owner[m] == p && ((({by_mask}) >> s->tkind[m]) & 1);",
+            f"        seen = m != h && OWNER(s, m) == p && ((({by_mask}) >> TKIND(s, m)) & 1);",
             "    }",
             f"    if (!seen) {{ {do} }}",
             "}"]

@@ -179,7 +179,7 @@ static __attribute__((noinline)) void draw_pending(S *s, int p) {
     memmove(&drawn[kept], &drawn[kept + 1], sizeof(i32) * (m - kept - 1));
     m--;
     if (s->pend_rest[p] == REST_BOTTOM) {  /* each under the supply in turn: the last drawn ends lowest */
-        memmove(&s->supply[p][m], &s->supply[p][0], sizeof(i32) * s->nsupply[p]);
+        memmove(&s->supply[p][m], &s->supply[p][0], sizeof s->supply[p][0] * s->nsupply[p]);
         for (int i = 0; i < m; i++) s->supply[p][m - 1 - i] = drawn[i];
         s->nsupply[p] += m;
     } else if (s->pend_rest[p] == REST_TOP) {  /* back on top, the first drawn to be drawn first again */

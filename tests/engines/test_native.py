@@ -207,6 +207,46 @@ def test_native_record_files_replay_through_records(name: str, board: str | None
         assert outcome(rs, r.game)[:4] == (g.totals, g.breakdown, g.lm_owner, g.winners)
 
 
+@needs_native
+def test_wide_state_types_play_the_reference_games(tmp_path: Path) -> None:
+    """The state's types are chosen per ruleset and board (cgen.py state_types): Scotland's settlements at
+    influences up to 300 (tile values and codes past a byte: VBITS 9) on its board with a strip of 40 plains
+    added (263 hexes: hexes and their counts past a byte) take the wide types, and the native games and a
+    playout from a position loaded with them replay on the reference engine with the same scores."""
+    text = (ROOT / "rules" / "scotland.rules").read_text(encoding="utf-8")
+    mix = "settlement influence 1 x3, 2 x4, 3 x3, 4 x2"
+    assert mix in text
+    # 12 settlements as before, 2, 3 and 4 among them (4 players return one of each, S-U3)
+    rules = tmp_path / "wide.rules"
+    rules.write_text(text.replace(mix, "settlement influence 1 x3, 2 x1, 3 x1, 4 x1, 150 x3, 300 x3"), encoding="utf-8")
+    board = json.loads((ROOT / "boards" / "scotland.json").read_text(encoding="utf-8"))
+    board["hexes"] += [{"kind": "plain", "q": q, "r": 60} for q in range(40)]
+    board_path = tmp_path / "wide.json"
+    board_path.write_text(json.dumps(board), encoding="utf-8")
+    rs = fresh(rules, board_path)
+    assert rs.t.n == 263
+    plan = generate(rs)
+    assert plan.sizes["VBITS"] == 9  # 300 needs 9 bits
+    for wide in ("typedef uint16_t hix_t;", "typedef uint16_t hct_t;", "typedef int16_t tv_t;",
+                 "typedef uint16_t tile_t;", "typedef int16_t ainf_t;"):  # areas of 3: 3 * 511
+        assert wide in plan.source, wide
+    eng = engine(rs)
+    paid = 0
+    for n in (2, 3, 4):
+        names = DEFAULT_NAMES[:n]
+        for seed in (1, 2):
+            g = eng.play(names, seed)
+            ref = Game(rs, names, g.setup)
+            apply(rs, ref, g.moves)
+            assert outcome(rs, ref)[:4] == (g.totals, g.breakdown, g.lm_owner, g.winners)
+            paid = max(paid, *g.totals)
+        g = eng.play(names, 5)  # a position a third into a game, loaded with its wide values
+        pos = Game(rs, names, g.setup)
+        apply(rs, pos, g.moves[: len(g.moves) // 3])
+        _replays(rs, eng, pos, 3)
+    assert paid > 300  # the large influences were placed and scored
+
+
 U64 = (1 << 64) - 1
 
 
