@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import gc
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -29,13 +31,37 @@ if TYPE_CHECKING:
 # content in the data-only cache (board.view, records.view, compile.compiler).
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+GC_YOUNG = 10_000  # allocations between collections of the youngest generation in the program (see program)
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, **kwargs: Any) -> None:
+        # the help formatter with the terminal's width given: argparse makes one per option (to check its
+        # metavar), and one left to find the width itself imports shutil (with bz2, lzma and fnmatch), 7 M
+        # instructions of every `rebirth eval` (callgrind), only to format help that is never shown
+        formatter = kwargs.pop("formatter_class", argparse.HelpFormatter)
+        kwargs["formatter_class"] = functools.partial(formatter, width=_columns() - 2)  # as HelpFormatter's default
+        super().__init__(**kwargs)
+
     def error(self, message: str) -> Any:  # argparse exits 2 on usage errors; keep that, without noise
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() finds it (what argparse's help is wrapped to): the
+    COLUMNS variable if it is a positive number, else the width of the terminal standard output is, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 class _Subcommands:
@@ -421,6 +447,11 @@ def _version() -> str:
 def program() -> int:
     """The `rebirth` program itself (the console script and `python -m rebirth_dsl`): `main` on the
     process's own command line, for a process that ends when it returns."""
+    # Python collects its youngest generation every 700 allocations: while a command imports its modules
+    # and builds its tables (objects that live to the end) that is 4.6 M wasted instructions of a warm
+    # `rebirth eval` (callgrind). Every 10,000 here: cycles are still found, a little later. Only in the
+    # program's own process, as below.
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     code = main()
     # Python's last act before exiting is a full garbage collection over every object still alive (the AST,
     # the compiled ruleset, the game): for a warm `rebirth eval` 22 M instructions of 400 M (callgrind), to

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Self
 
-from rebirth_dsl.shared_methods import Node, Record, node, slotted_record
+from rebirth_dsl.shared_methods import Node, Record, field, node, record, slotted_record
 
 
 @node
@@ -104,13 +103,14 @@ def _lsp_range(sp: Span) -> dict[str, dict[str, int]]:
             "end": {"line": max(end_line - 1, 0), "character": max(end_col - 1, 0)}}
 
 
-@dataclass
-class RebirthError(Exception):
+@record
+class RebirthError(Record, Exception):
     """The project's one error type: carries one or many diagnostics."""
 
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
+    def __init__(self, diagnostics: list[Diagnostic] | None = None) -> None:
+        self.diagnostics = [] if diagnostics is None else diagnostics
         Exception.__init__(self, self.render())
 
     @classmethod

@@ -9,7 +9,6 @@ sees the game as an untyped value (the runtime's Game, with the fields listed wh
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from itertools import compress
 from typing import Any, TypeVar
@@ -19,6 +18,7 @@ from rebirth_dsl.compile.exprgen import direct_function, value_source
 from rebirth_dsl.compile.prims import CompiledExpr
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.rules.public import python_held_points
+from rebirth_dsl.shared_methods import field_names
 
 Game = Any  # runtime.game.Game, a layer above this one
 E = TypeVar("E")
@@ -80,10 +80,11 @@ def _end_source(rs: Ruleset, const: Any, closure: Any, event_cls: type) -> list[
 
     # An end event made as the dataclass's __init__ makes it, storing its fields in order: calling the
     # class costs about as much again as the stores themselves (most of a quiet end scoring's events).
-    # Only while Event is that plain dataclass; otherwise the class is called.
+    # Only while Event is that plain slotted class (runtime/state.py: a constructor that stores its fields in
+    # order); otherwise the class is called.
     fields = ("index", "player", "points", "category", "ids", "text")
-    plain = (dataclasses.is_dataclass(event_cls) and not hasattr(event_cls, "__post_init__")
-             and "__slots__" in vars(event_cls) and tuple(f.name for f in dataclasses.fields(event_cls)) == fields)
+    plain = (field_names(event_cls) == fields and not hasattr(event_cls, "__post_init__")
+             and "__slots__" in vars(event_cls))
 
     def event(ind: str, player: str, points: str, cat: str, ids: str) -> None:
         """Append the end event of `player` scoring `points` (source), category `cat`, rule ids `ids` (source)."""

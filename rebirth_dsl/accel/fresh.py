@@ -4,22 +4,19 @@ so the copy runtime/state.copy_state makes of it is written out once as displays
 `{...}`), which the interpreter builds in one step each, where copy_state calls a constructor per container.
 tests/engines/test_fast.py proves the copies equal to copy_state's, sharing no list, dict or set.
 
-This layer sits below runtime/, so the state is seen as any slotted dataclass whose fields marked `shared`
+This layer sits below runtime/, so the state is seen as any slotted Struct (shared_methods) whose fields marked `shared`
 depend only on the ruleset and board.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.shared_methods import Struct, shared_fields
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
-
-_S = TypeVar("_S", bound="DataclassInstance")  # the state class (runtime.state.State or a Game)
+_S = TypeVar("_S", bound=Struct)  # the state class (runtime.state.State or a Game)
 _ATOMS = (bool, int, str, type(None))
 
 
@@ -53,7 +50,7 @@ def derive_fresh(s: _S) -> Callable[[], _S]:
         return leaf(v)
 
     lines = ["def fresh():", "    n = object.__new__(CLS)"]
-    for f in dataclasses.fields(s):
+    for f in shared_fields(type(s)):
         v = getattr(s, f.name)
         lines.append(f"    n.{f.name} = {leaf(v) if f.metadata.get('shared') else build(v)}")
     lines.append("    return n")

@@ -3,13 +3,12 @@ variables, and the type checker that reports every name, type and arity error at
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.errors import Fix, RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
-from rebirth_dsl.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node, replace
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -132,7 +131,7 @@ def type_of(node: A.Expr, t: Tables, scope: Scope, errors: list[ExprError]) -> s
                                    f"{fn}({', '.join(p.rstrip('*') for p in params)}): {_doc}"))
                 return result
             if sig.per_player:  # the argument is read once per player, `me` bound to each
-                scope = dataclasses.replace(scope, me=True)
+                scope = replace(scope, me=True)
             for i, arg in enumerate(args):
                 ptype = params[min(i, len(params) - 1)].rstrip("*")
                 if ptype == "entry":  # a player-count table's entry, `2 to 3: 15` (check_player_tables: its counts)

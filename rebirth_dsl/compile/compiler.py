@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from rebirth_dsl import __version__, cache
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
-from rebirth_dsl.compile.exprgen import compile_expr_source
+from rebirth_dsl.compile.exprgen import lazy_expr_function
 from rebirth_dsl.compile.prims import CompiledExpr, Fn
-from rebirth_dsl.compile.reads import reads_of, threshold_of
+from rebirth_dsl.compile.reads import Reads, Threshold, reads_of, threshold_of
 from rebirth_dsl.compile.ruleset import (
     Ability,
     AreaRule,
@@ -38,14 +38,11 @@ if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as
 
 
 def _generated(expr: A.Expr, t: Tables) -> CompiledExpr:
-    """Expressions read over whole positions (cards, end scoring, tie-breaks) run as generated Python;
-    the closures of expr.py remain the reference they are tested against."""
-
-    try:
-        return CompiledExpr(expr, compile_expr_source(expr, t)[0])
-    except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
-        # source Python cannot compile (nesting past its parser's limits): the closures run the same
-        return CompiledExpr(expr, compile_expr(expr, t))
+    """Expressions read over whole positions (cards, end scoring, tie-breaks) run as generated Python,
+    compiled at their first call (exprgen.lazy_expr_function: `rebirth eval` of a short game calls 4 of
+    Scotland's 35); the closures of expr.py remain the reference they are tested against, and run where
+    Python cannot compile the source (nesting past its parser's limits)."""
+    return CompiledExpr(expr, lazy_expr_function(expr, t, lambda: compile_expr(expr, t)))
 
 
 def _touch_by(ev: A.TouchEvent, t: Tables) -> frozenset[int] | None:
@@ -200,10 +197,13 @@ def compile_rules(rules: A.Rules, board: Board) -> Ruleset:
 
 
 def _card(c: A.Card, t: Tables) -> CardDef:
-    """A card with its compiled condition, what the condition reads, and its threshold form if it has one."""
-    th = threshold_of(c.condition, t)
-    return CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span), reads_of(c.condition, t),
-                   th, None if th is None else _generated(th.measure, t))
+    """A card with its compiled condition, what the condition reads, and its threshold form if it has one
+    (those two found when first read: CardDef)."""
+    def analysis() -> tuple[Reads | None, Threshold | None, CompiledExpr | None]:
+        th = threshold_of(c.condition, t)
+        return reads_of(c.condition, t), th, None if th is None else _generated(th.measure, t)
+
+    return CardDef(c.name, c.points, c.small, _generated(c.condition, t), t.ids(c.span), analysis=analysis)
 
 
 def _text(rules: A.Rules, span: A.Span) -> str:

@@ -4,7 +4,6 @@ the Emitter (indentation, names bound once, declared locals) the Python and C ge
 from __future__ import annotations
 
 import io
-import tokenize
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -174,6 +173,8 @@ class Emitter:
     def names_read(self, start: int, known: set[str]) -> list[str]:
         """The names of `known` that the lines from `start` on read (Python's tokenizer, not a regex: words in
         strings and comments are not names), sorted."""
+        import tokenize  # only where engines are generated: not on the path of `rebirth eval`
+
         text = "\n".join(self.lines[start:]) + "\n"
         toks = tokenize.generate_tokens(io.StringIO(text).readline)
         return sorted({tk.string for tk in toks if tk.type == tokenize.NAME} & known)

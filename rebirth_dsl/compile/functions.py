@@ -15,7 +15,6 @@ by construction, only slower.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -26,6 +25,7 @@ from rebirth_dsl.compile.emit import bitset, c_int, literal
 from rebirth_dsl.compile.prims import Ctx, ExprGame, Fn, best, fewest, most, selected_kinds
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES, Signature, player_table
+from rebirth_dsl.shared_methods import replace
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.reads import Reads
@@ -1034,7 +1034,7 @@ class Owned(Builtin):
         if not isinstance(args[1], A.Name):
             return None
         me, who = r.player(args[0])
-        return dataclasses.replace(r.none, landmarks_mine=me, landmarks_anyone=not me), who
+        return replace(r.none, landmarks_mine=me, landmarks_anyone=not me), who
 
     def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         if not isinstance(args[1], A.Name):
@@ -1076,7 +1076,7 @@ class Owner(Builtin):
 
     def reads(self, r: ValueReads, args: tuple[A.Expr, ...]) -> Reads | None:
         got = r.value(args[0])
-        return got | dataclasses.replace(r.none, landmarks_anyone=True)  # whoever takes or loses it
+        return got | replace(r.none, landmarks_anyone=True)  # whoever takes or loses it
 
     def touches(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, bool] | None:
         a, w = pr.scalar(args[0])
@@ -1161,7 +1161,7 @@ class Won(Builtin):
 
     def reads_set(self, r: ValueReads, args: tuple[A.Expr, ...]) -> tuple[Reads, Reads] | None:
         me, who = r.player(args[0])
-        return dataclasses.replace(r.none, won_mine=me, won_anyone=not me), who
+        return replace(r.none, won_mine=me, won_anyone=not me), who
 
     def touches_set(self, pr: PlacementReads, args: tuple[A.Expr, ...]) -> tuple[Table, Table, bool] | None:
         a, _ = pr.scalar(args[0])

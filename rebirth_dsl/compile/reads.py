@@ -23,7 +23,6 @@ board and an added tile never changes kind or value, which is what makes "where 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
 
 from rebirth_dsl.compile.functions import FUNCTIONS
@@ -31,7 +30,7 @@ from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES, player_table
 from rebirth_dsl.lang.limits import MAX_PLAYERS
-from rebirth_dsl.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node, replace
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -153,10 +152,10 @@ def reads_of(node: A.Expr, t: Tables) -> Reads:
     try:
         out = r.value(node)
         if out.landmarks_mine and _holdings(node, t) == _UP:
-            out = dataclasses.replace(out, taken_only=True)
+            out = replace(out, taken_only=True)
         held = _held(node, t)
         if held is not None:
-            out = dataclasses.replace(out, holds=held)
+            out = replace(out, holds=held)
         return out
     except (_Unknown, ValueError, TypeError, AttributeError, RecursionError):
         return Reads(r.none.mine, r.none.anyone, everything=True)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.prims import CompiledExpr, Fn
@@ -13,7 +12,7 @@ from rebirth_dsl.compile.reads import Reads, Threshold
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TieStep
-from rebirth_dsl.shared_methods import Record, record
+from rebirth_dsl.shared_methods import Record, field, record
 
 
 # ----- what later stages derive from a ruleset, once ----------------------------------------------
@@ -24,7 +23,7 @@ class Derived:
     product is asked for by calling that function, never found because some other caller made it first.
     Members typed Any hold a type of a later layer (named beside it), which this layer cannot import."""
 
-    __slots__ = ("parsed_tiles", "colour_tiles", "deck_names", "static", "blank", "fresh", "tile_names",
+    __slots__ = ("parsed_tiles", "colour_tiles", "deck_names", "static", "blank", "fresh", "copied", "tile_names",
                  "public_reads", "public_start", "public_warm", "fast", "end_quiet", "tally", "points", "evaluation",
                  "native")
 
@@ -35,6 +34,7 @@ class Derived:
         self.static: Any = None  # runtime.game.Static: runtime.game.static(rs)
         self.blank: dict[tuple[int, type], Any] = {}  # runtime.game.blank: a State, by (players, class)
         self.fresh: dict[tuple[int, type], Callable[[], Any]] = {}  # runtime.game.Game.__new__, likewise
+        self.copied: dict[tuple[int, type], int] = {}  # runtime.game.Game.__new__: games copied before `fresh`
         # runtime.abilities.tile_choices: the names and the tiles they name
         self.tile_names: dict[frozenset[tuple[int, int]], tuple[tuple[str, ...], tuple[tuple[int, int], ...]]] = {}
         self.public_reads: Any = None  # accel.public._Watch per player count: accel.public._watches(rs)
@@ -149,16 +149,45 @@ class PublicRule(Record):
 
 @record
 class CardDef(Record):
-    """One card: name, points (big), small points, condition."""
+    """One card: name, points (big), small points, condition, and what the condition reads."""
 
     name: str
     points: int
     small: int | None
     cond: CompiledExpr
     ids: tuple[str, ...]
-    reads: Reads | None = None  # what the condition depends on (compile/reads.py); None: everything
-    threshold: Threshold | None = None  # `E >= N` that only the holder's tiles raise, boundedly (reads.py)
-    measure: CompiledExpr | None = None  # the threshold's E, compiled
+    reads: Reads | None  # what the condition depends on (compile/reads.py); None: everything
+    threshold: Threshold | None  # `E >= N` that only the holder's tiles raise, boundedly (reads.py)
+    measure: CompiledExpr | None  # the threshold's E, compiled
+
+    def __init__(self, name: str, points: int, small: int | None, cond: CompiledExpr, ids: tuple[str, ...],
+                 reads: Reads | None = None, threshold: Threshold | None = None, measure: CompiledExpr | None = None,
+                 *, analysis: Callable[[], tuple[Reads | None, Threshold | None, CompiledExpr | None]] | None = None
+                 ) -> None:
+        """The card; with `analysis`, its reads, threshold and measure are what analysis() gives, found at the
+        first read of any of them: the reads analysis is 30 M instructions of compiling Scotland's cards,
+        and only the engines that play on from a position read it (`rebirth eval` never does)."""
+        self.name, self.points, self.small, self.cond, self.ids = name, points, small, cond, ids
+        if analysis is None:
+            self.reads, self.threshold, self.measure = reads, threshold, measure
+        else:
+            self._analysis = analysis
+
+    if not TYPE_CHECKING:  # not seen by type checkers: every other name stays checked
+        def __getattr__(self, name: str) -> Any:
+            """Called for an attribute not set: the analysis' three before their first read (set before the
+            analysis is dropped, so a second thread reading them meanwhile finds them either way)."""
+            if name in _ANALYSED:
+                analysis = self.__dict__.get("_analysis")
+                if analysis is not None:
+                    self.reads, self.threshold, self.measure = analysis()
+                    self.__dict__.pop("_analysis", None)
+                if name in self.__dict__:
+                    return self.__dict__[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+_ANALYSED = ("reads", "threshold", "measure")
 
 
 Reaction = ScoreTrigger | PlaceDraw | AreaRule | MajorityRule | TouchRule | PublicRule  # what reacts to a placement

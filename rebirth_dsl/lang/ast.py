@@ -7,10 +7,8 @@ same key replaces the parent's, and `without` removes one.
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from rebirth_dsl.errors import Span as Span  # exported: every node carries one (A.Span)
-from rebirth_dsl.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, field, node
 
 NOSPAN = Span("", 0, 0)
 

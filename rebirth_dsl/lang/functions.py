@@ -13,12 +13,11 @@ table, `2 to 3: 15` (players only). A trailing `*` repeats; `a|b` accepts either
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Protocol
 
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_PLAYERS
-from rebirth_dsl.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, node, replace
 
 # ----- ranges: what a function's value can be over a whole game (check/reach.py) ------------------------
 ME, NOBODY = -2, -1  # the start values of a player expression: `me`, nobody

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
@@ -40,7 +39,7 @@ def parse_text(text: str, file: str = "<rules>") -> A.Rules:
 
 # every class a cached AST may hold: the AST's node classes and the span class, nothing else
 _AST_CLASSES: dict[str, type] = {
-    name: obj for name, obj in vars(A).items() if isinstance(obj, type) and dataclasses.is_dataclass(obj)
+    name: obj for name, obj in vars(A).items() if isinstance(obj, type) and hasattr(obj, "__shared_fields__")
 }
 
 
@@ -53,8 +52,7 @@ _AST_CODE = ("grammar.lark", "lower.py", "ast.py", "syntax.py", "parser.py", "li
 def _cached_parse(text: str, file: str) -> A.Rules:
     """parse_text, with the AST cached as data by the hash of the text, the file name and the code that
     shapes the AST, so a command that only evaluates a game need not import Lark or parse again."""
-    code = b"".join(_HERE.joinpath(f).read_bytes() for f in _AST_CODE)
-    key = cache.digest(__version__, code, file, text)
+    key = cache.digest(__version__, cache.code_of([_HERE.joinpath(f) for f in _AST_CODE]), file, text)
     stored = cache.load("ast", key)
     if stored is not None:
         try:

@@ -8,7 +8,6 @@ record it has read before does not import pydantic. Every record reaches the eng
 
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,8 @@ class MoveView:
         """The move as a record writes it: MoveRecord's `model_dump(exclude_defaults=True)`, the hex a list."""
         out: dict[str, Any] = {"player": self.player, "tile": self.tile, "hex": list(self.hex) if self.hex else None}
         if self.choices:
+            import copy  # only when a record's data is asked for (`copy` looks for Jython's modules at import)
+
             out["choices"] = copy.deepcopy(self.choices)
         if self.comment is not None:
             out["comment"] = self.comment

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
-from rebirth_dsl.shared_methods import Node, node
+from rebirth_dsl.shared_methods import Node, Record, node, slotted_record
 
 if TYPE_CHECKING:
     from rebirth_dsl.check.symbols import Tables
@@ -18,8 +17,8 @@ if TYPE_CHECKING:
     from rebirth_dsl.rules.view import GameView
 
 
-@dataclass(slots=True)
-class Placement:
+@slotted_record
+class Placement(Record):
     """One placement as the reactions see it: p's tile of `kind` on hex h, the move's index in the record
     (None in a probe), the ability answers given with it, and the landmarks it touches first (found before
     any reaction, so every `on first touch` statement sees the same first touch). The reactions only read
@@ -32,6 +31,16 @@ class Placement:
     index: int | None
     choices: dict[str, Any]
     first: tuple[int, ...]
+
+    # made for every placement: written out, as @dataclass would generate it (the shared one is slower)
+    def __init__(self, p: int, kind: int, h: int, index: int | None, choices: dict[str, Any],
+                 first: tuple[int, ...]) -> None:
+        self.p = p
+        self.kind = kind
+        self.h = h
+        self.index = index
+        self.choices = choices
+        self.first = first
 
 
 # ----- the generated Python engine (pyengine/fast.py) ----------------------------------------------

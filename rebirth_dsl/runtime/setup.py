@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from math import floor
 from typing import TypeVar
 
 from rebirth_dsl.accel.shuffle import seeded, shuffle
 from rebirth_dsl.compile.ruleset import Ruleset
+from rebirth_dsl.shared_methods import Record, field, record
 
 
-@dataclass
-class Setup:
+@record
+class Setup(Record):
     """What a game starts from (S-U1..S-U4): per-player set-aside tiles and supply order, decks."""
 
     set_aside: list[list[tuple[int, int]]]
@@ -21,6 +21,16 @@ class Setup:
     decks: dict[str, list[str]] = field(default_factory=dict)  # top card first
     scores: list[int] | None = None  # scenario: starting track points
     held: list[list[str]] | None = None  # scenario: cards already in hand
+
+    # made for every dealt game (simulations): written out, as @dataclass would generate it
+    def __init__(self, set_aside: list[list[tuple[int, int]]], supply: list[list[tuple[int, int]]],
+                 decks: dict[str, list[str]] | None = None, scores: list[int] | None = None,
+                 held: list[list[str]] | None = None) -> None:
+        self.set_aside = set_aside
+        self.supply = supply
+        self.decks = {} if decks is None else decks
+        self.scores = scores
+        self.held = held
 
 
 def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
@@ -36,7 +46,7 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     rnd = rng.random
     for _ in range(n_players):
         mine = list(tiles)
-        shuffle(mine, rnd)
+        shuffle(mine, rnd, fisher_yates)
         set_aside.append(mine[:rs.set_aside])
         supply.append(mine[rs.set_aside:])
     names = rs.derived.deck_names
@@ -45,7 +55,7 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     decks: dict[str, list[str]] = {}
     for name, cards_ in names:
         cards = list(cards_)
-        shuffle(cards, rnd)
+        shuffle(cards, rnd, fisher_yates)
         decks[name] = cards
     return Setup(set_aside, supply, decks)
 

@@ -9,12 +9,11 @@ silently shared between two copies. Fields marked `shared` hold what depends onl
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
-from rebirth_dsl.shared_methods import Struct, struct
+from rebirth_dsl.shared_methods import Record, Struct, field, slotted_record, struct
 
 if TYPE_CHECKING:
     from rebirth_dsl.rules.kind import Placement
@@ -30,8 +29,8 @@ Answer = dict[str, str] | bool
 AutoChoose = Callable[["Game", int, int, Ability, str, "list[str] | None"], Answer]
 
 
-@dataclass(slots=True)
-class Event:
+@slotted_record
+class Event(Record):
     """Something that happened: points scored (possibly 0), a landmark changing hands, a card drawn."""
 
     index: int | None  # move index; None for end-of-game scoring, -1 for setup
@@ -40,6 +39,17 @@ class Event:
     category: str
     ids: tuple[str, ...]
     text: str
+
+    # made for every scoring event: written out, as @dataclass would generate it (the shared one is slower),
+    # storing every field in order (accel/fast_end.py stores them so without calling it)
+    def __init__(self, index: int | None, player: int, points: int, category: str, ids: tuple[str, ...],
+                 text: str) -> None:
+        self.index = index
+        self.player = player
+        self.points = points
+        self.category = category
+        self.ids = ids
+        self.text = text
 
 
 def _shared() -> Any:  # Any: a field's default stands in for a value of the field's own type

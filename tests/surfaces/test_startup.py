@@ -2,7 +2,7 @@
 validated boards and records, checked rulesets and parsed ASTs from the data-only cache (never importing
 pydantic, Lark, jsonschema or the checks), yet refuses every file the validators refuse; the `rebirth`
 program, as `python -m rebirth_dsl` and as its console script, imports none of them nor the layers that play
-games; no class on eval's path compiles dataclass methods at start but those listed; the views it reads
+games, nor dataclasses, OpenSSL's hashlib, shutil or the tokenizer; the views it reads
 hold what the models hold; the AST and ruleset classes with shared methods behave as the dataclasses
 they replace; and the command line built for one subcommand reports errors as the whole one does."""
 
@@ -15,7 +15,7 @@ import pickle
 import subprocess
 import sys
 import tomllib
-from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
+from dataclasses import FrozenInstanceError, asdict, dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -36,7 +36,11 @@ HEAVY = ("pydantic", "lark", "jsonschema", "rebirth_dsl.check.checks", "rebirth_
          "rebirth_dsl.board.model", "rebirth_dsl.records.models")
 # what else a warm eval of a record never needs: the optional extras and the layers that play or serve games
 NOT_FOR_EVAL = (*HEAVY, "numpy", "cffi", "starlette", "pygls", "matplotlib", "rebirth_dsl.play", "rebirth_dsl.native",
-                "rebirth_dsl.pyengine", "rebirth_dsl.web", "rebirth_dsl.api", "rebirth_dsl.present.render")
+                "rebirth_dsl.pyengine", "rebirth_dsl.web", "rebirth_dsl.api", "rebirth_dsl.present.render",
+                "dataclasses", "inspect", "ast",  # @dataclass's machinery: see test_a_warm_eval_imports_no_dataclass...
+                "hashlib", "_hashlib", "hmac",  # OpenSSL, 12 M instructions: the cache's BLAKE2b needs none of it
+                "shutil",  # argparse's width, 7 M (cli._Parser gives it)
+                "tokenize", "copy")  # for generating engines and copying a record's data only
 _PROBE = """
 import contextlib, io, json, sys
 from rebirth_dsl.cli import main
@@ -108,43 +112,57 @@ def test_the_rebirth_program_evaluates_a_record_without_the_heavy_modules(cache_
         assert _heavy(as_module) == [] and _heavy(as_script) == []
 
 
-# the classes on a warm eval's path that keep @dataclass's generated methods, and why
-_GENERATED_OK = {
-    "rebirth_dsl.runtime.state.Event": "made for every scoring event: the generated constructor is 10x quicker",
-    "rebirth_dsl.rules.kind.Placement": "made for every placement, likewise",
-    "rebirth_dsl.runtime.setup.Setup": "made for every dealt game (simulations), likewise",
-    "rebirth_dsl.errors.RebirthError": "an exception, whose __post_init__ gives Exception its message",
-}
-_GENERATED_PROBE = """
+# what @dataclass costs a process, once imported: `dataclasses` imports inspect, which imports ast and dis
+# (42 M instructions of a warm eval's 377 M, callgrind), and each class compiles its methods from source
+_DATACLASS_MACHINERY = ("dataclasses", "inspect", "ast", "dis")
+_FIELDS_PROBE = """
 import contextlib, io, json, sys
 from rebirth_dsl.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     main(sys.argv[1:])
-found = []
+classes = []
 for name, mod in sorted(sys.modules.items()):
-    if not name.startswith("rebirth_dsl"):
-        continue
-    for cls in list(vars(mod).values()):
-        if isinstance(cls, type) and cls.__module__ == name and "__dataclass_fields__" in vars(cls):
-            made = [m for m in ("__init__", "__repr__", "__eq__") if getattr(vars(cls).get(m), "__code__", None)
-                    is not None and vars(cls)[m].__code__.co_filename == "<string>"]
-            if made:
-                found.append(f"{name}.{cls.__qualname__}")
-print(json.dumps(found))
+    if name.startswith("rebirth_dsl"):
+        classes += [f"{name}.{c.__qualname__}" for c in list(vars(mod).values()) if isinstance(c, type)
+                    and c.__module__ == name and "__shared_fields__" in vars(c)]
+print(json.dumps({"machinery": sorted(set(sys.modules) & set(MACHINERY)), "classes": classes}))
 """
 
 
-def test_a_warm_eval_compiles_no_dataclass_methods_but_the_listed_ones(cache_dir: Path) -> None:
-    """@dataclass compiles its methods from generated source at every import: a quarter of a warm eval's
-    instructions once (callgrind). A class on eval's path takes them from rebirth_dsl/shared_methods.py
-    (node, record, struct), or is listed above with the reason it does not."""
+def test_a_warm_eval_imports_no_dataclass_machinery(cache_dir: Path) -> None:
+    """The classes on eval's path record their fields with rebirth_dsl/shared_methods.py, which never imports
+    `dataclasses`: neither it nor what it imports (inspect, ast, dis) is loaded by a warm eval, though the
+    AST, the ruleset, the state and the errors are all made."""
+    probe = f"MACHINERY = {_DATACLASS_MACHINERY!r}\n{_FIELDS_PROBE}"
     for _ in range(2):  # the second run is the warm one
-        done = subprocess.run([sys.executable, "-c", _GENERATED_PROBE, "eval", "scenario-120"], capture_output=True,
+        done = subprocess.run([sys.executable, "-c", probe, "eval", "scenario-120"], capture_output=True,
                               text=True, env=dict(os.environ), cwd=ROOT, timeout=120)
         assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert "rebirth_dsl.runtime.state.Event" in found  # the probe sees generated methods where there are some
-    assert sorted(set(found) - set(_GENERATED_OK)) == []
+    for made in ("rebirth_dsl.lang.ast.Rules", "rebirth_dsl.compile.ruleset.Ruleset",
+                 "rebirth_dsl.runtime.state.State", "rebirth_dsl.runtime.state.Event", "rebirth_dsl.errors.Diagnostic"):
+        assert made in found["classes"]  # the probe sees the classes it is about
+    assert found["machinery"] == []
+
+
+def test_the_written_out_constructors_store_every_field_in_order() -> None:
+    """Event, Placement and Setup (made in the engines' loops) write their constructors out; each stores its
+    arguments as its fields, in order, as the shared one and @dataclass do (accel/fast_end.py relies on
+    Event's doing so), and shows and compares them alike."""
+    from rebirth_dsl.rules.kind import Placement
+    from rebirth_dsl.runtime.setup import Setup
+    from rebirth_dsl.runtime.state import Event
+    from rebirth_dsl.shared_methods import field_names
+
+    for cls in (Event, Placement, Setup):
+        names = field_names(cls)
+        values = [object() for _ in names]
+        made = cls(*values)
+        assert [getattr(made, n) for n in names] == values
+        assert made == cls(*values) and made != cls(*values[:-1], object())
+        assert repr(made) == f"{cls.__qualname__}({', '.join(f'{n}={v!r}' for n, v in zip(names, values, strict=True))})"
+        assert [f.name for f in fields(made)] == list(names)  # dataclasses sees it as the dataclass it was
+    assert Setup([], []).decks == {} and Setup([], []).decks is not Setup([], []).decks
 
 
 @pytest.mark.parametrize("name", sorted(bundled("boards")))
@@ -259,6 +277,7 @@ def test_frozen_shared_methods_match_the_dataclass(args: tuple, kwargs: dict) ->
     assert shared != gen and (shared == 1) is False
     assert _Shared.__match_args__ == _Gen.__match_args__ and [f.name for f in fields(shared)] == ["a", "b", "c"]
     assert copy.deepcopy(shared) == shared and pickle.loads(pickle.dumps(shared)) == shared
+    assert asdict(shared) == asdict(gen) and is_dataclass(shared) and is_dataclass(_Shared)
     assert not hasattr(shared, "__dict__")
     with pytest.raises(FrozenInstanceError):
         shared.a = 2  # type: ignore[misc]
@@ -338,3 +357,28 @@ def test_an_unknown_option_is_reported_by_the_whole_parser(run_cli) -> None:  # 
     code, _, err = run_cli("eval", "scotland-3p", "--bogus")
     assert code == 2 and "unrecognized arguments: --bogus" in err
     assert "check,eval,hint,moves" in err.replace("\n", "").replace(" ", "")
+
+
+# ----- what a replay leaves undone until it is asked for -------------------------------------------
+def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: Path) -> None:
+    """A compiled ruleset's expressions (compile.exprgen.lazy_expr_function) are compiled at their first
+    call: before it, none is; each then gives what the closures (the reference) give on a played game, and
+    stays the very function the ruleset holds; the analysis of what a card reads waits for its first read
+    and is then what reads_of finds."""
+    from rebirth_dsl.compile import exprgen
+    from rebirth_dsl.compile.closures import compile_expr
+    from rebirth_dsl.compile.prims import Ctx
+    from rebirth_dsl.compile.reads import reads_of, threshold_of
+    from rebirth_dsl.records.games import load_game
+
+    game = load_game("scotland-3p").game
+    cards = [c for deck in game.rs.decks.values() for c in deck]
+    assert cards and all(c.cond.fn.__code__ is exprgen._first_call.__code__ for c in cards)  # none compiled
+    assert all("_analysis" in vars(c) for c in cards)  # nor analysed
+    for card in cards:
+        fn = card.cond.fn
+        for me in range(len(game.players)):
+            assert card.cond(Ctx(game, me)) == compile_expr(card.cond.node, game.t)(Ctx(game, me)), card.name
+        assert card.cond.fn is fn and fn.__code__ is not exprgen._first_call.__code__  # compiled in place
+        assert card.reads == reads_of(card.cond.node, game.t) and card.threshold == threshold_of(card.cond.node, game.t)
+        assert "_analysis" not in vars(card)
