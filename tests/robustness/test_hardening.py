@@ -74,7 +74,9 @@ def test_cache_entries_are_rebuilt_when_damaged(tmp_path: Path, monkeypatch: pyt
     assert cache.load("t", "k1") == {"a": [1, 2, 3]}
     entry = tmp_path / "c" / "t-k1.json"
     raw = entry.read_bytes()
-    for damaged in (raw[:-1] + b"4", raw[: len(raw) // 2], raw.replace(b'"format": 1', b'"format": 99'), b"\x80\x04junk"):
+    current = f'"format": {cache.FORMAT}'.encode()
+    assert current in raw  # so the third case below does change the version
+    for damaged in (raw[:-1] + b"4", raw[: len(raw) // 2], raw.replace(current, b'"format": 99'), b"\x80\x04junk"):
         entry.write_bytes(damaged)
         assert cache.load("t", "k1") is None
         cache.store("t", "k1", {"a": [1, 2, 3]})

@@ -286,14 +286,19 @@ def test_nesting_at_the_limit_plays_and_one_past_it_is_refused(tmp_path: Path) -
 
 def test_the_generator_falls_back_to_closures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An expression Python cannot compile as source runs as closures, with the same result."""
-    from rebirth_dsl.compile import compiler
+    from rebirth_dsl.compile import exprgen
+
+    failed: list[object] = []
 
     def fail(*args: Any) -> Any:
+        failed.append(args[0])
         raise SyntaxError("too many nested parentheses")
 
-    monkeypatch.setattr(compiler, "compile_expr_source", fail)
+    # the source of an expression's function, written at its first call (exprgen.lazy_expr_function)
+    monkeypatch.setattr(exprgen, "_expr_source", fail)
     plays(tmp_path, mini(tmp_path, 'deck m { card "c" 1: count(tiles(me)) >= 1 }\nend { held cards as missions\n'
                                    "  winner ties: best(count(tiles(me))) among tied }\n"))
+    assert failed  # the closures did run in its place
 
 
 def test_nested_thresholds_and_players_are_evaluated_once(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import pickle
 import subprocess
 import sys
 import tomllib
+from collections import OrderedDict
 from dataclasses import FrozenInstanceError, asdict, dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 
@@ -360,7 +361,8 @@ def test_an_unknown_option_is_reported_by_the_whole_parser(run_cli) -> None:  # 
 
 
 # ----- what a replay leaves undone until it is asked for -------------------------------------------
-def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: Path) -> None:
+def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A compiled ruleset's expressions (compile.exprgen.lazy_expr_function) are compiled at their first
     call: before it, none is; each then gives what the closures (the reference) give on a played game, and
     stays the very function the ruleset holds; the analysis of what a card reads waits for its first read
@@ -369,8 +371,12 @@ def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: P
     from rebirth_dsl.compile.closures import compile_expr
     from rebirth_dsl.compile.prims import Ctx
     from rebirth_dsl.compile.reads import reads_of, threshold_of
+    from rebirth_dsl.records import record
     from rebirth_dsl.records.games import load_game
 
+    # a ruleset compiled for this test: one an earlier test of the process compiled has called its cards
+    monkeypatch.setattr(record, "_CACHE", OrderedDict())
+    monkeypatch.setattr(record, "_FILES", OrderedDict())
     game = load_game("scotland-3p").game
     cards = [c for deck in game.rs.decks.values() for c in deck]
     assert cards and all(c.cond.fn.__code__ is exprgen._first_call.__code__ for c in cards)  # none compiled
