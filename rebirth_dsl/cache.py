@@ -36,7 +36,7 @@ from typing import Any
 from rebirth_dsl.shared_methods import Struct, field_names
 
 # hashlib's own BLAKE2 and hmac's own constant-time comparison, from the modules hashlib and hmac take them
-# from: importing either of those loads OpenSSL, 12 M instructions of a warm `rebirth eval` (callgrind)
+# from: importing either of those loads OpenSSL, a noticeable part of every `rebirth eval`'s start
 try:
     from _blake2 import blake2b
 except ImportError:  # an interpreter built without it: hashlib's (from OpenSSL)
@@ -103,7 +103,7 @@ def code_of(files: list[Path], package: str | None = None) -> bytes:
     write, replacement, copy or touch gives it a new change time (st_ctime, which no program can set back),
     so an edited file misses, however its modification time is set, as Python's own bytecode cache is
     fresh by a file's size and modification time. Hashing the files' contents instead read and hashed
-    400 KB of source at every start, 15 M instructions of a warm `rebirth eval` (callgrind)."""
+    the checker's whole source at every start of every command."""
     parts = []
     for f in files:
         st = os.stat(f)

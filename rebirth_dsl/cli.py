@@ -37,8 +37,8 @@ GC_YOUNG = 10_000  # allocations between collections of the youngest generation 
 class _Parser(argparse.ArgumentParser):
     def __init__(self, **kwargs: Any) -> None:
         # the help formatter with the terminal's width given: argparse makes one per option (to check its
-        # metavar), and one left to find the width itself imports shutil (with bz2, lzma and fnmatch), 7 M
-        # instructions of every `rebirth eval` (callgrind), only to format help that is never shown
+        # metavar), and one left to find the width itself imports shutil (with bz2, lzma and fnmatch) in
+        # every command, only to format help that is never shown
         formatter = kwargs.pop("formatter_class", argparse.HelpFormatter)
         kwargs["formatter_class"] = functools.partial(formatter, width=_columns() - 2)  # as HelpFormatter's default
         super().__init__(**kwargs)
@@ -448,9 +448,9 @@ def program() -> int:
     """The `rebirth` program itself (the console script and `python -m rebirth_dsl`): `main` on the
     process's own command line, for a process that ends when it returns."""
     # Python collects its youngest generation every 700 allocations: while a command imports its modules
-    # and builds its tables (objects that live to the end) that is 4.6 M wasted instructions of a warm
-    # `rebirth eval` (callgrind). Every 10,000 here: cycles are still found, a little later. Only in the
-    # program's own process, as below.
+    # and builds its tables (objects that live to the end) it walks them again and again for nothing.
+    # Every 10,000 here: cycles are still found, a little later. Only in the program's own process, as
+    # below.
     gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     code = main()
     # Python's last act before exiting is a full garbage collection over every object still alive (the AST,

@@ -5,7 +5,7 @@ __setattr__, __delattr__) and compiles it every time the module is imported. For
 and the compiled ruleset's classes that was about a third of a warm `rebirth eval` once pydantic had left
 it (timed around dataclasses._process_class); for the game state, the rule kinds, the errors' classes and
 the others a warm eval makes once, another 57 M of its 450 M instructions (callgrind). Nor is `dataclasses`
-imported: it imports inspect, ast and dis, 42 M instructions more. The decorators below collect a class's
+imported: it imports inspect, ast and dis besides. The decorators below collect a class's
 fields as @dataclass does (annotations in order, bases' first; defaults, and `field()` for factories and
 fields left out of the repr or the comparisons), make it slotted where asked, and give it
 `__dataclass_fields__` made on first use, so `dataclasses.fields`, `replace`, `asdict` and `is_dataclass`
@@ -193,8 +193,9 @@ def _decorate(cls: type[_T], slots: bool) -> type[_T]:
 class _OneStep(type):
     """Struct's metaclass: a Node or Struct class (not a Record's, which has no slots unless asked) is made
     slotted, its fields recorded, as its class statement runs: what its decorator would do, without making
-    the class a second time for its slots as @dataclass(slots=True) does (a class costs ~77 K instructions
-    to make, callgrind: 7 M of a warm `rebirth eval`). A class that names its own __slots__ is left alone."""
+    the class a second time for its slots as @dataclass(slots=True) does (making a class is dear, and a
+    command makes every class of the modules it imports). A class that names its own __slots__ is left
+    alone."""
 
     def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kwargs: Any) -> Any:
         if "__slots__" in ns or not any(issubclass(b, Node) or not issubclass(b, Record) for b in bases

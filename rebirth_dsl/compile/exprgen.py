@@ -39,8 +39,8 @@ _GROUPS = {"+": "sum", "-": "sum", "*": "prod", "and": "and", "or": "or"}  # lef
 
 def _or_bits(bits: tuple[int, ...], *lists: list[int]) -> int:
     """The bits of every hex of these lists or-ed together. A loop, whose tuple reads the interpreter
-    specialises: less than half the instructions (callgrind) of or-ing the bits of the hexes with any bits,
-    picked by a frozenset, through reduce and map (each calls a method per hex)."""
+    specialises, where or-ing the bits of the hexes with any bits, picked by a frozenset, through reduce
+    and map calls a method per hex."""
     out = 0
     for hexes in lists:
         for h in hexes:
@@ -291,7 +291,7 @@ def _call_fallback(ctx: Ctx) -> Any:
 
 def lazy_expr_function(node: A.Expr, t: Tables, fallback: Callable[[], Fn]) -> Fn:
     """compile_expr_source's function, generated and compiled at its first call. Compiling is most of what
-    a ruleset's compilation costs (a million instructions an expression), and a command that replays a few
+    a ruleset's compilation costs, and a command that replays a few
     moves calls a few of its expressions. The function is one object from the start (the compiled ruleset
     holds it, compares and hashes it): its first call puts the compiled body in place of its own, in the
     globals it shares with that body, so every later call runs the generated code directly. Where Python

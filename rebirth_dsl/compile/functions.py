@@ -336,7 +336,7 @@ def _group_sizes(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
         return []
     group_kinds, parent, gsize, mine = g.rs.group_kinds, g.parent, g.gsize, g.tiles_of[p]
     # loops (the interpreter specialises their list reads) where a comprehension costs a frame and map() a
-    # method call per tile: about half the instructions under callgrind
+    # method call per tile
     out: list[int] = []
     for k in kinds:
         if k in group_kinds:
@@ -349,7 +349,7 @@ def _group_sizes(g: ExprGame, p: int, kinds: tuple[int, ...]) -> list[int]:
 def _largest_in(gsize: list[int], *lists: list[int]) -> int:
     """The largest size recorded on any tile of these lists, 0 for none (see _largest). A loop: its list reads
     and comparisons are specialised by the interpreter, where max(map(gsize.__getitem__, ...)) calls a method
-    per tile (about twice the instructions under callgrind)."""
+    per tile."""
     top = 0
     for hexes in lists:
         for h in hexes:

@@ -165,8 +165,8 @@ class CardDef(Record):
                  *, analysis: Callable[[], tuple[Reads | None, Threshold | None, CompiledExpr | None]] | None = None
                  ) -> None:
         """The card; with `analysis`, its reads, threshold and measure are what analysis() gives, found at the
-        first read of any of them: the reads analysis is 30 M instructions of compiling Scotland's cards,
-        and only the engines that play on from a position read it (`rebirth eval` never does)."""
+        first read of any of them: the reads analysis is much of compiling a deck, and only the engines
+        that play on from a position read it (`rebirth eval` never does)."""
         self.name, self.points, self.small, self.cond, self.ids = name, points, small, cond, ids
         if analysis is None:
             self.reads, self.threshold, self.measure = reads, threshold, measure
