@@ -12,6 +12,7 @@ from collections.abc import Callable
 from math import floor
 from typing import Any, Protocol, TypeVar
 
+from rebirth_dsl.accel import written_out
 from rebirth_dsl.compile.emit import literal
 
 _T = TypeVar("_T")
@@ -25,19 +26,14 @@ class _Shuffle(Protocol):
 
 def shuffle(items: list[_T], rnd: Callable[[], float], loop: _Shuffle | None = None) -> None:
     """runtime.setup.fisher_yates, the same swaps from the same draws, in three quarters of its time. With
-    `loop` (fisher_yates itself), the first WRITE_OUT_AFTER shuffles of a length run it instead: writing one
-    out costs as much as ~700 shuffles save (2.5 ms to compile 36 steps, 3.6 us saved a shuffle), so a
-    command that deals a game or a few hundred never pays for it, and a long simulation hardly notices."""
+    `loop` (fisher_yates itself), the first WRITE_OUT_AFTER shuffles of a length run it instead (written_out)."""
     m = len(items)
-    shuffle = _SHUFFLES.get(m)
+    shuffle = written_out(_SHUFFLES, _CALLS, m, 0 if loop is None else WRITE_OUT_AFTER, lambda: _shuffler(m))
     if shuffle is None:
-        if loop is not None:
-            calls = _CALLS[m] = _CALLS.get(m, 0) + 1
-            if calls <= WRITE_OUT_AFTER:
-                loop(items, rnd)
-                return
-        shuffle = _SHUFFLES[m] = _shuffler(m)
-    shuffle(items, rnd)
+        assert loop is not None  # written_out gives None only while uses are within `after`
+        loop(items, rnd)
+    else:
+        shuffle(items, rnd)
 
 
 def _shuffler(m: int) -> _Shuffle:

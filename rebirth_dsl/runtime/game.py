@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from rebirth_dsl.accel import written_out
 from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
@@ -120,17 +121,11 @@ class Game(State):
         if not scenario and not lo <= n <= hi:
             raise RebirthError.single(f"{n} players: this ruleset is for {lo} to {hi} players",
                                       rule=rs.cites.players[0] if rs.cites.players else None)
-        make: Callable[[], Game] | None = rs.derived.fresh.get((n, cls))
-        if make is None:
-            # copy_state of the blank, written out once (accel.fresh): 6% of a random game. Writing it out
-            # costs as much as ~200 copies save (15 ms against 66 us a game), so the first FRESH_AFTER games
-            # of a ruleset and player count are copied by copy_state itself (the same copy: tests/engines/
-            # test_fast.py): `rebirth eval` never pays for it, a simulation hardly notices.
-            copied = rs.derived.copied[n, cls] = rs.derived.copied.get((n, cls), 0) + 1
-            if copied <= FRESH_AFTER:
-                return copy_state(blank(rs, n, cls))
-            make = rs.derived.fresh[n, cls] = derive_fresh(blank(rs, n, cls))
-        return make()
+        # copy_state of the blank, written out once it pays back (accel.fresh; the same copy: tests/engines/
+        # test_fast.py): the first FRESH_AFTER games of a ruleset and player count are copied by copy_state
+        make: Callable[[], Game] | None = written_out(rs.derived.fresh, rs.derived.copied, (n, cls), FRESH_AFTER,
+                                                      lambda: derive_fresh(blank(rs, n, cls)))
+        return copy_state(blank(rs, n, cls)) if make is None else make()
 
     def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:
         n = len(players)
