@@ -10,7 +10,8 @@ corrupt or stale, so the cache can only ever make a command faster, never change
   and closed to others, and an entry only if it is a regular file owned by the user that nobody else may
   write. Anything else is ignored, never an error.
 - Each entry records the format version, its key and a MAC of its namespace, key and payload (BLAKE2b
-  keyed with the secret, the MAC mode BLAKE2 is made for and hashlib documents in place of HMAC) under a secret of the user's own (KEY_FILE in the folder: 32 random bytes, mode 0600, made with
+  keyed with the secret, the MAC mode BLAKE2 is made for and hashlib documents in place of HMAC) under a
+  secret of the user's own (KEY_FILE in the folder: 32 random bytes, mode 0600, made with
   O_CREAT|O_EXCL|O_NOFOLLOW). One byte changed, a truncated file, another version, or a payload edited
   and given a fresh checksum by anyone who cannot read the secret (a script, another tool run as the
   same user, a hand edit) reads as a miss and the entry is rebuilt. A secret that is missing, a link,
