@@ -12,7 +12,7 @@ count and ruleset in turn, so the load of a shared machine falls on all alike; p
 second over the rounds and moves per second (a ruleset's games differ in length: Ireland sets aside 4 tiles, so
 its games are shorter), and the second ruleset's rate over the first's, per game and per move. Native games are
 played in C batches into buffers (bench/against_limit.py's); Python games one a call, with end scoring and the
-winner.
+winner, and the median microseconds a game spends in its deal, its moves and its end.
 
 Counted: native, bench/against_limit.py's C driver plays `--native-games` games and a fifth of them from seed 0
 (the difference divided by the games between: loading and setup cancel out), with simulated branch prediction
@@ -169,15 +169,18 @@ class _Rate:
     """One engine, ruleset and player count: `run(seconds)` plays a slice from the next seed and records its games
     and moves per second."""
 
-    def __init__(self, play: Callable[[int], tuple[int, int]]) -> None:
+    def __init__(self, play: Callable[[int], tuple[int, int]], parts: list[float] | None = None) -> None:
         self.play = play  # first seed -> (games played, their moves)
         self.seed = 0
         self.games: list[float] = []
         self.moves: list[float] = []
+        self.parts = parts  # seconds the play spends in each part of a game so far (Python: _python_rate)
+        self.per_part: list[list[float]] = []  # per round, microseconds a game in each part
 
     def run(self, seconds: float) -> None:
         """Play games for about `seconds`."""
         games = moves = 0
+        before = list(self.parts or [])
         t0 = time.perf_counter()
         while True:
             g, m = self.play(self.seed)
@@ -187,6 +190,8 @@ class _Rate:
                 break
         self.games.append(games / dt)
         self.moves.append(moves / dt)
+        if self.parts is not None:
+            self.per_part.append([(x - y) / games * 1e6 for x, y in zip(self.parts, before, strict=True)])
 
 
 def _native_rate(rules: str, n: int, batch: int = 200) -> _Rate:
@@ -205,19 +210,37 @@ def _native_rate(rules: str, n: int, batch: int = 200) -> _Rate:
 
 
 def _python_rate(rules: str, n: int) -> _Rate:
-    """The generated Python engine: a whole game with end scoring and the winner a call."""
+    """The generated Python engine: a whole game with end scoring and the winner a call, played as
+    pyengine.fast.random_game plays it, each of its parts timed: the deal and the new game, the moves, the end
+    scoring and the winner."""
     from rebirth_dsl.play.loop import DEFAULT_NAMES
-    from rebirth_dsl.pyengine.fast import random_game
+    from rebirth_dsl.pyengine.fast import compiled
+    from rebirth_dsl.runtime.game import Game
+    from rebirth_dsl.runtime.setup import deal, seat_rng
 
     rs, names = _rules(rules), list(DEFAULT_NAMES[:n])
+    run_random = compiled(rs).run_random  # generates the engine
+    parts = [0.0, 0.0, 0.0]
+    clock = time.perf_counter
 
     def play(seed: int) -> tuple[int, int]:
-        g, _ = random_game(rs, names, seed)
+        t0 = clock()
+        g = Game(rs, names, deal(rs, n, seed))
+        g.quiet = True
+        rngs = [seat_rng(seed, i) for i in range(n)]
+        t1 = clock()
+        run_random(g, rngs, None)
+        t2 = clock()
         g.winners(g.final_scores(g.end_events()))
+        t3 = clock()
+        parts[0] += t1 - t0
+        parts[1] += t2 - t1
+        parts[2] += t3 - t2
         return 1, g.move_index
 
-    play(10**6)  # generates the engine
-    return _Rate(play)
+    for s in range(300):  # what is written out once it pays back (runtime/game.py), before the first round
+        play(10**6 + s)
+    return _Rate(play, parts)
 
 
 def timed(engines: list[str], players: list[int], base: str, other: str, rounds: int, seconds: float) -> None:
@@ -249,6 +272,10 @@ def timed(engines: list[str], players: list[int], base: str, other: str, rounds:
             rm = statistics.median(y / x for x, y in zip(a.moves, b.moves, strict=True))
             print(f"{engine:7} {n} players  {base} {ga:9,.0f} games/s {1e6 / ma:7.3f} us/move  {other} {gb:9,.0f} "
                   f"games/s {1e6 / mb:7.3f} us/move  {other}/{base} per game {rg:.3f} per move {rm:.3f}", flush=True)
+            if a.per_part and b.per_part:
+                pa, pb = ([statistics.median(r[i] for r in x.per_part) for i in range(3)] for x in (a, b))
+                print(f"{'':7} {n} players  us a game in the deal, the moves, the end: {base} "
+                      f"{' / '.join(f'{x:.0f}' for x in pa)}  {other} {' / '.join(f'{x:.0f}' for x in pb)}", flush=True)
     print(f"(load {end:.2f} at the end)")
 
 
