@@ -9,9 +9,8 @@ import gc
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
-from rebirth_dsl import __version__
+from rebirth_dsl import TYPE_CHECKING, __version__
 from rebirth_dsl.board.data import load_json
 from rebirth_dsl.board.view import load_board_view
 from rebirth_dsl.errors import Diagnostic, RebirthError
@@ -21,6 +20,7 @@ from rebirth_dsl.records.resources import board_for, bundled, default_board, def
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 # Start-up: the modules above are what every command may need (finding bundled games, reading files,
 # reporting errors). Each command imports its own modules inside its function: measured with

@@ -29,9 +29,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
 
-_T = TypeVar("_T")
+from rebirth_dsl import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+    _T = TypeVar("_T")
+else:
+    def dataclass_transform(**kwargs: object) -> Callable[[_T], _T]:
+        """typing.dataclass_transform, which only type checkers read: the decorator itself, unchanged."""
+        return lambda decorator: decorator
+
 _set = object.__setattr__
 _META: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
 
@@ -68,19 +77,11 @@ class FieldSpec:
         return f"FieldSpec(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r})"
 
 
-@overload
-def field(*, default: _T, repr: bool = True, hash: bool | None = None, compare: bool = True,  # noqa: A002
-          metadata: Mapping[Any, Any] | None = None) -> _T: ...
-@overload
-def field(*, default_factory: Callable[[], _T], repr: bool = True, hash: bool | None = None,  # noqa: A002
-          compare: bool = True, metadata: Mapping[Any, Any] | None = None) -> _T: ...
-@overload
-def field(*, repr: bool = True, hash: bool | None = None, compare: bool = True,  # noqa: A002
-          metadata: Mapping[Any, Any] | None = None) -> Any: ...
 def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True,  # noqa: A002
           hash: bool | None = None, compare: bool = True, metadata: Mapping[Any, Any] | None = None) -> Any:
     """A field with a default, a default factory, or left out of the repr or the comparisons, as
-    `dataclasses.field` declares it (for the classes below: every field is set by the constructor)."""
+    `dataclasses.field` declares it (for the classes below: every field is set by the constructor). Typed
+    Any, as the field's value: no overloads by argument (they need typing.overload at run time)."""
     return FieldSpec(default, default_factory, repr, hash, compare, metadata)
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress
-from typing import Any, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.exprgen import direct_function, value_source
 from rebirth_dsl.compile.prims import CompiledExpr
@@ -20,8 +20,11 @@ from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.rules.public import python_held_points
 from rebirth_dsl.shared_methods import field_names
 
-Game = Any  # runtime.game.Game, a layer above this one
-E = TypeVar("E")
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    Game = Any  # runtime.game.Game, a layer above this one
+    E = TypeVar("E")
 
 
 def end_quiet(rs: Ruleset, event: type[E]) -> Callable[[Game], list[E]]:

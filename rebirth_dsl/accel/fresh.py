@@ -11,12 +11,16 @@ depend only on the ruleset and board.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.shared_methods import Struct, shared_fields
 
-_S = TypeVar("_S", bound=Struct)  # the state class (runtime.state.State or a Game)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    _S = TypeVar("_S", bound=Struct)  # the state class (runtime.state.State or a Game)
+
 _ATOMS = (bool, int, str, type(None))
 
 

@@ -10,18 +10,20 @@ import _random
 import random
 from collections.abc import Callable
 from math import floor
-from typing import Any, Protocol, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel import written_out
 from rebirth_dsl.compile.emit import literal
 
-_T = TypeVar("_T")
+if TYPE_CHECKING:
+    from typing import Any, Protocol, TypeVar
 
+    _T = TypeVar("_T")
 
-class _Shuffle(Protocol):
-    """Shuffles a list in place, drawing floats in [0, 1) from rnd."""
+    class _Shuffle(Protocol):
+        """Shuffles a list in place, drawing floats in [0, 1) from rnd."""
 
-    def __call__(self, a: list[_T], rnd: Callable[[], float], /) -> None: ...
+        def __call__(self, a: list[_T], rnd: Callable[[], float], /) -> None: ...
 
 
 def shuffle(items: list[_T], rnd: Callable[[], float], loop: _Shuffle | None = None) -> None:

@@ -12,28 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import FunctionType
-from typing import TYPE_CHECKING, Any, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import literal
 from rebirth_dsl.compile.functions import FUNCTIONS
-from rebirth_dsl.compile.prims import (
-    CompiledExpr,
-    Ctx,
-    DirectFn,
-    Fn,
-    best_of,
-    fewest_of,
-    most_of,
-    selected_kinds,
-)
+from rebirth_dsl.compile.prims import CompiledExpr, Ctx, best_of, fewest_of, most_of, selected_kinds
 from rebirth_dsl.lang import ast as A
 
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from rebirth_dsl.check.symbols import Tables
+    from rebirth_dsl.compile.prims import DirectFn, Fn
+
+    _T = TypeVar("_T")
 
 _OPS = {"+": "+", "-": "-", "*": "*", ">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!=",
         "and": "and", "or": "or"}
-_T = TypeVar("_T")
 _GROUPS = {"+": "sum", "-": "sum", "*": "prod", "and": "and", "or": "or"}  # left-associative in both languages
 
 

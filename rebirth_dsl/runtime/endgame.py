@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel.fast_end import end_quiet
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.rules.public import held_points

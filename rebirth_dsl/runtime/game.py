@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel import written_out
 from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
@@ -24,9 +24,13 @@ from rebirth_dsl.runtime.setup import Setup
 from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state
 from rebirth_dsl.shared_methods import Node, node
 
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
 __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
 
-_G = TypeVar("_G", bound="Game")  # Game, or a subclass of it (a blank position is made of the class asked for)
+if TYPE_CHECKING:
+    _G = TypeVar("_G", bound="Game")  # Game, or a subclass of it (a blank position is made of the class asked for)
 FRESH_AFTER = 128  # games copied by copy_state before the copy is written out (Game.__new__)
 
 

@@ -41,7 +41,8 @@ NOT_FOR_EVAL = (*HEAVY, "numpy", "cffi", "starlette", "pygls", "matplotlib", "re
                 "dataclasses", "inspect", "ast",  # @dataclass's machinery: see test_a_warm_eval_imports_no_dataclass...
                 "hashlib", "_hashlib", "hmac",  # OpenSSL, 12 M instructions: the cache's BLAKE2b needs none of it
                 "shutil",  # argparse's width, 7 M (cli._Parser gives it)
-                "tokenize", "copy")  # for generating engines and copying a record's data only
+                "tokenize", "copy",  # for generating engines and copying a record's data only
+                "typing")  # only annotations name it: `from rebirth_dsl import TYPE_CHECKING` (rebirth_dsl/__init__.py)
 _PROBE = """
 import contextlib, io, json, sys
 from rebirth_dsl.cli import main
