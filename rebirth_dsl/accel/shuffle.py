@@ -13,7 +13,7 @@ from math import floor
 
 from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel import written_out
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.emit import literal, run_source
 
 if TYPE_CHECKING:
     from typing import Any, Protocol, TypeVar
@@ -51,7 +51,7 @@ def _shuffler(m: int) -> _Shuffle:
         lines.append(f"    a[{i}], a[j] = a[j], a[{i}]")
     lines.append("    return")
     env: dict[str, Any] = {"__builtins__": {}, "floor": floor, **{f"k{k}": float(k) for k in counts}}
-    exec(compile("\n".join(lines), f"<shuffle of {m}>", "exec"), env)  # noqa: S102 - our own names and ints
+    run_source("\n".join(lines), f"<shuffle of {m}>", env)  # our own names and ints
     shuffle: _Shuffle = env["shuffle"]  # the source defines shuffle
     return shuffle
 

@@ -387,5 +387,6 @@ def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: P
         for me in range(len(game.players)):
             assert card.cond(Ctx(game, me)) == compile_expr(card.cond.node, game.t)(Ctx(game, me)), card.name
         assert card.cond.fn is fn and fn.__code__ is not exprgen._first_call.__code__  # compiled in place
+        assert fn.__code__.co_filename == "<rebirth expression>"  # named as compile() names it (emit.run_source)
         assert card.reads == reads_of(card.cond.node, game.t) and card.threshold == threshold_of(card.cond.node, game.t)
         assert "_analysis" not in vars(card)
