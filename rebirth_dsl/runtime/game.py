@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel import written_out
-from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.rules.kind import Placement
@@ -74,6 +73,14 @@ def static(rs: Ruleset) -> Static:
     return st
 
 
+def _derive_fresh(g: _G) -> Callable[[], _G]:
+    """accel.fresh.derive_fresh, imported when a ruleset's games have been copied often enough to write the
+    copy out: a command that plays a game or two never imports it."""
+    from rebirth_dsl.accel.fresh import derive_fresh
+
+    return derive_fresh(g)
+
+
 def blank(rs: Ruleset, n: int, cls: type[_G]) -> _G:
     """The empty position of a ruleset for n players, with its neutral tiles (S-U2) placed: made once and
     kept in the ruleset's `derived` field; every new game starts from a copy of it."""
@@ -128,7 +135,7 @@ class Game(State):
         # copy_state of the blank, written out once it pays back (accel.fresh; the same copy: tests/engines/
         # test_fast.py): the first FRESH_AFTER games of a ruleset and player count are copied by copy_state
         make: Callable[[], Game] | None = written_out(rs.derived.fresh, rs.derived.copied, (n, cls), FRESH_AFTER,
-                                                      lambda: derive_fresh(blank(rs, n, cls)))
+                                                      lambda: _derive_fresh(blank(rs, n, cls)))
         return copy_state(blank(rs, n, cls)) if make is None else make()
 
     def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:

@@ -43,7 +43,8 @@ NOT_FOR_EVAL = (*HEAVY, "numpy", "cffi", "starlette", "pygls", "matplotlib", "re
                 "shutil",  # argparse's width, 7 M (cli._Parser gives it)
                 "tokenize", "copy",  # for generating engines and copying a record's data only
                 "typing",  # only annotations name it: `from rebirth_dsl import TYPE_CHECKING` (rebirth_dsl/__init__.py)
-                "argparse", "gettext", "locale")  # a plain command line is read without them (cli._plain_args)
+                "argparse", "gettext", "locale",  # a plain command line is read without them (cli._plain_args)
+                "rebirth_dsl.accel.fresh", "rebirth_dsl.accel.fast_end")  # devices for many games, or quiet ones
 _PROBE = """
 import contextlib, io, json, sys
 from rebirth_dsl.cli import main
