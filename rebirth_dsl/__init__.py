@@ -9,6 +9,13 @@ import importlib
 
 __version__ = "0.1.0"
 
+# typing.TYPE_CHECKING for the modules a command imports (`from rebirth_dsl import TYPE_CHECKING`): false at
+# run time, and read as true by type checkers whatever module the name comes from. A command then never
+# imports typing, nor makes a TypeVar or a Protocol (TypeVar("T", bound="Name") compiles its forward reference,
+# and the first compile() of a process builds every class of Python's `ast` module); what only annotations
+# name is imported under `if TYPE_CHECKING:`.
+TYPE_CHECKING = False
+
 _API = ("Game", "IllegalMove", "Move", "RebirthError", "Rules", "from_record", "load", "new_game")
 
 

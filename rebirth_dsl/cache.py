@@ -32,9 +32,12 @@ import stat
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.shared_methods import Struct, field_names
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # hashlib's own BLAKE2 and hmac's own constant-time comparison, from the modules hashlib and hmac take them
 # from: importing either of those loads OpenSSL, a noticeable part of every `rebirth eval`'s start

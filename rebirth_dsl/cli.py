@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import errno
 import functools
 import gc
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from types import SimpleNamespace
 
-from rebirth_dsl import __version__
+from rebirth_dsl import TYPE_CHECKING, __version__
 from rebirth_dsl.board.data import load_json
 from rebirth_dsl.board.view import load_board_view
 from rebirth_dsl.errors import Diagnostic, RebirthError
@@ -20,7 +19,9 @@ from rebirth_dsl.lang.parser import load_rules
 from rebirth_dsl.records.resources import board_for, bundled, default_board, default_rules, find, name_of
 
 if TYPE_CHECKING:
+    import argparse
     from pathlib import Path
+    from typing import Any
 
 # Start-up: the modules above are what every command may need (finding bundled games, reading files,
 # reporting errors). Each command imports its own modules inside its function: measured with
@@ -34,19 +35,27 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 GC_YOUNG = 10_000  # allocations between collections of the youngest generation in the program (see program)
 
 
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, **kwargs: Any) -> None:
-        # the help formatter with the terminal's width given: argparse makes one per option (to check its
-        # metavar), and one left to find the width itself imports shutil (with bz2, lzma and fnmatch) in
-        # every command, only to format help that is never shown
-        formatter = kwargs.pop("formatter_class", argparse.HelpFormatter)
-        kwargs["formatter_class"] = functools.partial(formatter, width=_columns() - 2)  # as HelpFormatter's default
-        super().__init__(**kwargs)
+@functools.cache
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """The command line's parser class, made at its first use: a plain command line is read without argparse
+    (see _plain_args), which imports gettext, whose lookup of the messages' translations imports locale."""
+    import argparse
 
-    def error(self, message: str) -> Any:  # argparse exits 2 on usage errors; keep that, without noise
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
+    class _Parser(argparse.ArgumentParser):
+        def __init__(self, raw_description: bool = False, **kwargs: Any) -> None:
+            # the help formatter with the terminal's width given: argparse makes one per option (to check its
+            # metavar), and one left to find the width itself imports shutil (with bz2, lzma and fnmatch) in
+            # every command, only to format help that is never shown
+            formatter = argparse.RawDescriptionHelpFormatter if raw_description else argparse.HelpFormatter
+            kwargs["formatter_class"] = functools.partial(formatter, width=_columns() - 2)  # as HelpFormatter's default
+            super().__init__(**kwargs)
+
+        def error(self, message: str) -> Any:  # argparse exits 2 on usage errors; keep that, without noise
+            self.print_usage(sys.stderr)
+            print(f"{self.prog}: error: {message}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+
+    return _Parser
 
 
 def _columns() -> int:
@@ -100,11 +109,89 @@ def _command_of(argv: list[str]) -> str | None:
     return argv[0] if argv and argv[0] in COMMANDS else None
 
 
+class _Declared:
+    """A parser's declarations as _declare makes them, recorded without argparse: its options and its
+    subcommands (add_subparsers gives the parser itself, whose add_parser records a subcommand)."""
+
+    def __init__(self) -> None:
+        self.options: list[tuple[tuple[str, ...], dict[str, Any]]] = []
+        self.commands: dict[str, _Declared] = {}
+
+    def add_argument(self, *names: str, **kwargs: Any) -> None:
+        """Recorded."""
+        self.options.append((names, kwargs))
+
+    def add_subparsers(self, **kwargs: Any) -> _Declared:
+        """Itself: its add_parser records a subcommand."""
+        return self
+
+    def add_parser(self, name: str, **kwargs: Any) -> _Declared:
+        """A new subcommand's declarations."""
+        made = self.commands[name] = _Declared()
+        return made
+
+
+def _plain_args(argv: list[str]) -> Any:
+    """The arguments argparse would read from a plain command line, read without it: a subcommand (with no
+    subcommands of its own) followed by its positional arguments and its on/off flags, each written out in
+    full, in any order. Anything else (an option with a value, an abbreviation, -h, --, a word that starts
+    with -, an argument too many or too few) gives None: argparse reads that line, with its help and its
+    errors. The values come from the declarations argparse is given (_declare), so the two cannot differ."""
+    command = _command_of(argv)
+    if command is None:
+        return None
+    root = _Declared()
+    _declare(root, command)
+    parser = root.commands[command]
+    if parser.commands or any(kw.get("action") not in ("version", "help") for _, kw in root.options):
+        return None
+    values: dict[str, Any] = {"command": command}
+    flags: dict[str, tuple[str, bool]] = {}
+    positionals: list[str] = []
+    for names, kw in parser.options:
+        action = kw.get("action", "store")
+        if not names[0].startswith("-"):
+            if set(kw) - {"help", "metavar"}:  # nargs, type or choices: argparse's to check
+                return None
+            positionals.append(names[0])
+            continue
+        dest = kw.get("dest") or next((n for n in names if n.startswith("--")), names[0]).lstrip("-").replace("-", "_")
+        if kw.get("required"):
+            return None
+        if action in ("store_true", "store_false"):
+            values[dest] = kw.get("default", action == "store_false")
+            flags.update(dict.fromkeys(names, (dest, action == "store_true")))
+        elif action in ("store", "append") and not ("type" in kw and isinstance(kw.get("default"), str)):
+            values[dest] = kw.get("default")  # argparse passes a default given as text through `type`
+        else:
+            return None
+    given: list[str] = []
+    for word in argv[1:]:
+        if word.startswith("-"):
+            if word not in flags:
+                return None
+            dest, value = flags[word]
+            values[dest] = value
+        else:
+            given.append(word)
+    if len(given) != len(positionals):
+        return None
+    values.update(zip(positionals, given, strict=True))
+    return SimpleNamespace(**values)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """All subcommands and their options (with `command`, that subcommand alone)."""
-    p = _Parser(prog="rebirth", description="Rebirth rules compiler, validator and engine.")
+    p = _parser_class()(prog="rebirth", description="Rebirth rules compiler, validator and engine.")
+    _declare(p, command)
+    return p
+
+
+def _declare(p: Any, command: str | None) -> None:
+    """Declare the subcommands and their options on p (an argparse parser, or a _Declared that records them);
+    with `command`, that subcommand alone. Nested parsers are of p's class (argparse's default)."""
     p.add_argument("--version", action="version", version=_version())
-    sub = _Subcommands(p.add_subparsers(dest="command", required=True, parser_class=_Parser), command)
+    sub = _Subcommands(p.add_subparsers(dest="command", required=True), command)
 
     c = sub.add_parser("check", help="parse and check a rules file, and its fit with a board")
     c.add_argument("rules", help="a rules file, or a bundled ruleset by name (`rebirth list`)")
@@ -233,7 +320,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     r.add_argument("--base-board", help="--diff: BASE's board (a file or bundled name; default: its own)")
 
     tf = sub.add_parser("test", help="play the reference positions of a tests file and check what each expects",
-                        description=TESTS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+                        description=TESTS_HELP, raw_description=True)
     tf.add_argument("file", help="a tests file (NAME.tests), or a bundled ruleset's by the ruleset's name")
     tf.add_argument("--rules", help="run the positions against this ruleset (a file or bundled name) instead of "
                     "the one the tests file names")
@@ -248,7 +335,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    "exit 1 if any would")
     f.add_argument("--stdout", action="store_true", help="print the formatted text instead of writing the files")
     nw = sub.add_parser("new", help="start a variant in this folder: `rebirth new variant NAME --extends BASE`")
-    nws = nw.add_subparsers(dest="new_command", required=True, parser_class=_Parser)
+    nws = nw.add_subparsers(dest="new_command", required=True)
     nv = nws.add_parser("variant", help="write NAME.rules: a commented starter that extends a ruleset, names its "
                         "board and checks clean (an existing file is never overwritten)")
     nv.add_argument("name", help="the variant's name: NAME.rules is written in the current folder")
@@ -261,13 +348,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                     "`rebirth.board` setting names one (default: each ruleset's bundled board)")
 
     bd = sub.add_parser("board", help="make board files")
-    bds = bd.add_subparsers(dest="board_command", required=True, parser_class=_Parser)
+    bds = bd.add_subparsers(dest="board_command", required=True)
     bb = bds.add_parser("build", help="build a board from a map file (docs/maps.md)")
     bb.add_argument("map", help="a map file, or a bundled map by name (the file boards/maps/NAME.txt)")
     bb.add_argument("-o", "--output", required=True, help="the board JSON file to write")
     bb.add_argument("--check", action="store_true", help="write nothing; exit 1 if the board file is missing or "
                     "differs from what the map builds")
-    return p
 
 
 TESTS_HELP = """\
@@ -427,6 +513,8 @@ def count(text: str) -> int:
     -10**20 agents) raised OverflowError before they could."""
     n = int(text)  # argparse turns a ValueError into "invalid count value: 'x'"
     if abs(n) > MAX_COUNT:
+        import argparse  # loaded already: argparse calls this
+
         raise argparse.ArgumentTypeError(f"{text[:20]}{'...' if len(text) > 20 else ''}: out of range (at most "
                                          f"{MAX_COUNT:,} either way)")
     return n
@@ -436,6 +524,8 @@ def port(text: str) -> int:
     """A TCP port: 0 to 65535."""
     n = int(text)
     if not 0 <= n <= 65535:
+        import argparse  # loaded already: argparse calls this
+
         raise argparse.ArgumentTypeError(f"{text[:20]}: a port is 0 to 65535")
     return n
 
@@ -471,9 +561,11 @@ def main(argv: list[str] | None = None) -> int:
             reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else argv
     try:  # parsing too: building the parsers imports modules, which needs free file descriptors
-        args, unknown = build_parser(_command_of(argv)).parse_known_args(argv)
-        if unknown:  # the error is the whole parser's, with every subcommand in its usage line
-            args = build_parser().parse_args(argv)
+        args = _plain_args(argv)
+        if args is None:
+            args, unknown = build_parser(_command_of(argv)).parse_known_args(argv)
+            if unknown:  # the error is the whole parser's, with every subcommand in its usage line
+                args = build_parser().parse_args(argv)
         if getattr(args, "output", None) == "":  # else taken as no -o: `play --resume` wrote back to the record
             build_parser(args.command).error("argument -o/--output: an empty file name")
         args.argv = argv  # the command line as given, for the files that record their run (play/export.py)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Self
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.shared_methods import Node, Record, field, node, record, slotted_record
+
+if TYPE_CHECKING:
+    from typing import Self
 
 
 @node

@@ -14,9 +14,12 @@ import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.errors import RebirthError
+
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 MAX_INPUT_BYTES = 8 * 1024 * 1024  # the Scotland board is about 60 KB, a whole game record about 10 KB
 

@@ -28,10 +28,19 @@ at the bottom of the package, beside errors, whose Span, Fix and Diagnostic use 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar, dataclass_transform, overload
+from collections.abc import Callable, Mapping, Sequence
 
-_T = TypeVar("_T")
+from rebirth_dsl import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+    _T = TypeVar("_T")
+else:
+    def dataclass_transform(**kwargs: object) -> Callable[[_T], _T]:
+        """typing.dataclass_transform, which only type checkers read: the decorator itself, unchanged."""
+        return lambda decorator: decorator
+
 _set = object.__setattr__
 _META: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
 
@@ -68,19 +77,11 @@ class FieldSpec:
         return f"FieldSpec(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r})"
 
 
-@overload
-def field(*, default: _T, repr: bool = True, hash: bool | None = None, compare: bool = True,  # noqa: A002
-          metadata: Mapping[Any, Any] | None = None) -> _T: ...
-@overload
-def field(*, default_factory: Callable[[], _T], repr: bool = True, hash: bool | None = None,  # noqa: A002
-          compare: bool = True, metadata: Mapping[Any, Any] | None = None) -> _T: ...
-@overload
-def field(*, repr: bool = True, hash: bool | None = None, compare: bool = True,  # noqa: A002
-          metadata: Mapping[Any, Any] | None = None) -> Any: ...
 def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True,  # noqa: A002
           hash: bool | None = None, compare: bool = True, metadata: Mapping[Any, Any] | None = None) -> Any:
     """A field with a default, a default factory, or left out of the repr or the comparisons, as
-    `dataclasses.field` declares it (for the classes below: every field is set by the constructor)."""
+    `dataclasses.field` declares it (for the classes below: every field is set by the constructor). Typed
+    Any, as the field's value: no overloads by argument (they need typing.overload at run time)."""
     return FieldSpec(default, default_factory, repr, hash, compare, metadata)
 
 
@@ -95,9 +96,12 @@ def _fields_of_new(bases: tuple[type, ...], own: Mapping[str, Any]) -> tuple[Fie
     its own annotated names, each with the default its class body gives (a plain value or a field()), as
     @dataclass collects them."""
     found: dict[str, FieldSpec] = {}
-    mro: list[type] = []
-    for b in bases:
-        mro.extend(c for c in b.__mro__ if c not in mro)
+    if len(bases) == 1:  # the usual class statement: its one base's MRO as it is
+        mro: Sequence[type] = bases[0].__mro__
+    else:
+        mro = []
+        for b in bases:
+            mro.extend([c for c in b.__mro__ if c not in mro])
     for base in reversed(mro):
         for f in vars(base).get("__shared_fields__", ()):
             found[f.name] = f
@@ -165,7 +169,8 @@ def _decorate(cls: type[_T], slots: bool) -> type[_T]:
     fs = _fields_of_new(cls.__bases__, vars(cls))
     own = dict(vars(cls))
     made: Any = cls
-    mine = {f.name for f in fs if f.name in (own.get("__annotations__") or {})}
+    annotations = own.get("__annotations__") or {}
+    mine = {f.name for f in fs if f.name in annotations}
     if slots:
         inherited = {s for base in cls.__mro__[1:-1] for s in vars(base).get("__slots__", ())}
         own["__slots__"] = tuple(f.name for f in fs if f.name not in inherited)
@@ -198,16 +203,23 @@ class _OneStep(type):
     alone."""
 
     def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kwargs: Any) -> Any:
-        if "__slots__" in ns or not any(issubclass(b, Node) or not issubclass(b, Record) for b in bases
-                                        if isinstance(b, _OneStep)):
+        # loops and list comprehensions, not generator expressions: this runs for every class of every
+        # module a command imports, and a generator costs more to make and resume than the loop it drives
+        if "__slots__" in ns or not [b for b in bases if isinstance(b, _OneStep)
+                                     and (issubclass(b, Node) or not issubclass(b, Record))]:
             return super().__new__(mcls, name, bases, ns, **kwargs)
         fs = _fields_of_new(bases, ns)
-        mine = {f.name for f in fs if f.name in (ns.get("__annotations__") or {})}
-        inherited = {s for b in bases for c in b.__mro__[:-1] for s in vars(c).get("__slots__", ())}
+        names = tuple([f.name for f in fs])
+        annotations = ns.get("__annotations__") or {}
+        mine = {n for n in names if n in annotations}
+        inherited: set[str] = set()
+        for b in bases:
+            for c in b.__mro__[:-1]:
+                inherited.update(vars(c).get("__slots__", ()))
         ns = {k: v for k, v in ns.items() if k not in mine}
-        ns["__slots__"] = tuple(f.name for f in fs if f.name not in inherited)
+        ns["__slots__"] = tuple([n for n in names if n not in inherited])
         ns["__shared_fields__"] = fs
-        ns["__match_args__"] = tuple(f.name for f in fs)
+        ns["__match_args__"] = names
         ns["__dataclass_fields__"] = _DataclassFields()
         return super().__new__(mcls, name, bases, ns, **kwargs)
 

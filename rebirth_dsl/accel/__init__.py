@@ -5,11 +5,17 @@ games (fast_end.py). This layer sits between rules/ and runtime/, so the engines
 runtime/game.py, runtime/endgame.py, pyengine/fast.py) may use it and it never reads the runtime's classes.
 """
 
-from collections.abc import Callable, Hashable
-from typing import TypeVar
+from __future__ import annotations
 
-_K = TypeVar("_K", bound=Hashable)
-_F = TypeVar("_F")
+from collections.abc import Callable, Hashable
+
+from rebirth_dsl import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _K = TypeVar("_K", bound=Hashable)
+    _F = TypeVar("_F")
 
 
 def written_out(made: dict[_K, _F], uses: dict[_K, int], key: _K, after: int, write: Callable[[], _F]) -> _F | None:

@@ -11,12 +11,16 @@ depend only on the ruleset and board.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
 
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl import TYPE_CHECKING
+from rebirth_dsl.compile.emit import literal, run_source
 from rebirth_dsl.shared_methods import Struct, shared_fields
 
-_S = TypeVar("_S", bound=Struct)  # the state class (runtime.state.State or a Game)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    _S = TypeVar("_S", bound=Struct)  # the state class (runtime.state.State or a Game)
+
 _ATOMS = (bool, int, str, type(None))
 
 
@@ -54,6 +58,6 @@ def derive_fresh(s: _S) -> Callable[[], _S]:
         v = getattr(s, f.name)
         lines.append(f"    n.{f.name} = {leaf(v) if f.metadata.get('shared') else build(v)}")
     lines.append("    return n")
-    exec(compile("\n".join(lines), f"<fresh {type(s).__name__}>", "exec"), env)  # noqa: S102 - our own field names and literals
+    run_source("\n".join(lines), f"<fresh {type(s).__name__}>", env)  # our own field names and literals
     fresh: Callable[[], _S] = env["fresh"]  # the source defines fresh
     return fresh

@@ -10,18 +10,20 @@ import _random
 import random
 from collections.abc import Callable
 from math import floor
-from typing import Any, Protocol, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel import written_out
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl.compile.emit import literal, run_source
 
-_T = TypeVar("_T")
+if TYPE_CHECKING:
+    from typing import Any, Protocol, TypeVar
 
+    _T = TypeVar("_T")
 
-class _Shuffle(Protocol):
-    """Shuffles a list in place, drawing floats in [0, 1) from rnd."""
+    class _Shuffle(Protocol):
+        """Shuffles a list in place, drawing floats in [0, 1) from rnd."""
 
-    def __call__(self, a: list[_T], rnd: Callable[[], float], /) -> None: ...
+        def __call__(self, a: list[_T], rnd: Callable[[], float], /) -> None: ...
 
 
 def shuffle(items: list[_T], rnd: Callable[[], float], loop: _Shuffle | None = None) -> None:
@@ -49,7 +51,7 @@ def _shuffler(m: int) -> _Shuffle:
         lines.append(f"    a[{i}], a[j] = a[j], a[{i}]")
     lines.append("    return")
     env: dict[str, Any] = {"__builtins__": {}, "floor": floor, **{f"k{k}": float(k) for k in counts}}
-    exec(compile("\n".join(lines), f"<shuffle of {m}>", "exec"), env)  # noqa: S102 - our own names and ints
+    run_source("\n".join(lines), f"<shuffle of {m}>", env)  # our own names and ints
     shuffle: _Shuffle = env["shuffle"]  # the source defines shuffle
     return shuffle
 

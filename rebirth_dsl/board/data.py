@@ -7,10 +7,17 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Protocol
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import decode_text, read_text, shown
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
+    class _HasHexes(Protocol):
+        @property
+        def hexes(self) -> Any: ...
 
 # Axial neighbour offsets (Red Blob Games), in clockwise order starting east.
 NEIGHBOUR_OFFSETS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -23,11 +30,6 @@ MAX_NOTES = 10_000
 MAX_TAGS = 20  # tags on one hex
 MAX_JSON_DEPTH = 64  # nesting of any JSON file read (a board nests 3 deep, a game record 4)
 _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
-
-
-class _HasHexes(Protocol):
-    @property
-    def hexes(self) -> Any: ...
 
 
 class Geometry:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.errors import Diagnostic, Fix, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import comment_ids

@@ -3,16 +3,16 @@ variables, and the type checker that reports every name, type and arity error at
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.errors import Fix, RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.functions import SIGNATURES
 from rebirth_dsl.shared_methods import Node, node, replace
 
 if TYPE_CHECKING:
-    from rebirth_dsl.check.symbols import Tables
+    from typing import Any
 
+    from rebirth_dsl.check.symbols import Tables
 
 # The built-in functions are declared in lang/functions.py (one entry each); the checker reads their
 # signatures from there.

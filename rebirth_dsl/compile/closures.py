@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.functions import FUNCTIONS
-from rebirth_dsl.compile.prims import Ctx, Fn, selected_kinds
+from rebirth_dsl.compile.prims import Ctx, selected_kinds
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang import ast as A
+
+if TYPE_CHECKING:
+    from rebirth_dsl.compile.prims import Fn
 
 
 # ----- compiling to closures ------------------------------------------------------------------

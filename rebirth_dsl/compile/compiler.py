@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from rebirth_dsl import __version__, cache
+from rebirth_dsl import TYPE_CHECKING, __version__, cache
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import lazy_expr_function
-from rebirth_dsl.compile.prims import CompiledExpr, Fn
+from rebirth_dsl.compile.prims import CompiledExpr
 from rebirth_dsl.compile.reads import Reads, Threshold, reads_of, threshold_of
 from rebirth_dsl.compile.ruleset import (
     Ability,
@@ -29,6 +28,9 @@ from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids
 from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS, TieStep
+
+if TYPE_CHECKING:
+    from rebirth_dsl.compile.prims import Fn
 
 if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as board.view.BoardView too
     from rebirth_dsl.board.model import Board as BoardModel

@@ -1,11 +1,18 @@
 """The one way generated code is written: literals checked to be plain values (Python's, and C's ints), and
-the Emitter (indentation, names bound once, declared locals) the Python and C generators share."""
+the Emitter (indentation, names bound once, declared locals) the Python and C generators share; and the one
+way generated Python is run (run_source)."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import CodeType, FunctionType
+
+from rebirth_dsl import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def literal(v: object) -> str:
@@ -18,6 +25,24 @@ def literal(v: object) -> str:
     if isinstance(v, dict):
         return "{" + "".join(f"{literal(k)}: {literal(x)}, " for k, x in v.items()) + "}"
     raise TypeError(f"not a literal: {type(v).__name__}")
+
+
+def run_source(source: str, filename: str, env: dict[str, Any]) -> None:
+    """Run generated source in `env`, the code of the functions it defines named `filename` (what
+    tracebacks and profiles show), as `exec(compile(source, filename, "exec"), env)` does. compile() is
+    not called: it first checks whether it was given an AST, and the first such check in a process builds
+    every class of Python's `ast` module, which costs a command that compiles a few expressions more than
+    compiling them does. exec() of the text compiles it alike, naming the code "<string>"."""
+    exec(source, env)  # noqa: S102 - the callers' generators write the text, from checked literals only
+    for value in env.values():
+        if type(value) is FunctionType and value.__globals__ is env and value.__code__.co_filename == "<string>":
+            value.__code__ = _named(value.__code__, filename)
+
+
+def _named(code: CodeType, filename: str) -> CodeType:
+    """The code, and the code of the functions, lambdas and comprehensions in it, named `filename`."""
+    consts = tuple(_named(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 def c_int(v: object) -> str:

@@ -12,28 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import FunctionType
-from typing import TYPE_CHECKING, Any, TypeVar
 
-from rebirth_dsl.compile.emit import literal
+from rebirth_dsl import TYPE_CHECKING
+from rebirth_dsl.compile.emit import literal, run_source
 from rebirth_dsl.compile.functions import FUNCTIONS
-from rebirth_dsl.compile.prims import (
-    CompiledExpr,
-    Ctx,
-    DirectFn,
-    Fn,
-    best_of,
-    fewest_of,
-    most_of,
-    selected_kinds,
-)
+from rebirth_dsl.compile.prims import CompiledExpr, Ctx, best_of, fewest_of, most_of, selected_kinds
 from rebirth_dsl.lang import ast as A
 
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from rebirth_dsl.check.symbols import Tables
+    from rebirth_dsl.compile.prims import DirectFn, Fn
+
+    _T = TypeVar("_T")
 
 _OPS = {"+": "+", "-": "-", "*": "*", ">=": ">=", "<=": "<=", ">": ">", "<": "<", "==": "==", "!=": "!=",
         "and": "and", "or": "or"}
-_T = TypeVar("_T")
 _GROUPS = {"+": "sum", "-": "sum", "*": "prod", "and": "and", "or": "or"}  # left-associative in both languages
 
 
@@ -252,7 +247,7 @@ for _entry in FUNCTIONS.values():  # each function's own (compile/functions.py)
 
 def _run(source: str) -> Callable[..., Any]:
     env: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_HELPERS}
-    exec(compile(source, "<rebirth expression>", "exec"), env)  # noqa: S102 - generator text + literals only
+    run_source(source, "<rebirth expression>", env)  # generator text + literals only
     f: Callable[..., Any] = env["f"]  # the source defines f
     return f
 
@@ -301,7 +296,7 @@ def lazy_expr_function(node: A.Expr, t: Tables, fallback: Callable[[], Fn]) -> F
 
     def compile_me(ctx: Ctx) -> Any:
         try:
-            exec(compile(_expr_source(node, t), "<rebirth expression>", "exec"), env)  # noqa: S102 - as _run
+            run_source(_expr_source(node, t), "<rebirth expression>", env)  # as _run
             f.__code__ = env["f"].__code__
         except (SyntaxError, RecursionError, MemoryError, OverflowError, ValueError):
             env["_fallback"] = fallback()

@@ -4,53 +4,52 @@ the evaluation context and the comparisons across players."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
 
-from rebirth_dsl import shared_methods
+from rebirth_dsl import TYPE_CHECKING, shared_methods
 from rebirth_dsl.lang import ast as A
 
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from rebirth_dsl.check.symbols import Tables
     from rebirth_dsl.compile.ruleset import Ruleset
 
-# An expression's value: a number, a truth, a list of hexes, landmarks or areas, or a list of groups. Which
-# one, check/types.py proves from the rules before anything is compiled; to mypy it stays Any.
-Fn = Callable[["Ctx"], Any]
+    # An expression's value: a number, a truth, a list of hexes, landmarks or areas, or a list of groups. Which
+    # one, check/types.py proves from the rules before anything is compiled; to mypy it stays Any.
+    Fn = Callable[["Ctx"], Any]
 
+    class ExprGame(Protocol):
+        """What an expression reads of the game (runtime.game.Game has it; compile/ sits below runtime/)."""
 
-class ExprGame(Protocol):
-    """What an expression reads of the game (runtime.game.Game has it; compile/ sits below runtime/)."""
+        @property
+        def rs(self) -> Ruleset: ...
+        @property
+        def n_players(self) -> int: ...
+        @property
+        def owner(self) -> list[int]: ...  # per hex: its tile's owner, or -1
+        @property
+        def tval(self) -> list[int]: ...  # per hex: its tile's value (influence)
+        @property
+        def tiles_of(self) -> list[list[list[int]]]: ...  # [seat][tile kind] -> hexes
+        @property
+        def parent(self) -> list[int]: ...  # union-find over the groups (S-F1)
+        @property
+        def gsize(self) -> list[int]: ...
+        @property
+        def lm_owner(self) -> list[int]: ...  # per landmark: its holder, or -1
+        @property
+        def area_first(self) -> dict[int, int]: ...  # completed area -> the player ranked first
 
-    @property
-    def rs(self) -> Ruleset: ...
-    @property
-    def n_players(self) -> int: ...
-    @property
-    def owner(self) -> list[int]: ...  # per hex: its tile's owner, or -1
-    @property
-    def tval(self) -> list[int]: ...  # per hex: its tile's value (influence)
-    @property
-    def tiles_of(self) -> list[list[list[int]]]: ...  # [seat][tile kind] -> hexes
-    @property
-    def parent(self) -> list[int]: ...  # union-find over the groups (S-F1)
-    @property
-    def gsize(self) -> list[int]: ...
-    @property
-    def lm_owner(self) -> list[int]: ...  # per landmark: its holder, or -1
-    @property
-    def area_first(self) -> dict[int, int]: ...  # completed area -> the player ranked first
+        def group_of(self, h: int) -> list[int]:
+            """The hexes of the group containing h."""
 
-    def group_of(self, h: int) -> list[int]:
-        """The hexes of the group containing h."""
+        def groups_of(self, p: int, kinds: frozenset[int]) -> list[list[int]]:
+            """A player's groups of these kinds."""
 
-    def groups_of(self, p: int, kinds: frozenset[int]) -> list[list[int]]:
-        """A player's groups of these kinds."""
+    class DirectFn(Protocol):
+        """An expression as a function of the values a Ctx would carry (exprgen.direct_function)."""
 
-
-class DirectFn(Protocol):
-    """An expression as a function of the values a Ctx would carry (exprgen.direct_function)."""
-
-    def __call__(self, g: ExprGame, me: int, placed: int = -1, influence: int = 0) -> Any: ...
+        def __call__(self, g: ExprGame, me: int, placed: int = -1, influence: int = 0) -> Any: ...
 
 
 @shared_methods.node

@@ -23,8 +23,7 @@ board and an added tile never changes kind or value, which is what makes "where 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.functions import FUNCTIONS
 from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.lang import ast as A

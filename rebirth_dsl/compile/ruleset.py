@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.compile.prims import CompiledExpr, Fn
+from rebirth_dsl.compile.prims import CompiledExpr
 from rebirth_dsl.compile.reads import Reads, Threshold
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TieStep
 from rebirth_dsl.shared_methods import Record, field, record
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from rebirth_dsl.compile.prims import Fn
 
 
 # ----- what later stages derive from a ruleset, once ----------------------------------------------

@@ -13,11 +13,28 @@ table, `2 to 3: 15` (players only). A trailing `*` repeats; `a|b` accepts either
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Protocol
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.limits import MAX_PLAYERS
 from rebirth_dsl.shared_methods import Node, node, replace
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Facts(Protocol):
+        """The board and tile facts a function's range is read from, for one player count (check/reach.py)."""
+
+        def tiles(self, kinds: tuple[A.Expr, ...]) -> Bound: ...  # a player's tiles of these kinds (all: none named)
+        def hexes(self, sel: A.Expr) -> frozenset[int]: ...  # the board hexes of a kind or with a tag
+        def next_to(self, target: A.Expr) -> frozenset[int]: ...  # the hexes next to a kind, a tag or a landmark
+        def ring(self, where: frozenset[int]) -> frozenset[int]: ...  # the hexes next to any of these
+        def landmarks_next_to(self, kind: A.Expr, where: frozenset[int] | None) -> Bound: ...  # a kind's, near these
+        def groups(self, kinds: tuple[A.Expr, ...]) -> Bound: ...  # a player's groups of these kinds
+        def areas_meeting(self, where: frozenset[int] | None) -> Bound: ...  # the areas these hexes lie in
+        def winnable(self) -> Bound: ...  # the areas a player can come first in
+        def players(self) -> int: ...  # the player count these facts are for
+
 
 # ----- ranges: what a function's value can be over a whole game (check/reach.py) ------------------------
 ME, NOBODY = -2, -1  # the start values of a player expression: `me`, nobody
@@ -46,22 +63,9 @@ class Bound(Node):
         return replace(self, hi=hi, why=why)
 
 
-class Facts(Protocol):
-    """The board and tile facts a function's range is read from, for one player count (check/reach.py)."""
-
-    def tiles(self, kinds: tuple[A.Expr, ...]) -> Bound: ...  # a player's tiles of these kinds (all: none named)
-    def hexes(self, sel: A.Expr) -> frozenset[int]: ...  # the board hexes of a kind or with a tag
-    def next_to(self, target: A.Expr) -> frozenset[int]: ...  # the hexes next to a kind, a tag or a landmark
-    def ring(self, where: frozenset[int]) -> frozenset[int]: ...  # the hexes next to any of these
-    def landmarks_next_to(self, kind: A.Expr, where: frozenset[int] | None) -> Bound: ...  # a kind's, near these
-    def groups(self, kinds: tuple[A.Expr, ...]) -> Bound: ...  # a player's groups of these kinds
-    def areas_meeting(self, where: frozenset[int] | None) -> Bound: ...  # the areas these hexes lie in
-    def winnable(self) -> Bound: ...  # the areas a player can come first in
-    def players(self) -> int: ...  # the player count these facts are for
-
-
-# A function's range: (facts, its arguments as written, their ranges) -> the range of its value.
-Range = Callable[[Facts, tuple[A.Expr, ...], tuple[Bound, ...]], Bound]
+if TYPE_CHECKING:
+    # A function's range: (facts, its arguments as written, their ranges) -> the range of its value.
+    Range = Callable[[Facts, tuple[A.Expr, ...], tuple[Bound, ...]], Bound]
 
 
 def _empty_at_start(b: Bound) -> int | None:

@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from rebirth_dsl import __version__, cache
+from rebirth_dsl import TYPE_CHECKING, __version__, cache
 from rebirth_dsl.errors import Diagnostic, RebirthError
 from rebirth_dsl.files import read_text, shown
 from rebirth_dsl.lang import ast as A
@@ -14,7 +13,15 @@ from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.refs import base_not_found, find_base, inside, with_folder
 
 if TYPE_CHECKING:
+    from typing import Protocol, TypeVar
+
     from lark import Lark
+
+    class _Keyed(Protocol):
+        @property
+        def key(self) -> A.Key: ...
+
+    _Item = TypeVar("_Item", bound=_Keyed)
 
 # This package's own files, beside this module: importlib.resources would find the same files, at the price of
 # importing it (and zipfile, tempfile) on every command's start.
@@ -103,14 +110,6 @@ def load_rules(path: str | Path, _seen: tuple[str, ...] = (), root: Path | None 
                                   col=sp.col)
     base = load_rules(base_path, _seen + (str(here),), root)
     return merge(base, rules)
-
-
-class _Keyed(Protocol):
-    @property
-    def key(self) -> A.Key: ...
-
-
-_Item = TypeVar("_Item", bound=_Keyed)
 
 
 def _merge_items(base: tuple[_Item, ...], child: tuple[_Item, ...]) -> tuple[_Item, ...]:

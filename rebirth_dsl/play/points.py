@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel.public import warm_fork
-from rebirth_dsl.compile.functions import FUNCTIONS, DeltaUnsupported, DeltaView, Ev, Table, _Hexes, _root
+from rebirth_dsl.compile.functions import FUNCTIONS, DeltaUnsupported, Table, _Hexes, _root
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import (
     AreaRule,
@@ -42,6 +43,9 @@ from rebirth_dsl.rules import area, majority, touch, trigger
 from rebirth_dsl.rules.public import ahead, payout
 from rebirth_dsl.runtime.game import Game, first_choice
 from rebirth_dsl.runtime.state import EMPTY
+
+if TYPE_CHECKING:
+    from rebirth_dsl.compile.functions import DeltaView, Ev
 
 
 def probe_points(game: Game, p: int, tile: tuple[int, int], h: int) -> int:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.runtime.game import Event, Game
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def evaluate(game: Game, viewer: int | None = None) -> dict[str, Any]:

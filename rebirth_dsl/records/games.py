@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.errors import RebirthError
 from rebirth_dsl.files import decode_text, read_bytes, shown
 from rebirth_dsl.records.record import Replay, load_record, replay
 from rebirth_dsl.records.resources import find
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from rebirth_dsl.records.position import Position
 
 MAX_GAME_BYTES = 16 * 1024 * 1024  # a record of the longest game is about 20 KB; stdin is refused past this

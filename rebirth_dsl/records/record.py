@@ -7,9 +7,8 @@ import os
 from _thread import allocate_lock  # threading itself is not imported by a warm `rebirth eval`
 from collections import OrderedDict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
 
-from rebirth_dsl import cache
+from rebirth_dsl import TYPE_CHECKING, cache
 from rebirth_dsl.board.view import BoardView, load_board_view
 from rebirth_dsl.compile.compiler import compile_rules
 from rebirth_dsl.compile.ruleset import Ruleset
@@ -24,6 +23,8 @@ from rebirth_dsl.runtime.setup import Setup, colour_tiles, deal
 from rebirth_dsl.shared_methods import Record, record
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from rebirth_dsl.records.models import GameRecord
 
 
@@ -299,7 +300,8 @@ def replay(loaded: Loaded, stop_at: int | None = None) -> Replay:
             h = None
             where = f"$.moves[{i}].hex"
             if m.hex is not None:
-                h = game.t.index.get(cast("tuple[int, int]", tuple(m.hex)))  # a validated hex: two ints
+                hex_: tuple[int, int] = tuple(m.hex)  # type: ignore[assignment]  # a validated hex: two ints
+                h = game.t.index.get(hex_)
                 if h is None:
                     raise IllegalMove(f"there is no hex ({m.hex[0]},{m.hex[1]}) on the board",
                                       rs.cites.one_tile[0] if rs.cites.one_tile else "the one-tile rule", i)

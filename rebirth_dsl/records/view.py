@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
-from rebirth_dsl import __version__, cache
+from rebirth_dsl import TYPE_CHECKING, __version__, cache
 from rebirth_dsl.board.data import load_json
 from rebirth_dsl.files import read_bytes
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class MoveView:

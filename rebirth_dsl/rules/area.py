@@ -15,21 +15,25 @@ tests/test_fast.py and tests/test_native.py the engines to the reference.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import Emitter, Locals, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TIE_STEPS, TieStep
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, never_at
+from rebirth_dsl.rules.kind import Kind, Placement, never_at
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from rebirth_dsl.compile.ruleset import AreaRule, Ruleset
+    from rebirth_dsl.rules.kind import CContext, PyGen
     from rebirth_dsl.rules.view import GameView
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    T = TypeVar("T")
 PayKey = tuple[int, "int | None"]  # (area size, number of players or None for any number)
 
 

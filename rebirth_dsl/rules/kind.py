@@ -5,16 +5,134 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.shared_methods import Node, Record, node, slotted_record
 
 if TYPE_CHECKING:
+    from typing import Any, Protocol, TypeGuard
+
     from rebirth_dsl.check.symbols import Tables
     from rebirth_dsl.compile.emit import Emitter, Locals
     from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset, TouchRule
     from rebirth_dsl.lang import ast as A
     from rebirth_dsl.rules.view import GameView
+
+    class PyGen(Protocol):
+        """What a rule module's Python templates ask of the generator of the Python engine (pyengine/fast.py):
+        the names it binds once for the whole module, the per-hex tables it keeps, and the placement body being
+        written, with what the generator knows there (`where`) and the tests it decides from that. The body's
+        locals are those of `place(g, p, k, v, h)` (the tile v of kind k on hex h) and its prologue: owner, tkind,
+        tval, lm_count, lm_owner, scores, track, touched_by, decks, held, n, quiet and the others it declares."""
+
+        @property
+        def rs(self) -> Ruleset:
+            """The ruleset (and its board, rs.t) generated for."""
+
+        @property
+        def where(self) -> Where | None:
+            """The playout loop's tile kind and free list; None in `place`, where neither is known."""
+
+        @property
+        def tables(self) -> dict[str, tuple[Any, ...]]:
+            """The per-hex tables by bound name, their values kept to decide tests on (loop_over, guarded)."""
+
+        @property
+        def fused(self) -> frozenset[int]:
+            """The statements (by index) whose tile counts are made in their own loop, not before the reactions."""
+
+        @property
+        def in_area(self) -> bool | None:
+            """Whether h is in an area (the local `a`, AREA[h]) on every possible hex (True), on none (False)."""
+
+        @property
+        def locals(self) -> Locals:
+            """The locals the body declares so far (templates ask for those they read)."""
+
+        @property
+        def public_locals(self) -> list[str]:
+            """The lines binding the locals public_source reads, once per game (accel/public.py)."""
+
+        def const(self, name: str, value: object) -> str:
+            """A module-level constant, a checked literal (Emitter.const); its name."""
+
+        def closure(self, name: str, obj: object) -> str:
+            """A module-level name for an object passed by reference (Emitter.ref); its name."""
+
+        def table(self, name: str, value: tuple[Any, ...]) -> str:
+            """A per-hex table bound as a constant and kept for the body's tests on it; its name."""
+
+        def line(self, text: str = "") -> None:
+            """One line of the body."""
+
+        def extend(self, lines: list[str]) -> None:
+            """A template's lines in the body."""
+
+        def block(self, header: str | None = None) -> AbstractContextManager[None]:
+            """`with gen.block("if x:")`: what is emitted inside goes one deeper."""
+
+        def local(self, name: str) -> str:
+            """A declared local's name (else UndeclaredLocal)."""
+
+        def kind_in(self, kinds: frozenset[int] | None) -> str:
+            """The test that the placed kind k is of these kinds: "True"/"False" where the kind is known."""
+
+        def values(self, table: tuple[Any, ...]) -> set[Any] | None:
+            """The values a per-hex table takes over the hexes the placement can be on (None: nothing known)."""
+
+        def loop_over(self, name: str) -> bool:
+            """Whether to emit a loop over table `name` at h (not where it is empty on every possible hex)."""
+
+        def guarded(self, name: str, block: list[str]) -> None:
+            """A loop over table `name`, behind the body's `if adj:` test where that test is exact for it."""
+
+        def public_source(self, rule: str, placer_first: bool) -> list[str] | None:
+            """The public missions' incremental check written out for this placement (accel/public.py's
+            public_source, a layer above this one), or None where it is not (then the caller emits the call)."""
+
+    class CContext(Protocol):
+        """What a rule module's C templates ask of the native generator (native/cgen.py): the one context every
+        `Kind.c_place` gets, so no template reads the generator's own names. Every value it hands back is C
+        text made of checked integers and the generator's own names, never text of a rules or board file."""
+
+        rs: Ruleset
+        t: Tables
+        problems: list[str]  # what cannot be expressed natively: the ruleset falls back to Python, saying why
+        # the face-up cards are read incrementally (native/ctext.py PUBLIC_READS): a template that changes what a
+        # card reads (a landmark taken, an area won) tells the reader
+        incremental: bool
+        lm_adj: tuple[tuple[int, ...], ...]  # the landmarks next to each hex
+        metric_of: dict[int, MajorityRule]  # the majority statement of each landmark
+
+        def expr(self, node: A.Expr | None, where: str) -> str:
+            """The name of a C function f(s, me, placed, inf) computing the expression (`where`: its place in a
+            problem message)."""
+            ...
+
+        def category(self, name: str) -> str:
+            """A score category's index as C text (-1: none)."""
+            ...
+
+        def kinds_mask(self, kinds: frozenset[int] | None) -> str:
+            """Tile kinds (None: every kind) as a C u32 mask."""
+            ...
+
+        def draw(self, deck: str) -> str:
+            """The name of the C function draw(s, p) that draws a deck's top card, or applies its empty rule."""
+            ...
+
+        def lists(self, name: str, lists: list[list[int]]) -> str:
+            """A C list per hex or landmark, `name_OFF[i] .. name_OFF[i + 1]` into `name[]`; returns `name`."""
+            ...
+
+        def landmark_sets(self, name: str, sets: list[list[int]]) -> str:
+            """Per hex a set of landmarks as a C bit set, `u64 name[h][NLW]` (landmark lm: bit lm & 63 of word
+            lm >> 6), walked in the landmarks' order; returns `name`."""
+            ...
+
+        def function(self, source: str) -> None:
+            """A generated C function, declared before place()."""
+            ...
 
 
 @slotted_record
@@ -52,79 +170,6 @@ class Where(Node):
     kid: int
     free_list: str
     hexes: tuple[int, ...]
-
-
-class PyGen(Protocol):
-    """What a rule module's Python templates ask of the generator of the Python engine (pyengine/fast.py):
-    the names it binds once for the whole module, the per-hex tables it keeps, and the placement body being
-    written, with what the generator knows there (`where`) and the tests it decides from that. The body's
-    locals are those of `place(g, p, k, v, h)` (the tile v of kind k on hex h) and its prologue: owner, tkind,
-    tval, lm_count, lm_owner, scores, track, touched_by, decks, held, n, quiet and the others it declares."""
-
-    @property
-    def rs(self) -> Ruleset:
-        """The ruleset (and its board, rs.t) generated for."""
-
-    @property
-    def where(self) -> Where | None:
-        """The playout loop's tile kind and free list; None in `place`, where neither is known."""
-
-    @property
-    def tables(self) -> dict[str, tuple[Any, ...]]:
-        """The per-hex tables by bound name, their values kept to decide tests on (loop_over, guarded)."""
-
-    @property
-    def fused(self) -> frozenset[int]:
-        """The statements (by index) whose tile counts are made in their own loop, not before the reactions."""
-
-    @property
-    def in_area(self) -> bool | None:
-        """Whether h is in an area (the local `a`, AREA[h]) on every possible hex (True), on none (False)."""
-
-    @property
-    def locals(self) -> Locals:
-        """The locals the body declares so far (templates ask for those they read)."""
-
-    @property
-    def public_locals(self) -> list[str]:
-        """The lines binding the locals public_source reads, once per game (accel/public.py)."""
-
-    def const(self, name: str, value: object) -> str:
-        """A module-level constant, a checked literal (Emitter.const); its name."""
-
-    def closure(self, name: str, obj: object) -> str:
-        """A module-level name for an object passed by reference (Emitter.ref); its name."""
-
-    def table(self, name: str, value: tuple[Any, ...]) -> str:
-        """A per-hex table bound as a constant and kept for the body's tests on it; its name."""
-
-    def line(self, text: str = "") -> None:
-        """One line of the body."""
-
-    def extend(self, lines: list[str]) -> None:
-        """A template's lines in the body."""
-
-    def block(self, header: str | None = None) -> AbstractContextManager[None]:
-        """`with gen.block("if x:")`: what is emitted inside goes one deeper."""
-
-    def local(self, name: str) -> str:
-        """A declared local's name (else UndeclaredLocal)."""
-
-    def kind_in(self, kinds: frozenset[int] | None) -> str:
-        """The test that the placed kind k is of these kinds: "True"/"False" where the kind is known."""
-
-    def values(self, table: tuple[Any, ...]) -> set[Any] | None:
-        """The values a per-hex table takes over the hexes the placement can be on (None: nothing known)."""
-
-    def loop_over(self, name: str) -> bool:
-        """Whether to emit a loop over table `name` at h (not where it is empty on every possible hex)."""
-
-    def guarded(self, name: str, block: list[str]) -> None:
-        """A loop over table `name`, behind the body's `if adj:` test where that test is exact for it."""
-
-    def public_source(self, rule: str, placer_first: bool) -> list[str] | None:
-        """The public missions' incremental check written out for this placement (accel/public.py's
-        public_source, a layer above this one), or None where it is not (then the caller emits the call)."""
 
 
 def landmarks_next_to(t: Tables, h: int) -> list[int]:
@@ -167,49 +212,6 @@ def never_at(rule: Any, rs: Ruleset, h: int) -> bool:
 
 
 # ----- the native engine (native/cgen.py) ---------------------------------------------------------
-class CContext(Protocol):
-    """What a rule module's C templates ask of the native generator (native/cgen.py): the one context every
-    `Kind.c_place` gets, so no template reads the generator's own names. Every value it hands back is C
-    text made of checked integers and the generator's own names, never text of a rules or board file."""
-
-    rs: Ruleset
-    t: Tables
-    problems: list[str]  # what cannot be expressed natively: the ruleset falls back to Python, saying why
-    # the face-up cards are read incrementally (native/ctext.py PUBLIC_READS): a template that changes what a
-    # card reads (a landmark taken, an area won) tells the reader
-    incremental: bool
-    lm_adj: tuple[tuple[int, ...], ...]  # the landmarks next to each hex
-    metric_of: dict[int, MajorityRule]  # the majority statement of each landmark
-
-    def expr(self, node: A.Expr | None, where: str) -> str:
-        """The name of a C function f(s, me, placed, inf) computing the expression (`where`: its place in a
-        problem message)."""
-        ...
-
-    def category(self, name: str) -> str:
-        """A score category's index as C text (-1: none)."""
-        ...
-
-    def kinds_mask(self, kinds: frozenset[int] | None) -> str:
-        """Tile kinds (None: every kind) as a C u32 mask."""
-        ...
-
-    def draw(self, deck: str) -> str:
-        """The name of the C function draw(s, p) that draws a deck's top card, or applies its empty rule."""
-        ...
-
-    def lists(self, name: str, lists: list[list[int]]) -> str:
-        """A C list per hex or landmark, `name_OFF[i] .. name_OFF[i + 1]` into `name[]`; returns `name`."""
-        ...
-
-    def landmark_sets(self, name: str, sets: list[list[int]]) -> str:
-        """Per hex a set of landmarks as a C bit set, `u64 name[h][NLW]` (landmark lm: bit lm & 63 of word
-        lm >> 6), walked in the landmarks' order; returns `name`."""
-        ...
-
-    def function(self, source: str) -> None:
-        """A generated C function, declared before place()."""
-        ...
 
 
 @node

@@ -15,17 +15,18 @@ the inline form to the kernel, tests/test_fast.py and tests/test_native.py the e
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import Emitter, Locals, c_int
 from rebirth_dsl.errors import Span
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, landmarks_next_to, never_at
+from rebirth_dsl.rules.kind import Kind, Placement, landmarks_next_to, never_at
 from rebirth_dsl.rules.words import Words
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset
+    from rebirth_dsl.rules.kind import CContext, PyGen
     from rebirth_dsl.rules.view import GameView
 
 # The steps of the rule that can decide a challenge (`challenge`'s second value): a metric's index for the

@@ -15,15 +15,16 @@ read a card and pays through `pay`; the immediate-points reader (play/points.py)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import Emitter, Locals, c_int
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang.ids import join_ids
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, never_at
+from rebirth_dsl.rules.kind import Kind, Placement, never_at
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PublicRule
+    from rebirth_dsl.rules.kind import CContext, PyGen
     from rebirth_dsl.rules.view import GameView
 
 

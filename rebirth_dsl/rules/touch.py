@@ -29,15 +29,20 @@ English (`english`). The check of a filter lives in check/checks.py (check sits 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any, TypeGuard
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import Emitter, Locals, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import Ruleset, TouchRule
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, landmarks_next_to
-from rebirth_dsl.rules.view import GameView
+from rebirth_dsl.rules.kind import Kind, Placement, landmarks_next_to
 from rebirth_dsl.rules.words import Words
+
+if TYPE_CHECKING:
+    from typing import Any, TypeGuard
+
+    from rebirth_dsl.rules.kind import CContext, PyGen
+    from rebirth_dsl.rules.view import GameView
 
 
 # ----- kernels --------------------------------------------------------------------------------------

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import nullcontext
-from typing import TYPE_CHECKING
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import Emitter, c_int, literal
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang import ast as A
-from rebirth_dsl.rules.kind import CContext, Kind, Placement, PyGen, never_at
+from rebirth_dsl.rules.kind import Kind, Placement, never_at
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.ruleset import PlaceDraw, Ruleset, ScoreTrigger
+    from rebirth_dsl.rules.kind import CContext, PyGen
     from rebirth_dsl.rules.view import GameView
 
 

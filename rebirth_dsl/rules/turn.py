@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, cycle, repeat, zip_longest
 from math import floor
-from typing import TYPE_CHECKING
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.emit import Locals
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ give, and what each typed effect does. Every effect is dispatched here and nowhe
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.compile.ruleset import Ability, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove
@@ -14,6 +14,8 @@ from rebirth_dsl.runtime.decks import draw_card
 from rebirth_dsl.runtime.placement import cite
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from rebirth_dsl.runtime.game import Game
 
 

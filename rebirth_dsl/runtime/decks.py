@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.lang.ids import join_ids as join
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from rebirth_dsl.accel.fast_end import end_quiet
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.compile.prims import Ctx
 from rebirth_dsl.rules.public import held_points
 from rebirth_dsl.runtime.state import Event
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rebirth_dsl.runtime.game import Game
 
 
@@ -18,13 +18,21 @@ def end_events(g: Game) -> list[Event]:
     ruleset's generated end scoring (accel/fast_end.end_quiet: the same events without text;
     tests/engines/test_differential.py proves them equal)."""
     if g.quiet:
-        end: list[Event] = (g.rs.derived.end_quiet or end_quiet(g.rs, Event))(g)
+        end: list[Event] = (g.rs.derived.end_quiet or _end_quiet(g))(g)
         return end
     g.memo = {}  # the position is fixed while scoring: groups() is memoised
     try:
         return _end_events(g)
     finally:
         g.memo = None
+
+
+def _end_quiet(g: Game) -> Callable[[Game], list[Event]]:
+    """The ruleset's generated end scoring, made at its first quiet game (a command that scores one game
+    with its text never imports the generator)."""
+    from rebirth_dsl.accel.fast_end import end_quiet
+
+    return end_quiet(g.rs, Event)
 
 
 def _end_events(g: Game) -> list[Event]:

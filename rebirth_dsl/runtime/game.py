@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel import written_out
-from rebirth_dsl.accel.fresh import derive_fresh
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.errors import IllegalMove, RebirthError
 from rebirth_dsl.rules.kind import Placement
@@ -24,9 +23,13 @@ from rebirth_dsl.runtime.setup import Setup
 from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state
 from rebirth_dsl.shared_methods import Node, node
 
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
 __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
 
-_G = TypeVar("_G", bound="Game")  # Game, or a subclass of it (a blank position is made of the class asked for)
+if TYPE_CHECKING:
+    _G = TypeVar("_G", bound="Game")  # Game, or a subclass of it (a blank position is made of the class asked for)
 FRESH_AFTER = 128  # games copied by copy_state before the copy is written out (Game.__new__)
 
 
@@ -68,6 +71,14 @@ def static(rs: Ruleset) -> Static:
                 cards, ab, tuple((kind_of(r).react, r) for r in rs.reactions))
     rs.derived.static = st
     return st
+
+
+def _derive_fresh(g: _G) -> Callable[[], _G]:
+    """accel.fresh.derive_fresh, imported when a ruleset's games have been copied often enough to write the
+    copy out: a command that plays a game or two never imports it."""
+    from rebirth_dsl.accel.fresh import derive_fresh
+
+    return derive_fresh(g)
 
 
 def blank(rs: Ruleset, n: int, cls: type[_G]) -> _G:
@@ -124,7 +135,7 @@ class Game(State):
         # copy_state of the blank, written out once it pays back (accel.fresh; the same copy: tests/engines/
         # test_fast.py): the first FRESH_AFTER games of a ruleset and player count are copied by copy_state
         make: Callable[[], Game] | None = written_out(rs.derived.fresh, rs.derived.copied, (n, cls), FRESH_AFTER,
-                                                      lambda: derive_fresh(blank(rs, n, cls)))
+                                                      lambda: _derive_fresh(blank(rs, n, cls)))
         return copy_state(blank(rs, n, cls)) if make is None else make()
 
     def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:

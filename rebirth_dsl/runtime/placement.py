@@ -4,8 +4,7 @@ repeats `occupy` inline for speed; tests/engines/test_differential.py proves the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.errors import IllegalMove
 from rebirth_dsl.rules import majority
 from rebirth_dsl.runtime.state import EMPTY, NEUTRAL

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.rules import touch
 from rebirth_dsl.rules.kind import Placement
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from rebirth_dsl.runtime.game import Game
 
 

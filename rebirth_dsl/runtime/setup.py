@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from math import floor
-from typing import TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.accel.shuffle import seeded, shuffle
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.shared_methods import Record, field, record
+
+if TYPE_CHECKING:
+    from typing import TypeVar
 
 
 @record
@@ -60,7 +63,8 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     return Setup(set_aside, supply, decks)
 
 
-_T = TypeVar("_T")
+if TYPE_CHECKING:
+    _T = TypeVar("_T")
 
 
 def fisher_yates(items: list[_T], rnd: Callable[[], float]) -> None:

@@ -9,13 +9,15 @@ silently shared between two copies. Fields marked `shared` hold what depends onl
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
 
+from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.ruleset import Ability, CardDef, MajorityRule, Ruleset, TouchRule
 from rebirth_dsl.shared_methods import Record, Struct, field, slotted_record, struct
 
 if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
     from rebirth_dsl.rules.kind import Placement
     from rebirth_dsl.runtime.game import Game
 
@@ -141,7 +143,8 @@ class State(Struct):
 
 
 # ----- the copy ------------------------------------------------------------------------------------
-_S = TypeVar("_S", bound=State)  # a State or a Game: the copy is of the same class
+if TYPE_CHECKING:
+    _S = TypeVar("_S", bound=State)  # a State or a Game: the copy is of the same class
 
 
 def copy_state(s: _S) -> _S:

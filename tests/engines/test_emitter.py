@@ -96,3 +96,34 @@ def test_public_source_refuses_a_loop_that_does_not_declare_its_locals() -> None
                             *assigned(PUBLIC_LOCALS))
     lines = public_source(rs, "RULE", kid, hexes, e.ref, loop)
     assert lines is not None and lines[0].startswith("if ps and ")
+
+
+def test_run_source_names_the_code_as_compile_does() -> None:
+    """run_source runs generated text as exec(compile(text, name, "exec")) does, without compile(): the
+    functions it defines, and every function, lambda and comprehension inside them, carry the name, and a
+    failure inside them is reported at that name and line."""
+    from types import CodeType
+
+    from rebirth_dsl.compile.emit import run_source
+
+    source = "\n".join(["K = 3", "def f(xs):", "    def inner(x):", "        return (lambda y: y * K)(x)",
+                        "    return [inner(x) for x in xs]", "def fail():", "    return 1 // 0", ""])
+    env: dict[str, object] = {"__builtins__": {}}
+    run_source(source, "<generated test>", env)
+    reference: dict[str, object] = {"__builtins__": {}}
+    exec(compile(source, "<generated test>", "exec"), reference)  # noqa: S102 - the text above
+
+    def codes(code: CodeType) -> list[CodeType]:
+        return [code, *(c for k in code.co_consts if isinstance(k, CodeType) for c in codes(k))]
+
+    for name in ("f", "fail"):
+        ours, theirs = codes(env[name].__code__), codes(reference[name].__code__)  # type: ignore[attr-defined]
+        assert [c.co_filename for c in ours] == ["<generated test>"] * len(ours) and len(ours) == len(theirs)
+        assert [c.co_code for c in ours] == [c.co_code for c in theirs]
+    assert env["f"]([1, 2]) == [3, 6]  # type: ignore[operator]
+    with pytest.raises(ZeroDivisionError) as failed:
+        env["fail"]()  # type: ignore[operator]
+    last = failed.tb
+    while last.tb_next is not None:
+        last = last.tb_next
+    assert (last.tb_frame.f_code.co_filename, last.tb_lineno) == ("<generated test>", 7)

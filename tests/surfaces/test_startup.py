@@ -41,7 +41,10 @@ NOT_FOR_EVAL = (*HEAVY, "numpy", "cffi", "starlette", "pygls", "matplotlib", "re
                 "dataclasses", "inspect", "ast",  # @dataclass's machinery: see test_a_warm_eval_imports_no_dataclass...
                 "hashlib", "_hashlib", "hmac",  # OpenSSL, 12 M instructions: the cache's BLAKE2b needs none of it
                 "shutil",  # argparse's width, 7 M (cli._Parser gives it)
-                "tokenize", "copy")  # for generating engines and copying a record's data only
+                "tokenize", "copy",  # for generating engines and copying a record's data only
+                "typing",  # only annotations name it: `from rebirth_dsl import TYPE_CHECKING` (rebirth_dsl/__init__.py)
+                "argparse", "gettext", "locale",  # a plain command line is read without them (cli._plain_args)
+                "rebirth_dsl.accel.fresh", "rebirth_dsl.accel.fast_end")  # devices for many games, or quiet ones
 _PROBE = """
 import contextlib, io, json, sys
 from rebirth_dsl.cli import main
@@ -360,6 +363,56 @@ def test_an_unknown_option_is_reported_by_the_whole_parser(run_cli) -> None:  # 
     assert "check,eval,hint,moves" in err.replace("\n", "").replace(" ", "")
 
 
+def _plain_lines() -> list[list[str]]:
+    """Per subcommand, plain command lines: its positional arguments (placeholder words) alone, then with
+    every on/off flag before them, then among them in reverse order."""
+    from rebirth_dsl.cli import COMMANDS, _declare, _Declared
+
+    lines = []
+    for command in COMMANDS:
+        root = _Declared()
+        _declare(root, command)
+        options = root.commands[command].options
+        words = [f"w{i}" for i, (names, _) in enumerate(options) if not names[0].startswith("-")]
+        flags = [names[-1] for names, kw in options if kw.get("action") in ("store_true", "store_false")]
+        lines += [[command, *words], [command, *flags, *words], [command, *words[:1], *flags[::-1], *words[1:]]]
+    return lines
+
+
+@pytest.mark.parametrize("argv", _plain_lines(), ids=" ".join)
+def test_a_plain_command_line_is_read_as_argparse_reads_it(argv: list[str]) -> None:
+    """`rebirth eval GAME --json` and the like are read without argparse (cli._plain_args), to the very
+    arguments argparse gives, by the whole parser and by the subcommand's own; only the subcommands with
+    subcommands or lists of arguments are left to argparse."""
+    from rebirth_dsl.cli import _plain_args, build_parser
+
+    plain = _plain_args(argv)
+    if argv[0] in ("fmt", "new", "board"):
+        assert plain is None
+        return
+    assert plain is not None
+    assert vars(plain) == vars(build_parser().parse_args(argv)) == vars(build_parser(argv[0]).parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [["eval"], ["eval", "g", "h"], ["eval", "g", "--at", "3"], ["eval", "g", "--exp"],
+                                  ["eval", "-"], ["eval", "g", "--"], ["eval", "g", "-h"], ["eval", "--json=1", "g"],
+                                  ["--version"], ["evil", "g"], ["eval", "-1"], ["play", "--players", "2"]])
+def test_any_other_command_line_is_left_to_argparse(argv: list[str]) -> None:
+    """An option with a value, an abbreviation, help, `--`, a word starting with -, a word too many or too few:
+    argparse reads the line (or refuses it, with its usage and message)."""
+    from rebirth_dsl.cli import _plain_args
+
+    assert _plain_args(argv) is None
+
+
+def test_a_plain_eval_imports_no_argparse(cache_dir: Path) -> None:
+    """`rebirth eval GAME --json` reads its command line without argparse, so without gettext and locale (see
+    NOT_FOR_EVAL); a line argparse must read still imports it."""
+    _imported("-m", "rebirth_dsl", "eval", "scotland-3p")  # cold: fills the cache
+    assert not {"argparse", "gettext", "locale"} & _imported("-m", "rebirth_dsl", "eval", "scotland-3p", "--json")
+    assert "argparse" in _imported("-m", "rebirth_dsl", "eval", "scotland-3p", "--at", "3")
+
+
 # ----- what a replay leaves undone until it is asked for -------------------------------------------
 def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
@@ -386,5 +439,6 @@ def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: P
         for me in range(len(game.players)):
             assert card.cond(Ctx(game, me)) == compile_expr(card.cond.node, game.t)(Ctx(game, me)), card.name
         assert card.cond.fn is fn and fn.__code__ is not exprgen._first_call.__code__  # compiled in place
+        assert fn.__code__.co_filename == "<rebirth expression>"  # named as compile() names it (emit.run_source)
         assert card.reads == reads_of(card.cond.node, game.t) and card.threshold == threshold_of(card.cond.node, game.t)
         assert "_analysis" not in vars(card)
