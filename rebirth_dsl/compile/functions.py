@@ -112,6 +112,7 @@ if TYPE_CHECKING:
         def const(self, key: tuple[str, ...], ctype: str, values: list[int]) -> str: ...
         def hexmask(self, mask: list[bool] | tuple[bool, ...]) -> str: ...
         def kindmask(self, args: tuple[A.Expr, ...]) -> int: ...
+        def tiles_read(self, mask: int) -> int: ...
         def tile_counter(self, kinds: int, hexes: list[bool] | tuple[bool, ...]) -> int | None: ...
         def gen(self, node: A.Expr) -> tuple[list[str], str, str]: ...
         def scalar(self, node: A.Expr) -> tuple[list[str], str]: ...
@@ -496,7 +497,7 @@ class Tiles(Builtin):
 
     def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """tiles(P, kinds...): the player's tiles (nobody's: none)."""
-        mask = cg.kindmask(args[1:])
+        mask = cg.tiles_read(cg.kindmask(args[1:]))
         s, p = cg.scalar(args[0])
         v = cg._name("t")
         return s + [f"u64 {v}[W]; rb_tiles(s, (int){p}, {c_int(mask)}u, {v});"], v, "hexes"
@@ -579,6 +580,7 @@ class Group(Builtin):
 
     def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """group(H): the hexes of the group holding H (none for an empty or ungrouped hex)."""
+        cg.tiles_read(cg._group_mask())
         s, h = cg.scalar(args[0])
         v = cg._name("t")
         return s + [f"u64 {v}[W]; rb_group(s, (int){h}, {v});"], v, "hexes"
@@ -603,7 +605,7 @@ class Groups(Builtin):
 
     def c(self, cg: CGen, args: tuple[A.Expr, ...]) -> tuple[list[str], str, str]:
         """groups(P, kinds...): the sizes of the player's groups of those kinds."""
-        mask = cg.kindmask(args[1:]) & cg._group_mask()
+        mask = cg.tiles_read(cg.kindmask(args[1:]) & cg._group_mask())
         s, p = cg.scalar(args[0])
         v = cg._name("g")
         return s + [f"i32 {v}[TMAXX]; int n{v} = rb_groups(s, (int){p}, {c_int(mask)}u, {v});"], v, "groups"

@@ -52,6 +52,8 @@ class ExprGen:
     # counting them reads one number: (kind mask, hexes) per counter, in their index order
     counters: list[tuple[int, tuple[bool, ...]]] = field(default_factory=list)
     tile_counts: bool = False  # an expression reads the per-kind tile counts (rb_tcount): occupy keeps them
+    tile_values: bool = False  # an expression reads the values of tiles on the board (rb_valsum): occupy keeps them
+    tile_sets: int = 0  # the tile kinds (a mask) whose hexes per seat an expression reads (tbits): occupy keeps them
 
     # ----- public --------------------------------------------------------------------------------
     def function(self, node: A.Expr, where: str) -> str:
@@ -205,6 +207,7 @@ class ExprGen:
             case A.Call(fn=fn, args=args):
                 if fn in t.attributes:
                     s, e = self.hexes(args[0])
+                    self.tile_values = True
                     return s, f"rb_valsum(s, {e})", "int"
                 entry = FUNCTIONS[fn]
                 made = entry.c(self, args)
@@ -255,6 +258,12 @@ class ExprGen:
             inner = "".join(f" {x}" for x in sr)
             return sl + [f"i64 {v} = ({el}) != 0;", f"if ({test}) {{{inner} {v} = ({er}) != 0; }}"], v, "int"
         raise Unsupported(f"the operator `{op}`")
+
+    def tiles_read(self, mask: int) -> int:
+        """The mask of tile kinds an expression reads a seat's hexes of (rb_tiles, rb_group, rb_groups), noted so
+        occupy keeps their bit sets (tile_sets)."""
+        self.tile_sets |= mask
+        return mask
 
     def _group_mask(self) -> int:
         """The kinds that form groups, as a bit mask."""

@@ -103,7 +103,9 @@ class _Gen:
         self.problems: list[str] = []
         self.kinds = [self._kind(r) for r in rs.reactions]
         # the face-up cards are read incrementally (public_function) unless asked to read them all every time
-        self.incremental = not full_reads and any(k is not None and k.reads_public for k in self.kinds)
+        # (only where cards lie face up: a state without them keeps no marks, ctext.py plive)
+        self.incremental = (not full_reads and rs.public is not None
+                            and any(k is not None and k.reads_public for k in self.kinds))
         self.tables: list[str] = []
         self.rules: list[str] = []  # generated rule functions
         t = rs.t
@@ -192,6 +194,8 @@ class _Gen:
         self.end_functions()
         sizes.update(self.counter_table())  # after every expression: the counters they asked for
         sizes["TILE_COUNTS"] = int(self.ex.tile_counts)
+        sizes["TILE_VALUES"] = int(self.ex.tile_values)
+        self.tile_sets(sizes)
         # a "draw N, keep one" ability leaves a draw pending (ctext.py draw_keep): else the turn never tests one
         sizes["PENDING_DRAWS"] = int(any(isinstance(ab.effect, A.DrawKeepEffect) for ab in rs.abilities.values()))
         if self.problems:
@@ -251,22 +255,38 @@ class _Gen:
             "NFIRST": max([len(a) for a in static(rs).lm_adj] + [1]),
             "NLW": max(1, (len(t.landmark_hex) + 63) // 64),  # words of a bit set over the landmarks
         }
+        # the cards that may lie face up: every card id below NPC (a public deck's cards are some of the ids,
+        # so all are kept where there is one), none without; those that may carry a doubling marker (an
+        # ability's, on a face-up card): the same, none without such an ability. Their per-card state is kept
+        # only for these (ctext.py STATE)
+        doubles = any(isinstance(ab.effect, A.DoubleEffect) for ab in rs.abilities.values())
+        npc = len(self.cards) if rs.public is not None else 0
+        sizes.update({"NPC": npc, "NPCX": max(npc, 1), "NDC": npc if doubles else 0,
+                      "NDCX": max(npc if doubles else 0, 1)})
+        # GMAX: the most tiles a group may hold, what the union-find's entries (uf_t, state_types) hold above the
+        # hexes: a group is a seat's tiles of a kind that forms groups, at most those of the mix in a dealt game (a
+        # colour's, before any are returned), so the type is the smallest holding a hex and those, and GMAX all
+        # it holds beyond the hexes (never more than the hexes); a loaded position whose seat could hold more of a
+        # kind is refused (lib.py fits, ctext.py rebuild)
+        mix = max([sum(k == kid for k, _ in rs.mix) for kid in range(self.nk) if kid in rs.group_kinds] + [1])
+        sizes["GMAX"] = min(_umax(t.n + mix) - t.n, max(t.n, 1))
         sizes["EXTRA"] = (1 + 2 * np_ + 2 * sizes["NMAJX"] * np_ + np_ * (1 + 2 * sizes["HELDMAX"])
                           + 1 + sizes["PUBMAX"] * (2 + 2 * np_))
         return sizes
 
     def state_types(self, sizes: dict[str, int]) -> list[str]:
         """The smallest C types of the state's arrays and counts (ctext.py STATE) for the values this ruleset on
-        this board can put there, so the part of a game's state a new game copies is small and stays in cache:
+        this board can put there, so a game's state is small, copied whole by the search and stays in cache:
         a hex's holder and tile kind in one (ctext.py HK), a landmark's holder, tile values and codes (TVMAX,
-        the largest value VBITS bits hold, those of the mix's largest), a hex (0 .. NH - 1) and a count of
-        hexes (0 .. NH: a group's size, a free list's length, a seat's tiles of a kind, an
-        area's free hexes), an area's influence (its hexes times TVMAX), majority counts (at most the tiles next
-        to a landmark), and the counts of tiles in a hand or pile, of cards in a deck, a hand of cards or face
-        up, of areas won, and of landmarks claimed or changed per seat (at most those next to the hex of each
-        move), a card id, a doubling marker's factor (those the rules' abilities give), and how far a bounded
-        face-up card is known to be short (its N less E's numbers at most, public_tables; above SLACK_CAP it is
-        kept as SLACK_CAP, a lower bound still)."""
+        the largest value VBITS bits hold, those of the mix's largest), a hex (0 .. NH - 1) and a count of hexes
+        (0 .. NH: a group's size, a free list's length, a seat's tiles of a kind, an area's free hexes; the
+        union-find's parents and sizes both), an area's influence (its hexes times TVMAX), majority counts (at
+        most the tiles next to a landmark), and the counts of tiles in a hand or pile, of cards in a deck, a
+        hand of cards or face up, of areas won, and of landmarks claimed or changed per seat (at most those
+        next to the hex of each move), a card id, a doubling marker's factor (those the rules' abilities give),
+        a pending draw's N (the rules' abilities' too), and how far a bounded face-up card is known to be short
+        (its N less E's numbers at most, public_tables; above SLACK_CAP it is kept as SLACK_CAP, a lower bound
+        still)."""
         t = self.t
         ring = max([len(t.neighbours[h]) for h in t.landmark_hex] + [1])
         tvmax = (1 << self.vbits) - 1
@@ -276,6 +296,8 @@ class _Gen:
         # the factors the rules' doubling markers give (I-R1 `double ... by F`): a loaded position's are of them
         factors = [ab.effect.factor for ab in self.rs.abilities.values() if isinstance(ab.effect, A.DoubleEffect)]
         lo, hi = min(factors + [1]), max(factors + [1])
+        # the N of the rules' "draw N, keep one" abilities (I-R1): a pending draw's
+        draws = [ab.effect.draw for ab in self.rs.abilities.values() if isinstance(ab.effect, A.DrawKeepEffect)] + [0]
         return [f"typedef {_ctype(-1, sizes['NP'])} own_t;  /* a landmark's holder (-1 nobody) */",
                 f"#define HKB {c_int(hkb)}",
                 f"typedef {_utype((sizes['NP'] + 1) << hkb | sizes['NK'])} hk_t;  /* a hex's holder and tile kind */",
@@ -284,18 +306,35 @@ class _Gen:
                 f"typedef {_utype((sizes['NK'] << self.vbits) - 1)} tile_t;  /* a tile's code */",
                 f"typedef {_utype(max(t.n - 1, 0))} hix_t;  /* a hex */",
                 f"typedef {_utype(t.n)} hct_t;  /* a count of hexes (a group's size, a free list's length) */",
+                f"typedef {_utype(sizes['GMAX'] + t.n)} uf_t;  /* a group's size, or GMAX + 1 + a hex */",
                 f"typedef {_ctype(0, area * tvmax)} ainf_t;  /* an area's influence */",
                 f"typedef {_ctype(0, ring)} cnt_t;  /* a majority count */",
                 f"typedef {_utype(max(sizes['HMAX'], sizes['TMAX']))} tn_t;  /* a count of tiles */",
                 f"typedef {_utype(cards)} cn_t;  /* a count of cards */",
                 f"typedef {_utype(max(sizes['NCARD'] - 1, 0))} cid_t;  /* a card id */",
                 f"typedef {_ctype(min(lo, 0), hi)} dbl_t;  /* a doubling marker's factor */",
+                f"typedef {_utype(max(draws))} pdn_t;  /* the N of a pending draw N, keep one */",
                 f"#define DBL_LO {c_int(lo)}",
                 f"#define DBL_HI {c_int(hi)}",
                 f"typedef {_utype(sizes['NA'])} an_t;  /* a count of areas */",
                 f"typedef {_utype(sizes['MAXMOVES'] * sizes['NFIRST'])} mv_t;  /* landmarks claimed or changed */",
                 f"typedef {_utype(self.slack_cap)} slack_t;  /* how far a bounded card is known to be short */",
                 f"#define SLACK_CAP {c_int(self.slack_cap)}"]
+
+    def tile_sets(self, sizes: dict[str, int]) -> None:
+        """Which tile kinds' hexes per seat the state keeps as bit sets (ctext.py tbits): those an expression
+        reads (cexpr.py tiles_read), NKT of them, kind k in slot TBS(k) where TBON(k); slot 0 takes nothing
+        (an OR of 0) from a kind nothing reads, so occupy keeps them without a test."""
+        kinds = [k for k in range(self.nk) if self.ex.tile_sets >> k & 1]
+        sizes["NKT"] = max(len(kinds), 1)
+        if len(kinds) == self.nk:
+            self.tables += ["#define TBS(k) (k)", "#define TBON(k) 1ULL"]
+            return
+        slot = [kinds.index(k) if k in kinds else 0 for k in range(self.nk)]
+        on = [int(k in kinds) for k in range(self.nk)]
+        self.tables += [f"static const u8 TBSLOT[{c_int(max(self.nk, 1))}] = {c_ints(slot or [0])};",
+                        f"static const u64 TBBIT[{c_int(max(self.nk, 1))}] = {c_ints(on or [0], words=True)};",
+                        "#define TBS(k) TBSLOT[k]", "#define TBON(k) TBBIT[k]"]
 
     def counter_table(self) -> dict[str, int]:
         """HCADD[k][h]: what a tile of kind k on hex h adds to its seat's tile counters (cexpr.py tile_counter),
@@ -768,8 +807,8 @@ class _Gen:
                 if not cards:
                     continue
                 with e.block(f"case {c_int(k)}: {{", "}"):
-                    # the size of the tile's group, found once when two cards read it (gsize is at least 1)
-                    gs = "s->gsize[rb_find(s, h)]"
+                    # the size of the tile's group, found once when two cards read it (a size is at least 1)
+                    gs = "rb_gsize(s, h)"
                     if group_uses > 1:
                         e.line("i64 gs = 0;")
                         gs = f"(gs ? gs : (gs = {gs}))"
@@ -860,6 +899,11 @@ def _ctype(lo: int, hi: int) -> str:
         if -(1 << (bits - 1)) <= lo and hi < 1 << (bits - 1):
             return name
     return "int64_t"
+
+
+def _umax(hi: int) -> int:
+    """The largest value of the type _utype gives for 0 .. hi."""
+    return {"uint8_t": (1 << 8) - 1, "uint16_t": (1 << 16) - 1, "int32_t": (1 << 31) - 1}.get(_utype(hi), (1 << 63) - 1)
 
 
 def _slack_cap(need: int) -> int:

@@ -42,9 +42,11 @@ STATE = r"""
 /* The position and the players' holdings. Tiles are codes kind << VBITS | value (tile_t, VBITS the bits of the
    ruleset's largest value); cards are card ids (cid_t). Every count and index is of the smallest type its
    values fit (cgen.py state_types: hix_t a hex, hct_t a count of hexes, ainf_t an area's influence, tn_t a
-   count of tiles, cn_t of cards, an_t of areas, mv_t of landmarks taken; hk_t, tv_t, own_t, cnt_t per hex
-   and landmark; dbl_t a doubling factor), fields of wider types first, so the part a new game copies from its
-   template (up to DEALT) is as small as the ruleset on its board allows. */
+   count of tiles, cn_t of cards, an_t of areas, mv_t of landmarks taken; hk_t, own_t, cnt_t per hex and
+   landmark; tv_t a tile's value, uf_t the union-find's entries, dbl_t a doubling factor, pdn_t a pending
+   draw's N), fields of wider types first, and an array only as long as what the ruleset can put in it (none
+   of what it never reads), so the whole state the search copies, and the part a new game copies from its
+   template (up to DEALT), are as small as the ruleset on its board allows. */
 typedef int8_t seat_t;  /* a seat or NOFIRST: at most 31 seats (cgen.py refuses more) */
 /* a hex's holder p (-1 nobody, -2 neutral) and its tile's kind k (-1 none) as one hk_t: (p + 2) << HKB | (k + 1),
    HKB the bits of NK (cgen.py state_types), read back by OWNER and TKIND */
@@ -52,7 +54,9 @@ typedef int8_t seat_t;  /* a seat or NOFIRST: at most 31 seats (cgen.py refuses 
 #define OWNER(s, h) ((int)((s)->hk[h] >> HKB) - 2)
 #define TKIND(s, h) ((int)((s)->hk[h] & ((1 << HKB) - 1)) - 1)
 typedef struct {
-    u64 tbits[NP][NK][W];
+    /* each seat's tiles of each kind an expression reads as hexes (cgen.py: TBS(k) its slot, TBON(k) whether
+       it has one; a kind nothing reads them of is kept in none), a bit per hex */
+    u64 tbits[NP][NKT][W];
     /* counters kept while placing, so what the missions read at the end is not searched for: each seat's
        tiles on each hex set an expression counts (cexpr.py tile_counter: 16 bits each, four to a word, cgen.py
        HCADD), its largest group per tile kind (glarge: groups only grow), its areas ranked first (nwon) */
@@ -61,7 +65,7 @@ typedef struct {
     /* the incremental check of the face-up cards (cgen.py public_function), per seat, by card id bits: the
        cards face up and not fulfilled (plive), those something they read changed for since they were last
        read (pdirty), and (pslack, below) per card of the form `E >= N` how far E is known to be short of N */
-    u64 plive[NP][NCW], pdirty[NP][NCW];
+    u64 plive[NPC ? NP : 1][NCW], pdirty[NPC ? NP : 1][NCW];  /* none where no card lies face up (NPC) */
     i64 score[NP][NCX], track[NP];
     /* the record being written, if any: 3 ints a move (seat, tile, hex), 3 an answer (move, landmark, answer);
        both counts go on past the buffers, so a record that did not fit is refused, never cut (lib.py) */
@@ -87,40 +91,49 @@ typedef struct {
     mv_t changes[NMAJX][NP], claims[NMAJX][NP];
     hk_t hk[NH];  /* each hex's holder and tile kind in one (HK): one compare finds a seat's tile of a kind */
     own_t lm_owner[NLX];
-    tv_t tval[NH];
+    /* the value of each hex's tile (0 where none), kept only where an expression reads values off the board
+       (TILE_VALUES, cgen.py: else one slot nobody reads; an area's influence is kept apart, area_inf) */
+    tv_t tval[TILE_VALUES ? NH : 1];
     cnt_t lm_count[NLX][NM][NP];
     seat_t area_first[NAX];
     u8 area_done[NAX];
-    u8 pub_done[NCARDX][NP];
-    u8 pub_cnt[NCARDX];
-    u8 dbl_on[NP][NCARDX];
-    u8 pend_on[NP];
+    /* per card that may lie face up (NPC: the ids below it, cgen.py constants; one slot where none may) and
+       per card that may carry a doubling marker (NDC): a ruleset without either keeps none of their state */
+    u8 pub_done[NPCX][NP];
+    u8 pub_cnt[NPCX];
+    u8 dbl_on[NP][NDCX];
+    u8 pend_on[PENDING_DRAWS ? NP : 1];  /* a draw N, keep one pending (none where no ability leaves one) */
     /* a tile or card found no room in its array: the game is refused (-4), never scored without it. load()
        admits only positions whose hands and held cards cannot outgrow their arrays, so it stays 0 */
     u8 lost;
     /* ----- below, each field is written before it is read in a game, so a new game copies the template only
-       up to here (DEALT): the generator, the union-find of the tiles' groups, which occupy starts for each tile it places
-       (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read only
-       while its pend_on is set), what the seats' bounded cards lack (pslack: every card of every seat in the
+       up to here (DEALT): the generator, the union-find of the tiles' groups, which occupy starts for each tile
+       it places (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read
+       only while its pend_on is set), what the seats' bounded cards lack (pslack: every card of every seat in the
        game written by pub_fresh at a deal, zeroed by load; read only where the cards are read incrementally),
        and the holdings' contents, each read only below its count (above), which a new game deals ----- */
     u64 rng[4];  /* seeded by each game: new_game deals from a copy of its own, then stores it here */
-    hix_t parent[NH];
-    hct_t gsize[NH];
-    i32 pend_n[NP], pend_keep[NP], pend_rest[NP];
+    /* the union-find of the tiles' groups: at a group's root its size (a group is at most GMAX tiles, cgen.py
+       state_types; load refuses more), at any other tile UP + its parent hex, above every size */
+    uf_t uf[NH];
+    pdn_t pend_n[PENDING_DRAWS ? NP : 1];  /* the N of its draw N, keep one */
+    tile_t pend_keep[PENDING_DRAWS ? NP : 1];
+    u8 pend_rest[PENDING_DRAWS ? NP : 1];  /* REST_BOTTOM, REST_TOP or the box */
     /* per seat and card of the form `E >= N`, how far E is known to be short of N (0: unknown, so the card
        is read); at most SLACK_CAP, a lower bound all the same */
-    slack_t pslack[NP][NCARDX];
+    slack_t pslack[NP][NPCX];
     tile_t hand[NP][HMAX];
     tile_t supply[NP][TMAX];
-    tile_t aside[NP][TMAX];
+    tile_t aside[NP][HMAX];  /* a seat's set-aside tiles and hand together are at most HMAX (load) */
     cid_t deck[NDX][DMAX];
     cid_t held[NP][HELDMAX];
     cid_t pub[PUBMAX];
-    seat_t pub_order[NCARDX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
-    dbl_t dbl_f[NP][NCARDX];  /* a doubled card's factor, read only where its dbl_on is set */
+    seat_t pub_order[NPCX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
+    dbl_t dbl_f[NP][NDCX];  /* a doubled card's factor, read only where its dbl_on is set */
 } S;
 #define DEALT __builtin_offsetof(S, rng)
+/* the factor of seat q's doubling marker on face-up card c (1: none; never one where no card can carry one) */
+#define DBL_F(s, q, c) (NDC && (s)->dbl_on[q][c] ? (s)->dbl_f[q][c] : 1)
 
 typedef i64 (*lam_t)(const S *, int, int, i64);
 
@@ -176,7 +189,7 @@ static i64 rb_valsum(const S *s, const u64 *t) {
 static void rb_tiles(const S *s, int p, u32 km, u64 *out) {
     memset(out, 0, sizeof(u64) * W);
     if (p < 0 || p >= s->n) return;
-    for (int k = 0; k < NK; k++) if ((km >> k) & 1) for (int w = 0; w < W; w++) out[w] |= s->tbits[p][k][w];
+    for (int k = 0; k < NK; k++) if ((km >> k) & 1) for (int w = 0; w < W; w++) out[w] |= s->tbits[p][TBS(k)][w];
 }
 static i64 rb_tcount(const S *s, int p, u32 km) {
     if (p < 0 || p >= s->n) return 0;
@@ -184,16 +197,18 @@ static i64 rb_tcount(const S *s, int p, u32 km) {
     for (int k = 0; k < NK; k++) if ((km >> k) & 1) c += s->tcount[p][k];
     return c;
 }
-static int rb_find(const S *s, int h) { while (s->parent[h] != h) h = s->parent[h]; return h; }
+#define UP (GMAX + 1)
+static inline int rb_find(const S *s, int h) { while (s->uf[h] >= UP) h = s->uf[h] - UP; return h; }
+static inline int rb_gsize(const S *s, int h) { return s->uf[rb_find(s, h)]; }  /* the size of h's group */
 static int rb_group_ok(const S *s, int h) {
     return (unsigned)h < NH && OWNER(s, h) >= 0 && ((GROUPMASK >> TKIND(s, h)) & 1);
 }
-static i64 rb_group_size(const S *s, int h) { return rb_group_ok(s, h) ? s->gsize[rb_find(s, h)] : 0; }
+static i64 rb_group_size(const S *s, int h) { return rb_group_ok(s, h) ? rb_gsize(s, h) : 0; }
 static void rb_group(const S *s, int h, u64 *out) {
     memset(out, 0, sizeof(u64) * W);
     if (!rb_group_ok(s, h)) return;
     int r = rb_find(s, h);
-    const u64 *t = s->tbits[OWNER(s, h)][TKIND(s, h)];
+    const u64 *t = s->tbits[OWNER(s, h)][TBS(TKIND(s, h))];
     for (int w = 0; w < W; w++)
         for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (rb_find(s, x) == r) out[w] |= 1ULL << (x & 63); }
 }
@@ -203,9 +218,9 @@ static int rb_groups(const S *s, int p, u32 km, i32 *out) {
     int n = 0;
     if (p < 0 || p >= s->n) return 0;
     for (int k = 0; k < NK; k++) if ((km >> k) & 1) {
-        const u64 *t = s->tbits[p][k];
+        const u64 *t = s->tbits[p][TBS(k)];
         for (int w = 0; w < W; w++)
-            for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (s->parent[x] == x) out[n++] = s->gsize[x]; }
+            for (u64 b = t[w]; b; b &= b - 1) { int x = w * 64 + __builtin_ctzll(b); if (s->uf[x] < UP) out[n++] = s->uf[x]; }
     }
     return n;
 }
@@ -276,10 +291,13 @@ static i64 rb_best(const S *s, int placed, i64 inf, lam_t f) {
 
 CORE_BOARD = r"""
 /* ----- the board: placing a tile and what follows from it (runtime/placement.py occupy) ----- */
-static int find_mut(S *s, int h) {
-    while (s->parent[h] != h) { s->parent[h] = s->parent[s->parent[h]]; h = s->parent[h]; }
+/* the root of h's group, each tile on the way pointed at its grandparent (or kept on the root) */
+static inline int find_mut(S *s, int h) {
+    while (s->uf[h] >= UP) { int up = s->uf[h] - UP, g = s->uf[up]; if (g >= UP) s->uf[h] = g; h = up; }
     return h;
 }
+/* the group of root b joins that of root a */
+static inline void uf_join(S *s, int a, int b) { s->uf[a] += s->uf[b]; s->uf[b] = UP + a; }
 /* hex h's slot in freel (its free list's), found by reading the list: -1 for a taken hex and for a hex of no
    free list. Only for a hex not drawn by pick_hex (a neutral tile, the search's given move) */
 static int free_slot(const S *s, int h) {
@@ -295,17 +313,17 @@ static inline __attribute__((always_inline)) void take_free(S *s, int h, int slo
     s->freel[slot] = s->freel[FOFF[fk] + --s->freen[fk]];
 }
 static void occupy_neutral(S *s, int h) {
-    s->hk[h] = HK(-2, -1); s->tval[h] = 0;
+    s->hk[h] = HK(-2, -1); if (TILE_VALUES) s->tval[h] = 0;
     take_free(s, h, free_slot(s, h));
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; if (s->area_free[a] == 0) s->area_done[a] = 1; }
 }
 static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, int p, int k, int v) {
-    s->hk[h] = HK(p, k); s->tval[h] = v;
-    s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
+    s->hk[h] = HK(p, k); if (TILE_VALUES) s->tval[h] = v;
+    s->tbits[p][TBS(k)][h >> 6] |= TBON(k) << (h & 63);  /* nothing where no expression reads them */
     if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
     take_free(s, h, slot);
-    s->parent[h] = h; s->gsize[h] = 1;  /* its own group (not copied from the template: DEALT) */
+    s->uf[h] = 1;  /* its own group of one (not copied from the template: DEALT) */
     int root = h;  /* the placed tile's group: itself unless it joins others */
     if ((GROUPMASK >> k) & 1) {
         for (u32 b = NBKM[k][h]; b; b &= b - 1) {  /* the neighbours a tile of kind k can stand on (cgen.py) */
@@ -313,14 +331,13 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, 
             if (s->hk[m] == HK(p, k)) {
                 int rm = find_mut(s, m);
                 if (rm != root) {  /* union by size: every neighbouring group joins */
-                    if (s->gsize[rm] > s->gsize[root]) { int x = rm; rm = root; root = x; }
-                    s->parent[rm] = root;
-                    s->gsize[root] += s->gsize[rm];
+                    if (s->uf[rm] > s->uf[root]) { int x = rm; rm = root; root = x; }
+                    uf_join(s, root, rm);
                 }
             }
         }
     }
-    if (s->gsize[root] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[root];
+    if (s->uf[root] > s->glarge[p][k]) s->glarge[p][k] = s->uf[root];
     for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
@@ -481,26 +498,36 @@ static void new_game(S *s, int n, u64 seed, i32 *setup) {
 }
 
 /* ----- a position from Python (a Game between turns): what is not given is derived from the board ----- */
-static void rebuild(S *s) {
+static int rebuild(S *s) {
     memset(s->tbits, 0, sizeof s->tbits); memset(s->tcount, 0, sizeof s->tcount);
-    memset(s->area_inf, 0, sizeof s->area_inf); memset(s->lm_count, 0, sizeof s->lm_count);
+    memset(s->lm_count, 0, sizeof s->lm_count);
     memset(s->glarge, 0, sizeof s->glarge); memset(s->hcnt, 0, sizeof s->hcnt); memset(s->nwon, 0, sizeof s->nwon);
     for (int a = 0; a < NA; a++) if (s->area_first[a] >= 0) s->nwon[s->area_first[a]]++;
     for (int fk = 0; fk < NFK; fk++) s->freen[fk] = 0;
     for (int a = 0; a < NA; a++) s->area_free[a] = 0;
     for (int h = 0; h < NH; h++) {
-        s->parent[h] = h; s->gsize[h] = 1;
+        s->uf[h] = 1;
         int p = OWNER(s, h), k = TKIND(s, h), a = AREA_OF[h], fk = HEX_FK[h];
         if (p == -1 && fk >= 0) s->freel[FOFF[fk] + s->freen[fk]++] = h;
         if (a >= 0 && p == -1) s->area_free[a]++;
         if (p < 0) continue;
-        s->tbits[p][k][h >> 6] |= 1ULL << (h & 63);
+        s->tbits[p][TBS(k)][h >> 6] |= TBON(k) << (h & 63);
         s->tcount[p][k]++;
         for (int w = 0; w < NHW; w++) s->hcnt[p][w] += HCADD[k][h][w];
-        if (a >= 0) s->area_inf[a][p] += s->tval[h];
         for (int w = 0; w < NLW; w++) for (u64 b = MADJM[h][w]; b; b &= b - 1) {
             count_majority(s, w * 64 + __builtin_ctzll(b), p, k);
         }
+    }
+    /* a group is at most GMAX tiles (uf_t holds no more) where that is fewer than the hexes: a seat's tiles of a
+       kind that forms groups, on the board and in its holdings (which it may place), at most those of its
+       colour in a dealt game */
+    for (int p = 0; GMAX < NH && p < s->n; p++) {
+        int have[NK];
+        for (int k = 0; k < NK; k++) have[k] = s->tcount[p][k];
+        for (int i = 0; i < s->nhand[p]; i++) have[s->hand[p][i] >> VBITS]++;
+        for (int i = 0; i < s->nsupply[p]; i++) have[s->supply[p][i] >> VBITS]++;
+        for (int i = 0; i < s->naside[p]; i++) have[s->aside[p][i] >> VBITS]++;
+        for (int k = 0; k < NK; k++) if (((GROUPMASK >> k) & 1) && have[k] > GMAX) return -2;
     }
     for (int h = 0; h < NH; h++) {  /* groups: union every same-owner same-kind neighbour pair */
         int p = OWNER(s, h), k = TKIND(s, h);
@@ -510,16 +537,17 @@ static void rebuild(S *s) {
             if (m < h && s->hk[m] == HK(p, k)) {
                 int a = find_mut(s, h), b = find_mut(s, m);
                 if (a != b) {
-                    if (s->gsize[a] < s->gsize[b]) { int x = a; a = b; b = x; }
-                    s->parent[b] = a; s->gsize[a] += s->gsize[b];
+                    if (s->uf[a] < s->uf[b]) { int x = a; a = b; b = x; }
+                    uf_join(s, a, b);
                 }
             }
         }
     }
     for (int h = 0; h < NH; h++) {  /* each seat's largest group per tile kind: its roots' sizes */
         int p = OWNER(s, h), k = TKIND(s, h);
-        if (p >= 0 && s->parent[h] == h && s->gsize[h] > s->glarge[p][k]) s->glarge[p][k] = s->gsize[h];
+        if (p >= 0 && s->uf[h] < UP && s->uf[h] > s->glarge[p][k]) s->glarge[p][k] = s->uf[h];
     }
+    return 0;
 }
 /* the range checked on the int read, before it is stored: a field narrower than 32 bits would wrap first */
 #define TAKE_IN(x, lo, hi) do { if (i >= nflat || flat[i] < (lo) || flat[i] > (hi)) return -2; (x) = flat[i++]; } while (0)
@@ -529,10 +557,12 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     TAKE_IN(n, 1, NP); s->n = n;
     TAKE_IN(s->turn, 0, n - 1); TAKE_IN(s->move_index, 0, 1 << 30);
     for (int h = 0; h < NH; h++) {
-        int o, k;
-        TAKE_IN(o, -2, n - 1); TAKE_IN(k, -1, NK - 1); TAKE_IN(s->tval[h], 0, TVMAX);
+        int o, k, v;
+        TAKE_IN(o, -2, n - 1); TAKE_IN(k, -1, NK - 1); TAKE_IN(v, 0, TVMAX);
         if (o >= 0 && k < 0) return -2;
         s->hk[h] = HK(o, k);
+        if (TILE_VALUES) s->tval[h] = v;
+        if (o >= 0 && AREA_OF[h] >= 0) s->area_inf[AREA_OF[h]][o] += v;  /* its area's influence (rebuild the rest) */
     }
     for (int a = 0; a < NA; a++) { TAKE_IN(s->area_first[a], -1, n - 1); if (s->area_first[a] < 0) s->area_first[a] = NOFIRST; TAKE_IN(s->area_done[a], 0, 1); }
     for (int lm = 0; lm < NL; lm++) TAKE_IN(s->lm_owner[lm], -1, n - 1);
@@ -543,7 +573,7 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     }
     for (int p = 0; p < n; p++) { TAKE_IN(c, 0, HMAX); s->nhand[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->hand[p][j], 0, (NK << VBITS) - 1); }
     for (int p = 0; p < n; p++) { TAKE_IN(c, 0, TMAX); s->nsupply[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->supply[p][j], 0, (NK << VBITS) - 1); }
-    for (int p = 0; p < n; p++) { TAKE_IN(c, 0, TMAX); s->naside[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->aside[p][j], 0, (NK << VBITS) - 1); }
+    for (int p = 0; p < n; p++) { TAKE_IN(c, 0, HMAX); s->naside[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->aside[p][j], 0, (NK << VBITS) - 1); }
     for (int d = 0; d < ND; d++) { TAKE_IN(c, 0, DMAX); s->dlen[d] = c; for (int j = 0; j < c; j++) TAKE_IN(s->deck[d][j], 0, NCARD - 1); }
     for (int p = 0; p < n; p++) { TAKE_IN(c, 0, HELDMAX); s->nheld[p] = c; for (int j = 0; j < c; j++) TAKE_IN(s->held[p][j], 0, NCARD - 1); }
     /* what a playout can add to: a hand only the set-aside tiles an ability takes into it (the draw after a
@@ -553,24 +583,25 @@ static int load(S *s, const i32 *flat, int nflat, const i64 *scores) {
     for (int d = 0; d < ND; d++) deck_cards += s->dlen[d];
     for (int p = 0; p < n; p++) if (s->nhand[p] + s->naside[p] > HMAX || s->nheld[p] + deck_cards > HELDMAX) return -2;
     for (int p = 0; p < n; p++) TAKE_IN(s->passed[p], 0, 1 << 30);
-    TAKE_IN(c, 0, PUBMAX); s->npub = c; for (int j = 0; j < c; j++) TAKE_IN(s->pub[j], 0, NCARD - 1);
-    TAKE_IN(c, 0, NCARD);
+    /* face-up cards and doubling markers only of the cards that may carry them (NPC, NDC): their arrays */
+    TAKE_IN(c, 0, NPC ? PUBMAX : 0); s->npub = c; for (int j = 0; j < c; j++) TAKE_IN(s->pub[j], 0, NPC - 1);
+    TAKE_IN(c, 0, NPC);
     for (int j = 0; j < c; j++) {
         int card, m;
-        TAKE_IN(card, 0, NCARD - 1); TAKE_IN(m, 0, n);
+        TAKE_IN(card, 0, NPC - 1); TAKE_IN(m, 0, n);
         s->pub_cnt[card] = m;
         for (int r = 0; r < m; r++) { TAKE_IN(x, 0, n - 1); if (s->pub_done[card][x]) return -2; s->pub_done[card][x] = 1; }
     }
     for (int p = 0; p < n; p++) {
-        TAKE_IN(c, 0, NCARD); s->ndbl[p] = c;
+        TAKE_IN(c, 0, NDC); s->ndbl[p] = c;
         for (int j = 0; j < c; j++) {
-            int card; TAKE_IN(card, 0, NCARD - 1);
+            int card; TAKE_IN(card, 0, NDC - 1);
             if (s->dbl_on[p][card]) return -2;  /* one marker a card: ndbl counts cards */
             s->dbl_on[p][card] = 1; TAKE_IN(s->dbl_f[p][card], DBL_LO, DBL_HI);
         }
     }
     if (i != nflat) return -2;
-    rebuild(s);
+    if (rebuild(s)) return -2;
     pub_init(s);
     return 0;
 }
@@ -614,7 +645,7 @@ static void extras(const S *s, i32 *x) {
         int c = s->pub[i];
         x[0] = c; x[1] = s->pub_cnt[c];
         for (int j = 0; j < s->pub_cnt[c]; j++) x[2 + j] = s->pub_order[c][j];
-        for (int q = 0; q < NP; q++) x[2 + NP + q] = q < s->n && s->dbl_on[q][c] ? s->dbl_f[q][c] : 1;
+        for (int q = 0; q < NP; q++) x[2 + NP + q] = q < s->n ? DBL_F(s, q, c) : 1;
     }
 }
 
@@ -842,7 +873,7 @@ static void pub_fresh(S *s) {
     const slack_t *lack = &PUB_LACK0[s->n * NCARDX];
     const u64 *shy = &PUB_SHORT0[s->n * NCW];
     for (int q = 0; q < s->n; q++) {
-        memcpy(s->pslack[q], lack, sizeof(slack_t) * NCARDX);
+        memcpy(s->pslack[q], lack, sizeof s->pslack[q]);
         for (int w = 0; w < NCW; w++) s->pdirty[q][w] &= ~(shy[w] & s->plive[q][w]);
     }
 }
@@ -860,8 +891,8 @@ static inline int pub_grown(S *s, int p, int k, int h, int c) {
     i32 up = TH_GROW[(k * NH + h) * NCARDX + c];
     i64 by = up, most = 0;
     if (up == GROW_VALUE) by = s->tval[h];
-    else if (up == GROW_REACH) by = s->gsize[rb_find(s, h)] >= TH_REACH[c];
-    else if (up == GROW_GROUP) { by = 0; most = s->gsize[rb_find(s, h)]; }
+    else if (up == GROW_REACH) by = rb_gsize(s, h) >= TH_REACH[c];
+    else if (up == GROW_GROUP) { by = 0; most = rb_gsize(s, h); }
     else if (up == GROW_TOUCH) by = pub_untouched(s, p, h, TH_TOUCHK[c]);
     return pub_short(s, p, c, by, most);
 }

@@ -284,6 +284,13 @@ class NativeEngine:
             if k > s["HELDMAX"]:
                 raise _refuse(f"{who[p]}'s held cards and the decks' cards ({k}) could pass the {s['HELDMAX']} "
                               "cards a seat holds")
+        for p in range(g.n_players if s["GMAX"] < s["NH"] else 0):  # ctext.py rebuild: a group past uf_t's room
+            for k in sorted(self.rs.group_kinds):
+                held = sum(x[0] == k for pile in (g.hand[p], g.supply[p], g.set_aside[p]) for x in pile)
+                if len(g.tiles_of[p][k]) + held > s["GMAX"]:
+                    raise _refuse(f"{who[p]}'s {self.rs.tile_kinds[k]} tiles on the board and in hand, supply and "
+                                  f"set-aside pile ({len(g.tiles_of[p][k]) + held}) could form a group past the "
+                                  f"{s['GMAX']} tiles a group holds")
         for name, seats in g.public_by.items():
             if len(set(seats)) != len(seats):
                 raise _refuse(f"a seat is listed twice among the fulfillers of {name!r}")

@@ -106,7 +106,7 @@ def ordinal(n: int) -> str:
 C_PAY = """\
 /* seat q fulfils face-up card c: big points if first, else small, times its doubling marker */
 static void pub_pay(S *s, int c, int q, int cat) {
-    i64 pts = (s->pub_cnt[c] ? CARD_SMALL[c] : CARD_POINTS[c]) * (s->dbl_on[q][c] ? s->dbl_f[q][c] : 1);
+    i64 pts = (s->pub_cnt[c] ? CARD_SMALL[c] : CARD_POINTS[c]) * DBL_F(s, q, c);
     s->pub_done[c][q] = 1; s->pub_order[c][s->pub_cnt[c]++] = q;
     s->plive[q][c >> 6] &= ~(1ULL << (c & 63));
     add(s, q, cat, pts);

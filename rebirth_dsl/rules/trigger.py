@@ -124,7 +124,7 @@ def c_score(gen: CContext, e: Emitter, ri: int, r: ScoreTrigger) -> None:
     e.locals.require("s", "p", "h")
     cond = c_fires(gen, e, ri, r)
     if python_points(r, gen.rs) == "group":
-        pts = "s->gsize[rb_find(s, h)]"
+        pts = "rb_gsize(s, h)"
     else:
         pts = f"{gen.expr(r.expr, f'the placement trigger scoring `{r.category}`')}(s, p, h, 0)"
     e.line(f"if ({cond}) add(s, p, {gen.category(r.category)}, {pts});")

@@ -228,7 +228,8 @@ def test_wide_state_types_play_the_reference_games(tmp_path: Path) -> None:
     plan = generate(rs)
     assert plan.sizes["VBITS"] == 9  # 300 needs 9 bits
     for wide in ("typedef uint16_t hix_t;", "typedef uint16_t hct_t;", "typedef int16_t tv_t;",
-                 "typedef uint16_t tile_t;", "typedef int16_t ainf_t;"):  # areas of 3: 3 * 511
+                 "typedef uint16_t tile_t;", "typedef int16_t ainf_t;",  # areas of 3: 3 * 511
+                 "typedef uint16_t uf_t;"):  # a hex and a group's size: 263 hexes and more
         assert wide in plan.source, wide
     eng = engine(rs)
     paid = 0
@@ -274,6 +275,68 @@ def test_a_card_slack_takes_the_type_its_numbers_need(tmp_path: Path) -> None:
         pos = Game(rs, names, g.setup)
         apply(rs, pos, g.moves[: len(g.moves) // 3])
         _replays(rs, eng, pos, 3)
+
+
+def _native_games_replay(rs, eng, counts: tuple[int, ...], seeds: tuple[int, ...]) -> None:
+    """The native games of these player counts and seeds replay on the reference engine with the same ends."""
+    for n in counts:
+        names = DEFAULT_NAMES[:n]
+        for seed in seeds:
+            g = eng.play(names, seed)
+            ref = Game(rs, names, g.setup)
+            apply(rs, ref, g.moves)
+            assert outcome(rs, ref)[:4] == (g.totals, g.breakdown, g.lm_owner, g.winners)
+
+
+@needs_native
+def test_a_group_past_the_union_finds_type_is_refused_not_wrapped(tmp_path: Path) -> None:
+    """The union-find's entries (uf_t, cgen.py state_types) hold a group's size or, above GMAX, a hex: the
+    smallest type holding the hexes and a colour's tiles of a kind that forms groups, GMAX all it holds beyond
+    the hexes. Scotland's 223 hexes and 12 tiles of each farm kind take a byte (GMAX 32): a seat with GMAX food
+    tiles on the board and in its holdings plays out as the reference engine does, one more is refused (a group
+    of them would not fit). With 40 food tiles a colour the entries take 16 bits, and the games replay."""
+    rs = ruleset("scotland", None)
+    plan = generate(rs)
+    assert "typedef uint8_t uf_t;" in plan.source and plan.sizes["GMAX"] == 255 - rs.t.n
+    eng = engine(rs)
+    gmax = eng.plan.sizes["GMAX"]
+    food = rs.tile_kinds.index("food")
+    tile = next(x for x in rs.mix if x[0] == food)
+    names = DEFAULT_NAMES[:2]
+    for seed in range(3):
+        pos = Game(rs, names, deal(rs, 2, seed))
+        have = sum(x[0] == food for x in pos.hand[0] + pos.set_aside[0])
+        pos.supply[0] = [tile] * (gmax - have)
+        moves = _replays(rs, eng, pos, seed)
+        assert sum(m["player"] == names[0] for m in moves) >= gmax - have  # the seat played every tile
+        pos.supply[0].append(tile)
+        _refused(pos, eng, "group")
+    text = (ROOT / "rules" / "scotland.rules").read_text(encoding="utf-8")
+    assert "food x12 " in text
+    rules = tmp_path / "food.rules"
+    rules.write_text(text.replace("food x12 ", "food x40 "), encoding="utf-8")
+    rs = fresh(rules, rules_and_board("scotland", None)[1])
+    assert "typedef uint16_t uf_t;" in generate(rs).source and "typedef uint8_t hix_t;" in generate(rs).source
+    _native_games_replay(rs, engine(rs), (2, 4), (1, 2))
+
+
+@needs_native
+def test_a_pending_draw_takes_the_type_its_n_needs(tmp_path: Path) -> None:
+    """A pending "draw N, keep one" keeps its N in the smallest type holding the rules' largest (pdn_t):
+    Ireland's 3 a byte, a draw of 300 (the whole supply) 16 bits, and those games replay on the reference
+    engine, the draws answered included."""
+    assert "typedef uint8_t pdn_t;" in generate(ruleset("ireland", None)).source
+    rules_path, board_path = rules_and_board("ireland", None)
+    text = rules_path.read_text(encoding="utf-8")
+    assert "draw 3 keep 1" in text
+    rules = tmp_path / "draw.rules"
+    rules.write_text(text.replace("draw 3 keep 1", "draw 300 keep 1"), encoding="utf-8")
+    rs = fresh(rules, board_path)
+    assert "typedef uint16_t pdn_t;" in generate(rs).source
+    eng = engine(rs)
+    _native_games_replay(rs, eng, (2, 3, 4), (1, 2, 3))
+    names = DEFAULT_NAMES[:3]
+    assert sum(_answers(eng.play(names, seed).moves, "keep") for seed in range(4)) > 0
 
 
 U64 = (1 << 64) - 1
