@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from _thread import allocate_lock  # threading itself is not imported by a warm `rebirth eval`
 from collections import OrderedDict
@@ -358,6 +357,8 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
 
 def dumps(data: Any, indent: int = 0, width: int = 110) -> str:
     """JSON with small objects and lists kept on one line (a move per line), the rest indented."""
+    import json  # writing records only: `rebirth eval` reads its JSON with files.json_loads
+
     flat = json.dumps(data, ensure_ascii=False)
     if len(flat) + indent <= width or not isinstance(data, dict | list) or not data:
         return flat
