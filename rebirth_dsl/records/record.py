@@ -15,7 +15,7 @@ from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, did_you_me
 from rebirth_dsl.files import read_bytes, read_text, shown, write_text_atomic
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.records.resources import bundled, is_name
+from rebirth_dsl.records.resources import bundled, bundled_file, is_name
 from rebirth_dsl.records.view import RecordView, record_view
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import Setup, colour_tiles, deal
@@ -57,8 +57,8 @@ def resolve(base: Path, rel: str, folder: str = "rules", allow_paths: bool = Fal
     record's folder. Records are exchanged between people, so a path that leads outside the record's own
     folder is refused unless the user allows it (`--allow-paths`)."""
     if is_name(rel):
-        named = bundled(folder)
-        return named[rel] if rel in named else _unknown(folder, rel)
+        found = bundled_file(folder, rel)
+        return found if found is not None else _unknown(folder, rel)
     p = Path(rel)
     p = p if p.is_absolute() else base / p
     if not allow_paths:

@@ -471,3 +471,19 @@ def test_json_loads_reads_and_refuses_as_json_does() -> None:
     before, same, ours = ast.literal_eval(done.stdout)
     assert same and not before
     assert any(o.startswith("JSONDecodeError") for o in ours) and any(o.startswith("RecursionError") for o in ours)
+
+
+@pytest.mark.parametrize("folder", ["rules", "boards", "examples", "schemas", "boards/maps"])
+def test_a_bundled_file_by_name_is_the_listing_s(folder: str) -> None:
+    """bundle.bundled_file (one name, without walking the folder) finds what bundled() lists under that name,
+    and nothing where the listing has nothing: other case, a file's own suffix, a folder, dots."""
+    from rebirth_dsl.bundle import bundled_file
+
+    listed = bundled(folder)
+    assert listed
+    for name, path in listed.items():
+        assert bundled_file(folder, name) == path and str(bundled_file(folder, name)) == str(path)
+    first = next(iter(listed))
+    for name in (first.upper(), first + "x", f"{first}.json", f"{first}.rules", "variants", ".", "..", "../rules",
+                 "./" + first, first + "/", "nope/none", "\x00"):
+        assert bundled_file(folder, name) == listed.get(name)
