@@ -46,6 +46,7 @@ NOT_FOR_EVAL = (*HEAVY, "numpy", "cffi", "starlette", "pygls", "matplotlib", "re
                 "typing",  # only annotations name it: `from rebirth_dsl import TYPE_CHECKING` (rebirth_dsl/__init__.py)
                 "argparse", "gettext", "locale",  # a plain command line is read without them (cli._plain_args)
                 "json",  # its decoder's regular expressions, compiled at import: files.json_loads reads without it
+                "random",  # with bisect and SHA-512: a deal draws from the C generator (accel.shuffle.draws)
                 "rebirth_dsl.accel.fresh", "rebirth_dsl.accel.fast_end")  # devices for many games, or quiet ones
 _PROBE = """
 import contextlib, io, json, sys
