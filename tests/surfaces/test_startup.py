@@ -48,6 +48,7 @@ NOT_FOR_EVAL = (*HEAVY, "numpy", "cffi", "starlette", "pygls", "matplotlib", "re
                 "json",  # its decoder's regular expressions, compiled at import: files.json_loads reads without it
                 "random",  # with bisect and SHA-512: a deal draws from the C generator (accel.shuffle.draws)
                 "rebirth_dsl.compile.reads",  # a card's analysis, made on its first read (compile.ruleset.CardDef)
+                "rebirth_dsl.check.types",  # the expressions' types: the checks' and code generation's
                 "rebirth_dsl.accel.fresh", "rebirth_dsl.accel.fast_end")  # devices for many games, or quiet ones
 _PROBE = """
 import contextlib, io, json, sys
