@@ -13,6 +13,7 @@ board (`board scotland`), so the loader and the checker find them here (records.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from rebirth_dsl.errors import RebirthError
@@ -47,3 +48,14 @@ def bundled(folder: str) -> dict[str, Path]:
     found = root.glob(f"*{suffix}") if folder == "examples" else root.rglob(f"*{suffix}")
     out = {p.relative_to(root).with_suffix("").as_posix(): p for p in found if p.is_file()}
     return dict(sorted(out.items()))
+
+
+def bundled_file(folder: str, name: str) -> Path | None:
+    """`bundled(folder).get(name)`: a name at the top of the folder (`scotland`) is looked up in its listing
+    alone, without walking the subfolders of variants for every name (a warm `rebirth eval` names one)."""
+    root = games_root() / folder
+    file = f"{name}{FOLDERS[folder]}"
+    if "/" in name or name in (".", "..") or not root.is_dir():  # a variant's name, or none: the walk decides
+        return bundled(folder).get(name)
+    p = root / file
+    return p if file in os.listdir(root) and p.is_file() else None

@@ -26,7 +26,6 @@ corrupt or stale, so the cache can only ever make a command faster, never change
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -34,6 +33,7 @@ import time
 from pathlib import Path
 
 from rebirth_dsl import TYPE_CHECKING
+from rebirth_dsl.files import json_loads
 from rebirth_dsl.shared_methods import Struct, field_names
 
 if TYPE_CHECKING:
@@ -138,12 +138,12 @@ def load(namespace: str, key: str) -> Any | None:
         return None
     header, sep, body = raw.partition(b"\n")
     try:
-        meta = json.loads(header)
+        meta = json_loads(header)
         mac = meta.get("mac")
         if (not sep or meta.get("format") != FORMAT or meta.get("key") != key or not isinstance(mac, str)
                 or not compare_digest(mac, _mac(secret, namespace, key, body))):
             raise ValueError("stale, corrupt or not ours")
-        payload = json.loads(body)
+        payload = json_loads(body)
     except (ValueError, AttributeError, RecursionError):
         _remove(path)  # rebuilt by the caller
         return None
@@ -245,6 +245,8 @@ def store(namespace: str, key: str, payload: Any) -> None:
     root = cache_dir()
     if root is None or not _private_dir(root):
         return
+    import json  # only when an entry is written: a warm run reads its entries with files.json_loads
+
     try:
         body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass")
     except (TypeError, ValueError, RecursionError):
@@ -321,7 +323,7 @@ _set = object.__setattr__
 
 def decode(x: Any, classes: dict[str, type]) -> Any:
     """The inverse of encode; a dataclass is rebuilt only if its name is one of `classes`."""
-    kind = type(x)  # what json.loads makes: these exact types
+    kind = type(x)  # what json.loads (and files.json_loads) makes: these exact types
     if kind in _LEAVES:
         return x
     if kind is list:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import functools
 import gc
-import json
 import os
 import sys
 from types import SimpleNamespace
@@ -476,6 +475,8 @@ def cmd_review(args: argparse.Namespace) -> int:
                     args.backend, args.seed)
     rv = review(job, args.workers)
     rv["game"] = shown(path)
+    import json  # JSON output only: a command reads its input's JSON with files.json_loads
+
     print(json.dumps(rv, indent=2, ensure_ascii=False) if args.json else render_review(rv, args.all))
     if "--plot" in outs:
         write_plot(rv, outs["--plot"])
@@ -651,6 +652,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     errors = [d for d in problems if d.severity != "warning"]
     failed = bool(errors) or (args.strict and bool(problems))  # --strict: warnings fail too
     if args.json:
+        import json  # JSON output only: a command reads its input's JSON with files.json_loads
+
         print(json.dumps([d.to_lsp() for d in [*problems, *inherited]], indent=2, ensure_ascii=False))
         return EXIT_PROBLEMS if failed else EXIT_OK
     for d in problems:
@@ -723,6 +726,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         viewer = game.player_index(args.viewer) if args.viewer else None
         result["forecast"] = forecast(game, viewer, args.agents, args.playouts, args.seed, args.backend)
     if args.json:
+        import json  # JSON output only: a command reads its input's JSON with files.json_loads
+
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         rec = r.loaded.record
@@ -826,6 +831,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
         if not args.json:
             print(info["dealt"])
     if args.json:
+        import json  # JSON output only: a command reads its input's JSON with files.json_loads
+
         print(json.dumps(info, indent=2, ensure_ascii=False))
         return EXIT_OK
     print(_moves_text(info))
@@ -863,6 +870,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
     if dealt is not None:
         result["dealt"] = dealt
     text = render_hint(result, max(1, args.top))
+    import json  # JSON output only: a command reads its input's JSON with files.json_loads
+
     print(json.dumps(result, indent=2, ensure_ascii=False) if args.json else (f"{dealt}\n" if dealt else "") + text)
     return EXIT_OK
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -84,6 +84,64 @@ def decode_text(data: bytes, path: str | Path, what: str = "file") -> str:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise RebirthError.single(f"{what} holds a NUL character: not a text file", file=shown(path), line=line)
     return text.removeprefix("\ufeff")  # a byte-order mark some editors write
+
+
+def json_loads(text: str | bytes, parse_constant: Callable[[str], Any] | None = None) -> Any:
+    """`json.loads(text, parse_constant=...)`, read by the C scanner json.loads itself uses, without importing
+    json: its decoder compiles its regular expressions as it is imported, on every start of a command that
+    only reads JSON (a warm `rebirth eval`). A text this does not read as json.loads would (an encoding other than UTF-8,
+    a byte-order mark, anything json refuses) is given to json.loads, so its value and its errors are json's."""
+    scan = _SCANNERS.get(parse_constant)
+    if scan is None:
+        scan = _SCANNERS[parse_constant] = _scanner(parse_constant)
+    s: str | bytes | None = text
+    if type(text) is bytes:  # json.loads finds the encoding: UTF-8 unless a BOM or NULs say otherwise
+        s = None if text[:3] == b"\xef\xbb\xbf" or b"\0" in text[:4] else _utf8(text)
+    if scan is not False and type(s) is str:
+        start = len(s) - len(s.lstrip(" \t\n\r"))  # json's whitespace around the value
+        try:
+            value, end = scan(s, start)
+        except Exception:  # noqa: BLE001 - json.loads below raises json's own error (the scanner alone cannot:
+            pass  # it finds json's error class in json.decoder, which is not imported)
+        else:
+            if end == len(s) or not s[end:].lstrip(" \t\n\r"):
+                return value
+    import json
+
+    return json.loads(text, parse_constant=parse_constant)
+
+
+def _utf8(data: bytes) -> str | None:
+    """The bytes as json.loads decodes UTF-8 (surrogates passed), or None when they are not UTF-8."""
+    try:
+        return data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+
+
+class _ScanContext:
+    """What the C scanner reads from a json.JSONDecoder: its defaults, with `parse_constant` given."""
+
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int = float, int
+
+    def __init__(self, parse_constant: Callable[[str], Any] | None) -> None:
+        # json.decoder's own constants when none is given: -Infinity, Infinity and NaN as floats
+        self.parse_constant = parse_constant or {"-Infinity": float("-inf"), "Infinity": float("inf"),
+                                                 "NaN": float("nan")}.__getitem__
+
+
+def _scanner(parse_constant: Callable[[str], Any] | None) -> Any:
+    """The C scanner of json.loads for these settings (False where Python has none: json.loads reads all)."""
+    try:
+        from _json import make_scanner
+    except ImportError:
+        return False
+    return make_scanner(_ScanContext(parse_constant))  # type: ignore[arg-type]  # the stubs want a JSONDecoder
+
+
+_SCANNERS: dict[Callable[[str], Any] | None, Any] = {}
 
 
 def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:

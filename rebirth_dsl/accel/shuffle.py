@@ -7,7 +7,6 @@ generator per seat, so the two are a few per cent of a whole random game.
 from __future__ import annotations
 
 import _random
-import random
 from collections.abc import Callable
 from math import floor
 
@@ -16,6 +15,7 @@ from rebirth_dsl.accel import written_out
 from rebirth_dsl.compile.emit import literal, run_source
 
 if TYPE_CHECKING:
+    import random
     from typing import Any, Protocol, TypeVar
 
     _T = TypeVar("_T")
@@ -64,11 +64,19 @@ WRITE_OUT_AFTER = 512
 def seeded(seed: int) -> random.Random:
     """`random.Random(seed)` for an int seed, the same generator in the same state: seeded by the C
     method random.Random.seed itself calls, without the two Python frames and type checks around it."""
-    rng = _RANDOM.__new__(_RANDOM)
+    import random  # the seats' generators, for the agents: a deal alone needs only `draws`
+
+    rng = random.Random.__new__(random.Random)
     _SEED(rng, seed)
     rng.gauss_next = None  # type: ignore[attr-defined] # not in the stubs; what Random.__init__ and Random.seed set after seeding
     return rng
 
 
-_RANDOM = random.Random
+def draws(seed: int) -> Callable[[], float]:
+    """`random.Random(seed).random` for an int seed: the same floats in the same order, from the C generator
+    random.Random is made of, seeded by the C method random.Random.seed itself calls for an int. What a deal
+    draws from, without importing `random` (with bisect and SHA-512) into every command that deals a game."""
+    return _random.Random(seed).random
+
+
 _SEED = _random.Random.seed

@@ -4,13 +4,12 @@ has validated before needs only this module (see board.view)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.errors import Diagnostic, RebirthError
-from rebirth_dsl.files import decode_text, read_text, shown
+from rebirth_dsl.files import decode_text, json_loads, read_text, shown
 
 if TYPE_CHECKING:
     from typing import Any, Protocol
@@ -29,7 +28,8 @@ MAX_TEXT = 200  # characters of a name, area or tag (a title or notes: MAX_NOTES
 MAX_NOTES = 10_000
 MAX_TAGS = 20  # tags on one hex
 MAX_JSON_DEPTH = 64  # nesting of any JSON file read (a board nests 3 deep, a game record 4)
-_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+# the strings and brackets of a JSON text: compiled when a text has brackets enough to nest too deep (_nesting)
+_JSON_TOKENS = r'"(?:[^"\\]|\\.)*"|[\[\]{}]'
 
 
 class Geometry:
@@ -66,8 +66,10 @@ def load_json(path: str | Path, data: bytes | None = None) -> Any:
         raise RebirthError.single(f"JSON nested {depth} deep; no board or game record nests more than "
                                   f"{MAX_JSON_DEPTH}", file=file, path="$")
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json_loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as e:  # too many digits in a number; NaN; nesting json cannot follow
+        import json  # json_loads has raised json's own error
+
         if not isinstance(e, json.JSONDecodeError):
             raise RebirthError.single(f"invalid JSON: {str(e)[:200]}", file=file, path="$") from None
         # no source line: a file that is not JSON at all (a secret given by mistake) is never echoed
@@ -86,7 +88,7 @@ def _nesting(text: str) -> int:
     if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
         return 0
     depth = deepest = 0
-    for m in _JSON_TOKENS.finditer(text):
+    for m in re.finditer(_JSON_TOKENS, text):
         c = m.group()
         if c in "[{":
             depth += 1

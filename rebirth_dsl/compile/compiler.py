@@ -10,7 +10,6 @@ from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import lazy_expr_function
 from rebirth_dsl.compile.prims import CompiledExpr
-from rebirth_dsl.compile.reads import Reads, Threshold, reads_of, threshold_of
 from rebirth_dsl.compile.ruleset import (
     Ability,
     AreaRule,
@@ -31,6 +30,7 @@ from rebirth_dsl.lang.vocab import PLACES, TIE_STEPS, TieStep
 
 if TYPE_CHECKING:
     from rebirth_dsl.compile.prims import Fn
+    from rebirth_dsl.compile.reads import Reads, Threshold
 
 if TYPE_CHECKING:  # pydantic is not imported to run a ruleset: boards arrive as board.view.BoardView too
     from rebirth_dsl.board.model import Board as BoardModel
@@ -202,6 +202,9 @@ def _card(c: A.Card, t: Tables) -> CardDef:
     """A card with its compiled condition, what the condition reads, and its threshold form if it has one
     (those two found when first read: CardDef)."""
     def analysis() -> tuple[Reads | None, Threshold | None, CompiledExpr | None]:
+        # only the engines that play on from a position read a card's analysis: its module, imported here
+        from rebirth_dsl.compile.reads import reads_of, threshold_of
+
         th = threshold_of(c.condition, t)
         return reads_of(c.condition, t), th, None if th is None else _generated(th.measure, t)
 

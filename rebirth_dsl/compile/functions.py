@@ -20,7 +20,6 @@ from operator import itemgetter
 
 from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.check.symbols import Tables
-from rebirth_dsl.check.types import VARIABLES
 from rebirth_dsl.compile.emit import bitset, c_int, literal
 from rebirth_dsl.compile.prims import Ctx, best, fewest, most, selected_kinds
 from rebirth_dsl.lang import ast as A
@@ -219,6 +218,8 @@ def _neighbours(rings: tuple[tuple[int, ...], ...], hexes: Iterable[int]) -> lis
 
 def _is_hex(node: A.Expr) -> bool:
     """Whether an argument is one hex (`placed`) rather than a set of hexes."""
+    from rebirth_dsl.check.types import VARIABLES  # the expression types: asked by code generation only
+
     return isinstance(node, A.Name) and VARIABLES.get(node.id, ("",))[0] == "hex"
 
 

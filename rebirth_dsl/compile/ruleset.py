@@ -8,7 +8,6 @@ from collections.abc import Callable
 from rebirth_dsl import TYPE_CHECKING
 from rebirth_dsl.check.symbols import Tables
 from rebirth_dsl.compile.prims import CompiledExpr
-from rebirth_dsl.compile.reads import Reads, Threshold
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.lang import ast as A
 from rebirth_dsl.lang.vocab import TieStep
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from rebirth_dsl.compile.prims import Fn
+    from rebirth_dsl.compile.reads import Reads, Threshold  # a card's analysis: made on its first read
 
 
 # ----- what later stages derive from a ruleset, once ----------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from _thread import allocate_lock  # threading itself is not imported by a warm `rebirth eval`
 from collections import OrderedDict
@@ -16,7 +15,7 @@ from rebirth_dsl.errors import Diagnostic, IllegalMove, RebirthError, did_you_me
 from rebirth_dsl.files import read_bytes, read_text, shown, write_text_atomic
 from rebirth_dsl.lang.limits import MAX_RULES_BYTES
 from rebirth_dsl.lang.parser import load_rules
-from rebirth_dsl.records.resources import bundled, is_name
+from rebirth_dsl.records.resources import bundled, bundled_file, is_name
 from rebirth_dsl.records.view import RecordView, record_view
 from rebirth_dsl.runtime.game import Game
 from rebirth_dsl.runtime.setup import Setup, colour_tiles, deal
@@ -58,8 +57,8 @@ def resolve(base: Path, rel: str, folder: str = "rules", allow_paths: bool = Fal
     record's folder. Records are exchanged between people, so a path that leads outside the record's own
     folder is refused unless the user allows it (`--allow-paths`)."""
     if is_name(rel):
-        named = bundled(folder)
-        return named[rel] if rel in named else _unknown(folder, rel)
+        found = bundled_file(folder, rel)
+        return found if found is not None else _unknown(folder, rel)
     p = Path(rel)
     p = p if p.is_absolute() else base / p
     if not allow_paths:
@@ -358,6 +357,8 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
 
 def dumps(data: Any, indent: int = 0, width: int = 110) -> str:
     """JSON with small objects and lists kept on one line (a move per line), the rest indented."""
+    import json  # writing records only: `rebirth eval` reads its JSON with files.json_loads
+
     flat = json.dumps(data, ensure_ascii=False)
     if len(flat) + indent <= width or not isinstance(data, dict | list) or not data:
         return flat

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from rebirth_dsl.bundle import FOLDERS as FOLDERS  # re-exported: where the bundled games are, found by name
 from rebirth_dsl.bundle import bundled as bundled
+from rebirth_dsl.bundle import bundled_file as bundled_file
 from rebirth_dsl.bundle import games_root as games_root
 from rebirth_dsl.errors import RebirthError, did_you_mean
 from rebirth_dsl.files import read_bytes
@@ -35,9 +36,10 @@ def find(folder: str, text: str) -> Path:
     p = Path(text)
     if p.is_file() or not is_name(text):
         return p
+    found = bundled_file(folder, text)
+    if found is not None:
+        return found
     names = bundled(folder)
-    if text in names:
-        return names[text]
     what = {"rules": "ruleset", "boards": "board", "schemas": "schema", "examples": "example",
             "boards/maps": "map"}[folder]
     dym = did_you_mean(text, list(names))

@@ -6,7 +6,6 @@ number, name and tie-break comes from the compiled Ruleset.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from rebirth_dsl import TYPE_CHECKING
@@ -24,6 +23,7 @@ from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy
 from rebirth_dsl.shared_methods import Node, node
 
 if TYPE_CHECKING:
+    import random
     from typing import Any, TypeVar
 
 __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from math import floor
 
 from rebirth_dsl import TYPE_CHECKING
-from rebirth_dsl.accel.shuffle import seeded, shuffle
+from rebirth_dsl.accel.shuffle import draws, seeded, shuffle
 from rebirth_dsl.compile.ruleset import Ruleset
 from rebirth_dsl.shared_methods import Record, field, record
 
 if TYPE_CHECKING:
+    import random
     from typing import TypeVar
 
 
@@ -40,13 +40,12 @@ def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
     """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled.
     Every shuffle is fisher_yates below from one random.Random(seed), both through their speed devices
     (accel.shuffle: the same swaps from the same draws, proven in tests/engines/test_fast.py)."""
-    rng = seeded(seed)
+    rnd = draws(seed)
     tiles = rs.derived.colour_tiles.get(n_players)
     if tiles is None:  # the same for every game of this ruleset and player count
         tiles = rs.derived.colour_tiles[n_players] = tuple(colour_tiles(rs, n_players))
     set_aside: list[list[tuple[int, int]]] = []
     supply: list[list[tuple[int, int]]] = []
-    rnd = rng.random
     for _ in range(n_players):
         mine = list(tiles)
         shuffle(mine, rnd, fisher_yates)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from test_differential import snapshot  # its own folder is on sys.path (no __init__.py)
 
 from rebirth_dsl.accel.fresh import derive_fresh
-from rebirth_dsl.accel.shuffle import seeded, shuffle
+from rebirth_dsl.accel.shuffle import draws, seeded, shuffle
 from rebirth_dsl.compile.closures import compile_expr
 from rebirth_dsl.compile.exprgen import compile_expr_source
 from rebirth_dsl.compile.prims import Ctx
@@ -107,6 +107,14 @@ def test_seeded_generators_are_random_random(seed: int) -> None:
     assert type(mine) is random.Random and mine.getstate() == ref.getstate()
     assert [mine.random() for _ in range(3)] == [ref.random() for _ in range(3)]
     assert mine.gauss(0, 1) == ref.gauss(0, 1) and mine.gauss(0, 1) == ref.gauss(0, 1)
+
+
+@given(seed=st.integers(-(2**70), 2**70))
+def test_a_deal_draws_what_random_random_draws(seed: int) -> None:
+    """accel.shuffle.draws, what a deal shuffles with (the C generator, without importing random), gives the
+    floats random.Random(seed).random gives, in order, for any int seed (negative and beyond 64 bits too)."""
+    mine, ref = draws(seed), random.Random(seed).random
+    assert [mine() for _ in range(700)] == [ref() for _ in range(700)]
 
 
 def test_the_written_out_shuffle_is_fisher_yates() -> None:

@@ -8,6 +8,7 @@ they replace; and the command line built for one subcommand reports errors as th
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import os
@@ -44,6 +45,10 @@ NOT_FOR_EVAL = (*HEAVY, "numpy", "cffi", "starlette", "pygls", "matplotlib", "re
                 "tokenize", "copy",  # for generating engines and copying a record's data only
                 "typing",  # only annotations name it: `from rebirth_dsl import TYPE_CHECKING` (rebirth_dsl/__init__.py)
                 "argparse", "gettext", "locale",  # a plain command line is read without them (cli._plain_args)
+                "json",  # its decoder's regular expressions, compiled at import: files.json_loads reads without it
+                "random",  # with bisect and SHA-512: a deal draws from the C generator (accel.shuffle.draws)
+                "rebirth_dsl.compile.reads",  # a card's analysis, made on its first read (compile.ruleset.CardDef)
+                "rebirth_dsl.check.types",  # the expressions' types: the checks' and code generation's
                 "rebirth_dsl.accel.fresh", "rebirth_dsl.accel.fast_end")  # devices for many games, or quiet ones
 _PROBE = """
 import contextlib, io, json, sys
@@ -442,3 +447,46 @@ def test_expressions_compile_at_their_first_call_to_the_same_values(cache_dir: P
         assert fn.__code__.co_filename == "<rebirth expression>"  # named as compile() names it (emit.run_source)
         assert card.reads == reads_of(card.cond.node, game.t) and card.threshold == threshold_of(card.cond.node, game.t)
         assert "_analysis" not in vars(card)
+
+
+_JSON_PROBE = r"""
+import sys
+from rebirth_dsl.files import json_loads
+texts = ['{"a": [1, 2.5e3, true, null, "\\u00e9"]} ', '{"a": 1, oops}', '[1] x', '', '\ufeff[1]', ' [NaN] ',
+         b'\xef\xbb\xbf[1]', '[1]'.encode('utf-16'), b'["\xed\xa0\x80"]', b'\xff', '[' * 100_000, '1' * 5000]
+def outcome(read, text):
+    try:
+        return repr(read(text))
+    except Exception as e:
+        return f"{type(e).__name__}: {e}"
+before = "json" in sys.modules
+ours = [outcome(json_loads, t) for t in texts]  # first, while json is not imported: the first refusal imports it
+import json
+print(repr((before, ours == [outcome(json.loads, t) for t in texts], ours)))
+"""
+
+
+def test_json_loads_reads_and_refuses_as_json_does() -> None:
+    """files.json_loads, which a warm eval reads its JSON with instead of importing json, gives json.loads's
+    value for every text and json's own error for every text json refuses (in a process without json)."""
+    done = subprocess.run([sys.executable, "-c", _JSON_PROBE], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    before, same, ours = ast.literal_eval(done.stdout)
+    assert same and not before
+    assert any(o.startswith("JSONDecodeError") for o in ours) and any(o.startswith("RecursionError") for o in ours)
+
+
+@pytest.mark.parametrize("folder", ["rules", "boards", "examples", "schemas", "boards/maps"])
+def test_a_bundled_file_by_name_is_the_listing_s(folder: str) -> None:
+    """bundle.bundled_file (one name, without walking the folder) finds what bundled() lists under that name,
+    and nothing where the listing has nothing: other case, a file's own suffix, a folder, dots."""
+    from rebirth_dsl.bundle import bundled_file
+
+    listed = bundled(folder)
+    assert listed
+    for name, path in listed.items():
+        assert bundled_file(folder, name) == path and str(bundled_file(folder, name)) == str(path)
+    first = next(iter(listed))
+    for name in (first.upper(), first + "x", f"{first}.json", f"{first}.rules", "variants", ".", "..", "../rules",
+                 "./" + first, first + "/", "nope/none", "\x00"):
+        assert bundled_file(folder, name) == listed.get(name)
