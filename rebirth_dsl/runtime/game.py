@@ -139,27 +139,42 @@ class Game(State):
         return copy_state(blank(rs, n, cls)) if make is None else make()
 
     def __init__(self, rs: Ruleset, players: list[str], setup: Setup, scenario: bool = False) -> None:
+        # The copy of the blank position __new__ made holds no points, cards or tiles (zeros and empty lists, one
+        # per seat): the setup is filled into its lists, which are replaced only when the setup has another shape.
         n = len(players)
         self.players = tuple(players)
         self.scenario = scenario
-        track = list(setup.scores) if setup.scores else [0] * n
-        self.track, self.start_scores = track, list(track)
-        decks = {k: list(v) for k, v in setup.decks.items()}
+        if setup.scores:
+            track = self.track = list(setup.scores)
+            self.start_scores = list(track)
+            for q, pts in enumerate(track):
+                if pts:
+                    self.events.append(Event(-1, q, pts, "start", (), f"{players[q]} starts with {pts} points (scenario)"))
+        decks = self.decks
+        for k, v in setup.decks.items():
+            decks[k] = list(v)
         for name, cards in rs.decks.items():
             if name not in decks:
                 decks[name] = [c.name for c in cards]
-        self.decks = decks
-        self.supply = [list(reversed(s)) for s in setup.supply] if setup.supply else [[] for _ in range(n)]
-        self.set_aside = [list(s) for s in setup.set_aside] if setup.set_aside else [[] for _ in range(n)]
+        if len(setup.supply) == n:
+            for mine, s in zip(self.supply, setup.supply):  # noqa: B905 - both have n
+                mine += s
+                mine.reverse()  # the setup lists the first tile drawn first; the top of a supply is its end
+        elif setup.supply:
+            self.supply = [list(reversed(s)) for s in setup.supply]
+        if len(setup.set_aside) == n:
+            for mine, s in zip(self.set_aside, setup.set_aside):  # noqa: B905 - both have n
+                mine += s
+        elif setup.set_aside:
+            self.set_aside = [list(s) for s in setup.set_aside]
         if setup.held:
             self.held = [list(h) for h in setup.held]
-        for q, pts in enumerate(track):
-            if pts:
-                self.events.append(Event(-1, q, pts, "start", (), f"{players[q]} starts with {pts} points (scenario)"))
         if rs.public is not None:  # I-M1: public missions laid face up from the top of their deck
-            deck = self.decks.setdefault(rs.public.deck, [])
+            deck = decks.setdefault(rs.public.deck, [])
             self.public, deck[:] = deck[: rs.public.count], deck[rs.public.count:]
-        self.public_by = {c: [] for c in self.public}
+            public_by = self.public_by
+            for c in self.public:
+                public_by[c] = []
         if not scenario:
             for p in range(n):
                 for _ in range(rs.hand):
