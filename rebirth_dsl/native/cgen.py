@@ -909,10 +909,7 @@ def _umax(hi: int) -> int:
 def _slack_cap(need: int) -> int:
     """The largest value of the smallest type holding 0 .. need (uint8_t, uint16_t, else int32_t: 2^31 - 1), so
     a slack is kept whole up to `need` and capped above it (state_types)."""
-    for bits in (8, 16):
-        if need < 1 << bits:
-            return (1 << bits) - 1
-    return (1 << 31) - 1
+    return min(_umax(need), (1 << 31) - 1)
 
 
 def _utype(hi: int) -> str:
