@@ -84,25 +84,28 @@ def _module(name: str) -> ModuleType:
 
 
 class _Rate:
-    """An engine's games per second over the rounds: `run(seconds)` plays for a slice and records its rate."""
+    """An engine's games per second over the rounds, and its moves per second where its play counts them:
+    `run(seconds)` plays for a slice and records its rates (tools/ruleset_speed.py times with it too)."""
 
-    def __init__(self, play: Callable[[int], int]) -> None:
-        self.play = play  # (first seed, ...) -> games played
+    def __init__(self, play: Callable[[int], tuple[int, int]]) -> None:
+        self.play = play  # first seed -> (games played, their moves; 0 where the play does not count them)
         self.seed = 0
         self.rates: list[float] = []
+        self.move_rates: list[float] = []
 
-    def run(self, seconds: float) -> None:
-        """Play games for about `seconds`, from the next seed on."""
-        games = 0
+    def run(self, seconds: float) -> int:
+        """Play games for about `seconds`, from the next seed on; the games played."""
+        games = moves = 0
         t0 = time.perf_counter()
         while True:
-            played = self.play(self.seed)
-            games += played
-            self.seed += played
+            g, m = self.play(self.seed)
+            games, moves, self.seed = games + g, moves + m, self.seed + g
             dt = time.perf_counter() - t0
             if dt >= seconds:
                 break
         self.rates.append(games / dt)
+        self.move_rates.append(moves / dt)
+        return games
 
     def median(self) -> float:
         """The median rate over the rounds."""
@@ -114,10 +117,10 @@ def _native_rate(eng: Any, n: int) -> _Rate:
     ffi, lib = eng.ffi, eng.lib
     totals, win = ffi.new("int64_t[]", BATCH * n), ffi.new("int32_t[]", BATCH)
 
-    def play(seed: int) -> int:
+    def play(seed: int) -> tuple[int, int]:
         if lib.rb_games(seed, BATCH, n, totals, ffi.NULL, win, ffi.NULL, ffi.NULL, ffi.NULL) != 0:
             raise RuntimeError("native engine error")
-        return BATCH
+        return BATCH, 0
 
     return _Rate(play)
 
@@ -127,10 +130,10 @@ def _hand_c_rate(hand: Any, n: int) -> _Rate:
     ffi, lib = hand.ffi, hand.lib
     totals, win = ffi.new("int64_t[]", BATCH * n), ffi.new("int32_t[]", BATCH)
 
-    def play(seed: int) -> int:
+    def play(seed: int) -> tuple[int, int]:
         if lib.hand_games(seed, BATCH, n, totals, win) != 0:
             raise RuntimeError("hand engine error")
-        return BATCH
+        return BATCH, 0
 
     return _Rate(play)
 
@@ -139,10 +142,10 @@ def _python_rate(rs: Ruleset, n: int) -> _Rate:
     """The generated Python engine: a whole game with end scoring and the winner (as the bench's figure)."""
     names = list(DEFAULT_NAMES[:n])
 
-    def play(seed: int) -> int:
+    def play(seed: int) -> tuple[int, int]:
         g, _ = random_game(rs, names, seed)
         g.winners(g.final_scores(g.end_events()))
-        return 1
+        return 1, 0
 
     play(0)  # generates the engine
     return _Rate(play)
@@ -150,9 +153,9 @@ def _python_rate(rs: Ruleset, n: int) -> _Rate:
 
 def _hand_py_rate(play_game: Callable[..., Any], n: int) -> _Rate:
     """The hand-written Python engine: a whole game with end scoring and the winner."""
-    def play(seed: int) -> int:
+    def play(seed: int) -> tuple[int, int]:
         play_game(n, seed)
-        return 1
+        return 1, 0
 
     return _Rate(play)
 

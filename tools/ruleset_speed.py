@@ -25,6 +25,7 @@ printed per game and per move. Needs valgrind for the counts.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import os
 import re
@@ -146,6 +147,7 @@ def python_per_game(rules: str, n: int, games: int, warm: int) -> Counts:
     return Counts(ev["Ir"] / games, _mispredicted(ev) / games, _d1(ev) / games, moves / games)
 
 
+@functools.cache
 def _bench_module() -> ModuleType:
     """bench/against_limit.py: its C driver and native batch."""
     spec = importlib.util.spec_from_file_location("rebirth_bench_against_limit", ROOT / "bench" / "against_limit.py")
@@ -166,30 +168,18 @@ def _driver(tmp: Path) -> Path:
 
 
 class _Rate:
-    """One engine, ruleset and player count: `run(seconds)` plays a slice from the next seed and records its games
-    and moves per second."""
+    """One engine, ruleset and player count, timed slice by slice by bench/against_limit.py's rate (games and
+    moves per second, `timer`), with the microseconds a game spends in each part where the play times them."""
 
     def __init__(self, play: Callable[[int], tuple[int, int]], parts: list[float] | None = None) -> None:
-        self.play = play  # first seed -> (games played, their moves)
-        self.seed = 0
-        self.games: list[float] = []
-        self.moves: list[float] = []
+        self.timer = _bench_module()._Rate(play)  # first seed -> (games played, their moves)
         self.parts = parts  # seconds the play spends in each part of a game so far (Python: _python_rate)
         self.per_part: list[list[float]] = []  # per round, microseconds a game in each part
 
     def run(self, seconds: float) -> None:
         """Play games for about `seconds`."""
-        games = moves = 0
         before = list(self.parts or [])
-        t0 = time.perf_counter()
-        while True:
-            g, m = self.play(self.seed)
-            games, moves, self.seed = games + g, moves + m, self.seed + g
-            dt = time.perf_counter() - t0
-            if dt >= seconds:
-                break
-        self.games.append(games / dt)
-        self.moves.append(moves / dt)
+        games = self.timer.run(seconds)
         if self.parts is not None:
             self.per_part.append([(x - y) / games * 1e6 for x, y in zip(self.parts, before, strict=True)])
 
@@ -265,11 +255,11 @@ def timed(engines: list[str], players: list[int], base: str, other: str, rounds:
     for engine in engines:
         for n in players:
             a, b = rates[engine, n, base], rates[engine, n, other]
-            ga, gb = statistics.median(a.games), statistics.median(b.games)
-            ma, mb = statistics.median(a.moves), statistics.median(b.moves)
+            ag, bg, am, bm = a.timer.rates, b.timer.rates, a.timer.move_rates, b.timer.move_rates
+            ga, gb, ma, mb = (statistics.median(x) for x in (ag, bg, am, bm))
             # per round, the ratio of the two slices run side by side, then the median of those
-            rg = statistics.median(y / x for x, y in zip(a.games, b.games, strict=True))
-            rm = statistics.median(y / x for x, y in zip(a.moves, b.moves, strict=True))
+            rg = statistics.median(y / x for x, y in zip(ag, bg, strict=True))
+            rm = statistics.median(y / x for x, y in zip(am, bm, strict=True))
             print(f"{engine:7} {n} players  {base} {ga:9,.0f} games/s {1e6 / ma:7.3f} us/move  {other} {gb:9,.0f} "
                   f"games/s {1e6 / mb:7.3f} us/move  {other}/{base} per game {rg:.3f} per move {rm:.3f}", flush=True)
             if a.per_part and b.per_part:
