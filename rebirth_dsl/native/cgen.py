@@ -198,6 +198,10 @@ class _Gen:
         self.tile_sets(sizes)
         # a "draw N, keep one" ability leaves a draw pending (ctext.py draw_keep): else the turn never tests one
         sizes["PENDING_DRAWS"] = int(any(isinstance(ab.effect, A.DrawKeepEffect) for ab in rs.abilities.values()))
+        # a hand may hold more than one tile in a dealt game (a hand of more, or an ability taking a set-aside
+        # tile into it): the end of a turn is then written for a hand of two (rules/turn.py c_end_of_turn)
+        sizes["HAND_GROWS"] = int(rs.hand > 1 or any(isinstance(ab.effect, A.TakeAsideEffect)
+                                                     for ab in rs.abilities.values()))
         if self.problems:
             raise Unsupported("; ".join(self.problems))
         consts = "\n".join([*(f"#define {k} {c_int(v)}" for k, v in sizes.items()), *self.state_types(sizes)])
