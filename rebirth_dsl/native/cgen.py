@@ -216,7 +216,7 @@ class _Gen:
             "static void public_missions(S *s, int p, int placer_first, int cat);",
             "static i64 card_cond(const S *s, int c, int me);",
             *([PUBLIC_READS] if self.incremental else []), CORE_BOARD, public.C_PAY, CORE_MOVES, turn.C_DRAW,
-            play_out(), CORE_GAME, *self.rules, body, "",
+            play_out(max(self.nk, 1)), CORE_GAME, *self.rules, body, "",
         ])
         ability_key: list[str | None] = []
         for lm in range(len(t.landmark_hex)):
@@ -442,12 +442,15 @@ class _Gen:
                                     e.line("return s->freel[*slot];")
                                     continue
                                 # the draw's list: the last whose counts before it the draw reaches, chosen
-                                # with selects (cmov), not branches, since where a uniform draw lands is a
-                                # coin toss; off is the list's start in freel less the counts before it
+                                # by masks, not branches, since where a uniform draw lands is a coin toss
+                                # (the sign of upto - 1 - r, all ones where r >= upto: arithmetic a
+                                # compiler keeps, where it may turn a select into a branch once the tile's
+                                # kind is a constant); off is the list's start in freel less the counts
+                                # before it
                                 e.line(f"int upto = 0, off = FOFF[{c_int(fks[0])}];")
                                 for prev, fk in zip(fks, fks[1:], strict=False):
                                     e.line(f"upto += s->freen[{c_int(prev)}];")
-                                    e.line(f"off = r >= upto ? FOFF[{c_int(fk)}] - upto : off;")
+                                    e.line(f"off += (FOFF[{c_int(fk)}] - upto - off) & -(int)((u32)(upto - 1 - r) >> 31);")
                                 e.line("*slot = off + r;")
                                 e.line("return s->freel[off + r];")
                     e.line("return -1;")

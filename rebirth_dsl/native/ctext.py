@@ -766,13 +766,15 @@ EXPORT int rb_search(const int32_t *flat, const int32_t *offs, int ndet, const i
 }
 """
 
-def play_out() -> str:
+def play_out(kinds: int) -> str:
     """play_out(s): uniformly random moves to the end of the game, as fast.run_random; play_points(s, tmp, m):
     the same with each hex the best by immediate points of m drawn as pick_hex draws (the search's playout
     policy); move_at(s, ti, h): one given move, tile ti of the hand on hex h (-1: a pass). The end of each
     turn is rules/turn.py's (c_leaving, c_end_of_turn), the same text in all three. play_out's loop is written
     twice by the compiler (play_loop inlined with `rec` a constant), so a game that writes no record tests
-    for none on every move."""
+    for none on every move; and its move once per tile kind (of `kinds`), the kind a constant in each, so
+    what the kind decides (the hexes it may take, the groups it forms, the face-up cards it may bring closer,
+    the reactions naming it) is decided once, where the tile is known, not again in each of them."""
     e = Emitter()
     e.line("static void place(S *s, int p, int k, int v, int h, int slot);")
     e.line("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h, int slot);")
@@ -795,8 +797,16 @@ def play_out() -> str:
             e.line("int code = s->hand[p][ti];")
             e.declare("nh", "ti", "code")
             e.extend(turn.c_leaving(e.locals))
-            e.line("int slot = -1, k = code >> VBITS, h = pick_hex(s, k, &slot);")
-            _move(e, "rec", "place_tile", "if (rec) s->nmoves++;")
+            e.line("switch (code >> VBITS) {")  # the cases at the switch's own indentation
+            for kind in range(kinds):
+                # a tile code's kind is below NK (new_game deals them, load checks them): the last is the default
+                with e.block(f"case {kind}: {{" if kind < kinds - 1 else "default: {", "}"), e.scope():
+                    e.line(f"const int k = {kind};")
+                    e.line("int slot = -1, h = pick_hex(s, k, &slot);")
+                    e.declare("k", "slot", "h")
+                    _move(e, "rec", "place_tile", "if (rec) s->nmoves++;")
+                    e.line("break;")
+            e.line("}")
             e.extend(turn.c_end_of_turn(e.locals, stop="break;", count="moved++;", to="p = q;"))
         e.line("s->turn = p;")
         e.line("s->move_index += moved;")
