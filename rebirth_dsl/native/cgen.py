@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rebirth_dsl.compile.emit import Emitter, c_u64
+from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset
 from rebirth_dsl.lang import ast as A
@@ -38,6 +39,9 @@ from rebirth_dsl.runtime.setup import colour_tiles
 # in TH_GROW (public_tables), beside reads.py's VALUE, GROUP and REACH: E rises by the landmarks of the card's
 # kind (TH_TOUCHK) next to the hex that the tile's holder had not touched yet
 GROW_TOUCH = -4
+# and E (`count(areas(tiles(me, K)))`) rises by one only where the hex lies in an area none of whose other
+# hexes holds a tile of the card's kinds (TH_AREAK) of the tile's holder
+GROW_AREA = -5
 
 FORMAT = 2  # the layout of the exported functions' buffers; part of every cache key (2: rb_search)
 VBITS = 20  # a tile is kind << vbits | value, vbits at most VBITS: values are at most lang.limits.MAX_NUMBER < 2^20
@@ -668,6 +672,7 @@ class _Gen:
         holds = [-1] * ncx  # per card, a landmark it is false without its reader holding (Reads.holds)
         np1 = max(self.rs.players[1], 1) + 1  # TH_LIMIT's rows: a row per count to NP (s->n indexes it)
         limit, reach, won, touchk, base = [0] * (np1 * ncx), [0] * ncx, [0] * ncx, [0] * ncx, [0] * ncx
+        areak = [0] * ncx
         lm_adj = static(self.rs).lm_adj
         grow, lm_grow = [0] * (nk * nh * ncx), [0] * (nl * ncx)
         measures: list[tuple[int, str]] = []
@@ -693,22 +698,34 @@ class _Gen:
             reach[c], won[c], base[c] = int(th.reach), int(th.won_grow), int(th.base)
             for n in range(np1):
                 limit[n * ncx + c] = int(th.limits[n])
+            # compiled first: the tile kinds it reads as hexes are then kept (tile sets, cexpr.py), which
+            # GROW_AREA reads
+            measures.append((c, self.expr(th.measure, f"the measure of mission card {c + 1}")))
+            special = 0
             match th.measure:
                 case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(
                         A.Name(id="me"), A.Name(id=kind))),)) if kind in t.landmark_kinds:
                     near = [sum(t.landmark_kind[lm] == kind for lm in lm_adj[h]) for h in range(t.n)]
                     # the growth reads.py gives it: the landmarks of the kind around each hex (else left as is)
-                    touched = all(list(row) == near for row in th.grow)
-                case _:
-                    touched = False
-            touchk[c] = t.landmark_kinds.index(kind) if touched else 0
+                    if all(list(row) == near for row in th.grow):
+                        special = GROW_TOUCH
+                        touchk[c] = t.landmark_kinds.index(kind)
+                case A.Call(fn="count" | "size", args=(A.Call(fn="areas", args=(
+                        A.Call(fn="tiles", args=(A.Name(id="me"), *sel)),)),)) if all(
+                        isinstance(x, A.Name) for x in sel):
+                    kinds = selected_kinds(t, tuple(sel))
+                    # the growth reads.py gives it (one on every hex for a tile of the kinds), and the kinds'
+                    # tiles kept as hexes per seat (else left as is)
+                    if (all(list(th.grow[k]) == [int(k in kinds)] * t.n for k in range(nk))
+                            and all(self.ex.tile_sets >> k & 1 for k in kinds)):
+                        special = GROW_AREA
+                        areak[c] = _mask(frozenset(kinds), nk)
             for k in range(nk):
                 for h in range(t.n):
                     up = int(th.grow[k][h])
-                    grow[(k * nh + h) * ncx + c] = GROW_TOUCH if touched and up > 0 else up
+                    grow[(k * nh + h) * ncx + c] = special if special and up > 0 else up
             for lm, up in enumerate(th.lm_grow):
                 lm_grow[lm * ncx + c] = int(up)
-            measures.append((c, self.expr(th.measure, f"the measure of mission card {c + 1}")))
         if any(not -(1 << 31) < v < 1 << 31 for v in (*limit, *reach, *won, *grow, *lm_grow, *base)):
             self.problems.append("a mission card's number or growth past 32 bits")
         out = self.tables
@@ -716,6 +733,8 @@ class _Gen:
         out.append(f"#define GROW_GROUP {c_int(GROUP)}")
         out.append(f"#define GROW_REACH {c_int(REACH)}")
         out.append(f"#define GROW_TOUCH {c_int(GROW_TOUCH)}")
+        out.append(f"#define GROW_AREA {c_int(GROW_AREA)}")
+        self.area_tables()
         out.append(f"#define RD_HAS_ANY {c_int(int(any(anyone)))}")
         out.append(f"#define RD_HAS_LM_ANY {c_int(int(any(masks['lm_any'])))}")
         out.append(f"#define RD_HAS_WON_ANY {c_int(int(any(masks['won_any'])))}")
@@ -746,11 +765,12 @@ class _Gen:
         out.append(f"static const u64 PUB_SHORT0[(NP + 1) * NCW] = {c_ints(short0, words=True)};")
         out.append(f"static const i32 TH_REACH[NCARDX] = {c_ints(reach)};")
         out.append(f"static const i32 TH_TOUCHK[NCARDX] = {c_ints(touchk)};")
+        out.append(f"static const u32 TH_AREAK[NCARDX] = {c_ints(areak)};")
         out.append(f"static const i32 TH_BASE[NCARDX] = {c_ints(base)};")  # E where its holder has nothing
         out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
         out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")
         out.append(f"static const i32 TH_LM[{c_int(len(lm_grow))}] = {c_ints(lm_grow)};")
-        self.pub_tile_function(mine, grow, masks["bounded"], reach, touchk)
+        self.pub_tile_function(mine, grow, masks["bounded"], reach, touchk, areak)
         e = Emitter()
         with e.block("static i64 card_measure(const S *s, int c, int me) {", "}"):
             e.line("switch (c) {")
@@ -761,8 +781,30 @@ class _Gen:
             e.line("return 0;")
         self.rules.append("\n".join(e.lines))
 
+    def area_tables(self) -> None:
+        """PUB_AREAX[h][AXW]: the other hexes of h's area (none off every area), in AXW words of a hex set from
+        word PUB_AW0[h]: two words where no area spans more (areas are a few neighbouring hexes), else all W,
+        so pub_new_area reads a seat's tiles there without a loop over the area."""
+        t = self.t
+        spans = [(min(a) >> 6, max(a) >> 6) for a in t.area_hexes if a]
+        axw = min(self.words, 2) if all(hi - lo <= 1 for lo, hi in spans) else self.words
+        rows, w0s = [], []
+        for h in range(t.n):
+            a = int(t.area_of[h])
+            others = [m for m in t.area_hexes[a] if m != h] if a >= 0 else []
+            w0 = min(min(others or [0]) >> 6, self.words - axw) if axw < self.words else 0
+            row = [0] * axw
+            for m in others:
+                row[(m >> 6) - w0] |= 1 << (m & 63)
+            rows.append(c_ints(row, words=True))
+            w0s.append(w0)
+        self.tables.append(f"#define AXW {c_int(axw)}")
+        self.tables.append(f"static const u8 PUB_AW0[{c_int(max(t.n, 1))}] = {c_ints(w0s or [0])};")
+        self.tables.append(f"static const u64 PUB_AREAX[{c_int(max(t.n, 1))}][AXW] = "
+                           f"{{{', '.join(rows) or c_ints([0] * axw, words=True)}}};")
+
     def pub_tile_function(self, mine: list[int], grow: list[int], bounded: list[int], reach: list[int],
-                          touchk: list[int]) -> None:
+                          touchk: list[int], areak: list[int]) -> None:
         """pub_tile(s, p, k, h): after seat p's tile of kind k on hex h (its groups merged), p's face-up cards it
         may change (RD_MINE) marked to be read, but a bounded card (`E >= N`) only once E may have reached N.
         Per kind, each bounded card a tile of the kind may bring closer is a test of its own, its growth written
@@ -808,6 +850,8 @@ class _Gen:
                     elif forms == {REACH}:  # one more group of the size only if the tile's own now is one
                         group_uses += 1
                         test = f"pub_short(s, p, {c_int(c)}, {{gs}} >= {c_int(reach[c])}, 0)"
+                    elif forms == {GROW_AREA}:  # an area more only where h's area held none of its holder's
+                        test = f"pub_short(s, p, {c_int(c)}, pub_new_area(s, p, h, {c_int(areak[c])}u), 0)"
                     else:  # GROW_TOUCH: the landmarks of the card's kind next to h its holder had not touched
                         test = f"pub_short(s, p, {c_int(c)}, pub_untouched(s, p, h, {c_int(touchk[c])}), 0)"
                     cards.append((c, test))

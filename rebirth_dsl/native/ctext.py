@@ -894,6 +894,14 @@ static inline i64 pub_untouched(const S *s, int p, int h, int kind) {
     for (int x = 0; x < NLW; x++) for (u64 b = LMADJM[h][x] & LMKINDM[kind][x] & ~s->touched[p][x]; b; b &= b - 1) n++;
     return n;
 }
+/* `count(areas(tiles(me, K)))` after p's tile on h (K the kinds km): one more only where h lies in an area none
+   of whose other hexes holds p's tile of those kinds (cgen.py area_tables: those hexes in AXW words) */
+static inline i64 pub_new_area(const S *s, int p, int h, u32 km) {
+    u64 any = 0;
+    for (int k = 0; k < NK; k++) if ((km >> k) & 1)
+        for (int i = 0; i < AXW; i++) any |= s->tbits[p][TBS(k)][PUB_AW0[h] + i] & PUB_AREAX[h][i];
+    return (AREA_OF[h] >= 0) & !any;
+}
 /* a bounded card c of seat p after p's tile of kind k on hex h (its groups merged), E risen there by the
    growth TH_GROW gives it, of whatever form: whether it is still short of N (pub_tile, cgen.py, writes out the
    growth where it has one form over the hexes a tile of the kind may stand on, and calls this elsewhere) */
@@ -904,6 +912,7 @@ static inline int pub_grown(S *s, int p, int k, int h, int c) {
     else if (up == GROW_REACH) by = rb_gsize(s, h) >= TH_REACH[c];
     else if (up == GROW_GROUP) { by = 0; most = rb_gsize(s, h); }
     else if (up == GROW_TOUCH) by = pub_untouched(s, p, h, TH_TOUCHK[c]);
+    else if (up == GROW_AREA) by = pub_new_area(s, p, h, TH_AREAK[c]);
     return pub_short(s, p, c, by, most);
 }
 /* the cards of word w false without their reader holding a landmark seat q does not hold (Reads.holds): not
