@@ -539,10 +539,10 @@ class _Gen:
         e.declare("s", "p", "k", "v", "h")
         with e.block("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h, "
                      "int slot) {", "}"):
-            e.line("occupy(s, h, slot, p, k, v);")
-            e.line("(void)v;")
+            e.line("int root = occupy(s, h, slot, p, k, v);")
+            e.line("(void)v; (void)root;")
             if self.incremental:
-                e.line("pub_tile(s, p, k, h);")
+                e.line("pub_tile(s, p, k, h, root);")
             e.extend(touch.c_prologue(e.locals))
             e.declare(*touch.C_FIRST)
             for ri, (r, kind) in enumerate(zip(rs.reactions, self.kinds, strict=True)):
@@ -805,25 +805,28 @@ class _Gen:
 
     def pub_tile_function(self, mine: list[int], grow: list[int], bounded: list[int], reach: list[int],
                           touchk: list[int], areak: list[int]) -> None:
-        """pub_tile(s, p, k, h): after seat p's tile of kind k on hex h (its groups merged), p's face-up cards it
-        may change (RD_MINE) marked to be read, but a bounded card (`E >= N`) only once E may have reached N.
+        """pub_tile(s, p, k, h, root): after seat p's tile of kind k on hex h (its groups merged into the group
+        of `root`, as occupy leaves it: its size is read there, not found again), p's face-up cards it may
+        change (RD_MINE) marked to be read, but a bounded card (`E >= N`) only once E may have reached N.
         Per kind, each bounded card a tile of the kind may bring closer is a test of its own, its growth written
         out where it has one form over the hexes (a number, by a table where it differs from hex to hex; the
-        tile's value; its group's size; the landmarks of a kind next to h not touched yet), decided here instead
-        of decoding TH_GROW card by card on every placement; pub_grown decodes it where the forms differ."""
+        tile's value; its group's size; the landmarks of a kind next to h not touched yet; an area new to p),
+        decided here instead of decoding TH_GROW card by card on every placement; pub_grown decodes it where the
+        forms differ."""
         t, nk, ncw = self.t, self.nk, len(bounded)
         nh, ncx = max(t.n, 1), max(len(self.cards), 1)
         e = Emitter()
-        e.declare("s", "p", "k", "h")
+        e.declare("s", "p", "k", "h", "root")
         words = [f"b{w}" for w in range(ncw)]
-        with e.block("static inline __attribute__((always_inline)) void pub_tile(S *s, int p, int k, int h) {", "}"):
+        with e.block("static inline __attribute__((always_inline)) void pub_tile(S *s, int p, int k, int h, int root) "
+                     "{", "}"):
+            e.line("(void)root;")
             e.line("const u64 *mine = &RD_MINE[(k * NH + h) * NCW];")
             for w, b in enumerate(words):
                 e.line(f"u64 {b} = mine[{c_int(w)}] & s->plive[p][{c_int(w)}];")
             e.line("switch (k) {")
             for k in range(nk):
                 cards: list[tuple[int, str]] = []  # (card, its growth's test)
-                group_uses = 0
                 for c in range(len(self.cards)):
                     w, bit = c >> 6, 1 << (c & 63)
                     if not bounded[w] & bit:
@@ -845,11 +848,9 @@ class _Gen:
                     elif forms == {VALUE}:  # by the tile's value
                         test = f"pub_short(s, p, {c_int(c)}, s->tval[h], 0)"
                     elif forms == {GROUP}:  # the largest group is now at least the tile's own
-                        group_uses += 1
-                        test = f"pub_short(s, p, {c_int(c)}, 0, {{gs}})"
+                        test = f"pub_short(s, p, {c_int(c)}, 0, s->uf[root])"
                     elif forms == {REACH}:  # one more group of the size only if the tile's own now is one
-                        group_uses += 1
-                        test = f"pub_short(s, p, {c_int(c)}, {{gs}} >= {c_int(reach[c])}, 0)"
+                        test = f"pub_short(s, p, {c_int(c)}, s->uf[root] >= {c_int(reach[c])}, 0)"
                     elif forms == {GROW_AREA}:  # an area more only where h's area held none of its holder's
                         test = f"pub_short(s, p, {c_int(c)}, pub_new_area(s, p, h, {c_int(areak[c])}u), 0)"
                     else:  # GROW_TOUCH: the landmarks of the card's kind next to h its holder had not touched
@@ -858,14 +859,9 @@ class _Gen:
                 if not cards:
                     continue
                 with e.block(f"case {c_int(k)}: {{", "}"):
-                    # the size of the tile's group, found once when two cards read it (a size is at least 1)
-                    gs = "rb_gsize(s, h)"
-                    if group_uses > 1:
-                        e.line("i64 gs = 0;")
-                        gs = f"(gs ? gs : (gs = {gs}))"
                     for c, test in cards:
                         word, one = words[c >> 6], c_u64(1 << (c & 63))
-                        e.line(f"if (({word} & {one}) && {test.format(gs=gs)}) {word} &= ~{one};")
+                        e.line(f"if (({word} & {one}) && {test}) {word} &= ~{one};")
                     e.line("break;")
             e.line("}")
             for w, b in enumerate(words):

@@ -318,7 +318,8 @@ static void occupy_neutral(S *s, int h) {
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; if (s->area_free[a] == 0) s->area_done[a] = 1; }
 }
-static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, int p, int k, int v) {
+/* returns the root of the placed tile's group (its size the group's, s->uf[root]) */
+static inline __attribute__((always_inline)) int occupy(S *s, int h, int slot, int p, int k, int v) {
     s->hk[h] = HK(p, k); if (TILE_VALUES) s->tval[h] = v;
     s->tbits[p][TBS(k)][h >> 6] |= TBON(k) << (h & 63);  /* nothing where no expression reads them */
     if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
@@ -343,6 +344,7 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, 
     if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
     /* the tile's majority counts next to landmarks (placement.occupy) are added by each majority statement
        just before it challenges the landmark's holder (rules/majority.py c_place): nothing else reads them */
+    return root;
 }
 
 /* a new position (its marks all zero: a copy of a template, or loaded into a cleared state): every face-up
