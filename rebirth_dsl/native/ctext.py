@@ -890,10 +890,14 @@ static void pub_fresh(S *s) {
     }
 }
 /* `count(touched(me, K))` after p's tile on h: the landmarks of kind K next to h that p had not touched yet
-   (touched is marked after the placement's reactions); counted bit by bit, a few at most */
+   (touched is marked after the placement's reactions); counted bit by bit, NFIRST times (a hex has at most
+   that many landmarks next to it), so the count's loop ends where the board says, not where the bits do */
 static inline i64 pub_untouched(const S *s, int p, int h, int kind) {
     i64 n = 0;
-    for (int x = 0; x < NLW; x++) for (u64 b = LMADJM[h][x] & LMKINDM[kind][x] & ~s->touched[p][x]; b; b &= b - 1) n++;
+    for (int x = 0; x < NLW; x++) {
+        u64 b = LMADJM[h][x] & LMKINDM[kind][x] & ~s->touched[p][x];
+        for (int i = 0; i < NFIRST; i++) { n += b != 0; b &= b - 1; }
+    }
     return n;
 }
 /* `count(areas(tiles(me, K)))` after p's tile on h (K the kinds km): one more only where h lies in an area none
