@@ -630,8 +630,15 @@ class _Gen:
                 e.line("if (CARD_HOLDS[c] >= 0 && s->lm_owner[CARD_HOLDS[c]] != q) continue;  /* false unless q holds it */")
                 with e.block("if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N "
                              "(pub_tile) */"):
-                    e.line("i64 left = TH_LIMIT[s->n * NCARDX + c] - card_measure(s, c, q);")
-                    e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (slack_t)left : SLACK_CAP; continue; }")
+                    e.line("/* known exactly: met where nothing is lacking, not read (RD_EXACT) */")
+                    with e.block("if ((s->pknown[q][w] >> (c & 63)) & 1) {"):
+                        e.line("if (s->pslack[q][c]) continue;")
+                    with e.block("} else {", "}"):
+                        e.line("i64 left = TH_LIMIT[s->n * NCARDX + c] - card_measure(s, c, q);")
+                        with e.block("if (left > 0) {", "}"):
+                            e.line("s->pslack[q][c] = left < SLACK_CAP ? (slack_t)left : SLACK_CAP;")
+                            e.line("if (left <= SLACK_CAP) s->pknown[q][w] |= RD_EXACT[w] & (1ULL << (c & 63));")
+                            e.line("continue;")
                 e.line("} else if (!card_cond(s, c, q)) continue;")
                 e.line("pub_pay(s, c, q, cat);")
         e.declare("p", "placer_first")
@@ -668,7 +675,7 @@ class _Gen:
         defs = static(self.rs).cards
         mine, anyone = [0] * (nk * nh * ncw), [0] * (nk * nh * ncw)
         masks = {"lm_mine": [0] * ncw, "lm_any": [0] * ncw, "won_mine": [0] * ncw, "won_any": [0] * ncw,
-                 "always": [0] * ncw, "bounded": [0] * ncw, "taken_only": [0] * ncw}
+                 "always": [0] * ncw, "bounded": [0] * ncw, "taken_only": [0] * ncw, "exact": [0] * ncw}
         holds = [-1] * ncx  # per card, a landmark it is false without its reader holding (Reads.holds)
         np1 = max(self.rs.players[1], 1) + 1  # TH_LIMIT's rows: a row per count to NP (s->n indexes it)
         limit, reach, won, touchk, base = [0] * (np1 * ncx), [0] * ncx, [0] * ncx, [0] * ncx, [0] * ncx
@@ -702,6 +709,7 @@ class _Gen:
             # GROW_AREA reads
             measures.append((c, self.expr(th.measure, f"the measure of mission card {c + 1}")))
             special = 0
+            exact = _exact(t, th.measure)
             match th.measure:
                 case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(
                         A.Name(id="me"), A.Name(id=kind))),)) if kind in t.landmark_kinds:
@@ -720,6 +728,9 @@ class _Gen:
                             and all(self.ex.tile_sets >> k & 1 for k in kinds)):
                         special = GROW_AREA
                         areak[c] = _mask(frozenset(kinds), nk)
+            # a count of landmarks touched or of areas rises by exactly what is kept only in its own form
+            if exact or special:
+                masks["exact"][w] |= b
             for k in range(nk):
                 for h in range(t.n):
                     up = int(th.grow[k][h])
@@ -741,6 +752,13 @@ class _Gen:
         out.append(f"#define RD_HAS_ALWAYS {c_int(int(any(masks['always'])))}")
         out.append(f"static const u64 RD_MINE[{c_int(len(mine))}] = {c_ints(mine, words=True)};")
         out.append(f"static const u64 RD_ANY[{c_int(len(anyone))}] = {c_ints(anyone, words=True)};")
+        # the most a bounded card can lack: E is its numbers (TH_BASE) and counts, sizes and values of its holder's,
+        # never below the numbers, so N less those (state_types: pslack's type; a loaded position's E the same)
+        bounded = [c for c in range(len(self.cards)) if masks["bounded"][c >> 6] >> (c & 63) & 1]
+        self.slack_cap = _slack_cap(max([limit[n * ncx + c] - base[c] for n in range(np1) for c in bounded] + [1]))
+        for c in bounded:  # what a card lacks is exact only where its slack is never capped
+            if any(limit[n * ncx + c] - base[c] > self.slack_cap for n in range(np1)):
+                masks["exact"][c >> 6] &= ~(1 << (c & 63))
         for key, m in masks.items():
             out.append(f"static const u64 RD_{key.upper()}[NCW] = {c_ints(m, words=True)};")
         out.append(f"static const i32 CARD_HOLDS[NCARDX] = {c_ints(holds)};")
@@ -748,12 +766,8 @@ class _Gen:
         out.append(f"#define NHOLD {c_int(len(held))}")
         out.append(f"static const i32 HOLD_CARD[{c_int(max(len(held), 1))}] = {c_ints(held)};")
         out.append(f"static const i32 TH_LIMIT[(NP + 1) * NCARDX] = {c_ints(limit)};")
-        # the most a bounded card can lack: E is its numbers (TH_BASE) and counts, sizes and values of its holder's,
-        # never below the numbers, so N less those (state_types: pslack's type; a loaded position's E the same)
-        bounded = [c for c in range(len(self.cards)) if masks["bounded"][c >> 6] >> (c & 63) & 1]
-        self.slack_cap = _slack_cap(max([limit[n * ncx + c] - base[c] for n in range(np1) for c in bounded] + [1]))
         # a new deal of n players (pub_fresh): what a bounded card lacks where its holder has nothing (capped as
-        # public_read caps it; 0: met there, read at the first check), and the cards not read then
+        # public_read caps it; 0: met there, paid at the first check), and the cards not read then
         lack0 = [0] * (np1 * ncx)
         short0 = [0] * (np1 * ncw)
         for n in range(np1):
@@ -938,6 +952,38 @@ class _Gen:
         e.locals.require("totals", "bd", "with_bd", "q", "pts")
         ci = self.category(category)
         e.line(f"totals[q] += pts; if (with_bd && {ci} >= 0) bd[q * NC + {ci}] += pts;")
+
+
+def _additive(t: Any, x: A.Expr) -> bool:
+    """A hex set that only `me`'s tiles join, one hex per tile, never leaving it: the seat's tiles, or those of
+    them at or near something (reads.py's `additive`)."""
+    match x:
+        case A.Call(fn="tiles", args=(A.Name(id="me"), *_)):
+            return True
+        case A.Call(fn="at" | "near", args=(y, _)):
+            return _additive(t, y)
+    return False
+
+
+def _exact(t: Any, e: A.Expr) -> bool:
+    """Whether a bounded card's measure E rises by exactly the growth reads.py bounds it by (public_tables'
+    tables and pub_won take off exactly what it gains) and never falls, so what is kept of how far it is short
+    is exact: numbers, counts of a hex set of the seat's tiles, sums of their values, its largest group and
+    the areas it won, and these added; not the landmarks it holds (they can be taken) nor its groups of a size
+    (merged groups go). A count of landmarks touched or of areas is exact in its own growth form (cgen's
+    GROW_TOUCH, GROW_AREA), decided where that is."""
+    match e:
+        case A.Num():
+            return True
+        case A.BinOp(op="+", left=a, right=b):
+            return _exact(t, a) and _exact(t, b)
+        case A.Call(fn="count" | "size", args=(A.Call(fn="won", args=(A.Name(id="me"),)),)):
+            return True
+        case A.Call(fn="largest", args=(A.Call(fn="groups", args=(A.Name(id="me"), *_)),)):
+            return True
+        case A.Call(fn=fn, args=(x,)) if fn in ("count", "size") or fn in t.attributes:
+            return _additive(t, x)
+    return False
 
 
 def _ctype(lo: int, hi: int) -> str:

@@ -109,8 +109,9 @@ typedef struct {
     /* ----- below, each field is written before it is read in a game, so a new game copies the template only
        up to here (DEALT): the generator, the union-find of the tiles' groups, which occupy starts for each tile
        it places (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read
-       only while its pend_on is set), what the seats' bounded cards lack (pslack: every card of every seat in the
-       game written by pub_fresh at a deal, zeroed by load; read only where the cards are read incrementally),
+       only while its pend_on is set), what the seats' bounded cards lack and which of that is exact (pslack,
+       and pknown last: every card of every seat in the game written by pub_fresh at a deal, zeroed by load;
+       read only where the cards are read incrementally),
        and the holdings' contents, each read only below its count (above), which a new game deals ----- */
     u64 rng[4];  /* seeded by each game: new_game deals from a copy of its own, then stores it here */
     /* the union-find of the tiles' groups: at a group's root its size (a group is at most GMAX tiles, cgen.py
@@ -130,6 +131,11 @@ typedef struct {
     cid_t pub[PUBMAX];
     seat_t pub_order[NPCX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
     dbl_t dbl_f[NP][NDCX];  /* a doubled card's factor, read only where its dbl_on is set */
+    /* per seat, by card id bits, the cards whose pslack is exactly what E lacks (cgen.py RD_EXACT: E rises
+       by exactly what pub_tile and pub_won take off and never falls), known since the deal (pub_fresh) or
+       the card's last reading: such a card is met when its pslack reaches 0, and is not read then. The last
+       field, of no size where no card lies face up (NPC), so such a ruleset's state is as it was without it */
+    u64 pknown[NPC ? NP : 0][NCW];
 } S;
 #define DEALT __builtin_offsetof(S, rng)
 /* the factor of seat q's doubling marker on face-up card c (1: none; never one where no card can carry one) */
@@ -886,7 +892,7 @@ static void pub_fresh(S *s) {
     const u64 *shy = &PUB_SHORT0[s->n * NCW];
     for (int q = 0; q < s->n; q++) {
         memcpy(s->pslack[q], lack, sizeof s->pslack[q]);
-        for (int w = 0; w < NCW; w++) s->pdirty[q][w] &= ~(shy[w] & s->plive[q][w]);
+        for (int w = 0; w < NCW; w++) { s->pdirty[q][w] &= ~(shy[w] & s->plive[q][w]); s->pknown[q][w] = RD_EXACT[w]; }
     }
 }
 /* `count(touched(me, K))` after p's tile on h: the landmarks of kind K next to h that p had not touched yet
