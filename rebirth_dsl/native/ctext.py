@@ -395,13 +395,16 @@ static inline void hand_add(S *s, int p, int code) {
     if (s->nhand[p] < HMAX) s->hand[p][s->nhand[p]++] = code; else s->lost = 1;
 }
 
-/* ability questions answered at random, as fast._answer_per_seat: the distinct tiles, uniformly */
+/* ability questions answered at random, as fast._answer_per_seat: the distinct tiles, uniformly. A tile is
+   kept where none before it is the same: compared with every one before it, without a branch on the tiles
+   (which are dealt at random), and written in the next place whether kept or not */
 static int distinct_pick(S *s, const tile_t *tiles, int n) {
     i32 seen[TMAX]; int m = 0;
     for (int i = 0; i < n; i++) {
         int dup = 0;
-        for (int j = 0; j < m; j++) if (seen[j] == tiles[i]) { dup = 1; break; }
-        if (!dup) seen[m++] = tiles[i];
+        for (int j = 0; j < i; j++) dup |= tiles[j] == tiles[i];
+        seen[m] = tiles[i];
+        m += !dup;
     }
     return m ? seen[rb_below(s, m)] : -1;
 }
