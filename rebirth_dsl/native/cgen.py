@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rebirth_dsl.compile.emit import Emitter, c_u64
+from rebirth_dsl.compile.prims import selected_kinds
 from rebirth_dsl.compile.reads import GROUP, REACH, VALUE
 from rebirth_dsl.compile.ruleset import MajorityRule, Ruleset
 from rebirth_dsl.lang import ast as A
@@ -38,6 +39,9 @@ from rebirth_dsl.runtime.setup import colour_tiles
 # in TH_GROW (public_tables), beside reads.py's VALUE, GROUP and REACH: E rises by the landmarks of the card's
 # kind (TH_TOUCHK) next to the hex that the tile's holder had not touched yet
 GROW_TOUCH = -4
+# and E (`count(areas(tiles(me, K)))`) rises by one only where the hex lies in an area none of whose other
+# hexes holds a tile of the card's kinds (TH_AREAK) of the tile's holder
+GROW_AREA = -5
 
 FORMAT = 2  # the layout of the exported functions' buffers; part of every cache key (2: rb_search)
 VBITS = 20  # a tile is kind << vbits | value, vbits at most VBITS: values are at most lang.limits.MAX_NUMBER < 2^20
@@ -198,6 +202,10 @@ class _Gen:
         self.tile_sets(sizes)
         # a "draw N, keep one" ability leaves a draw pending (ctext.py draw_keep): else the turn never tests one
         sizes["PENDING_DRAWS"] = int(any(isinstance(ab.effect, A.DrawKeepEffect) for ab in rs.abilities.values()))
+        # a hand may hold more than one tile in a dealt game (a hand of more, or an ability taking a set-aside
+        # tile into it): the end of a turn is then written for a hand of two (rules/turn.py c_end_of_turn)
+        sizes["HAND_GROWS"] = int(rs.hand > 1 or any(isinstance(ab.effect, A.TakeAsideEffect)
+                                                     for ab in rs.abilities.values()))
         if self.problems:
             raise Unsupported("; ".join(self.problems))
         consts = "\n".join([*(f"#define {k} {c_int(v)}" for k, v in sizes.items()), *self.state_types(sizes)])
@@ -212,7 +220,7 @@ class _Gen:
             "static void public_missions(S *s, int p, int placer_first, int cat);",
             "static i64 card_cond(const S *s, int c, int me);",
             *([PUBLIC_READS] if self.incremental else []), CORE_BOARD, public.C_PAY, CORE_MOVES, turn.C_DRAW,
-            play_out(), CORE_GAME, *self.rules, body, "",
+            play_out(max(self.nk, 1)), CORE_GAME, *self.rules, body, "",
         ])
         ability_key: list[str | None] = []
         for lm in range(len(t.landmark_hex)):
@@ -438,12 +446,15 @@ class _Gen:
                                     e.line("return s->freel[*slot];")
                                     continue
                                 # the draw's list: the last whose counts before it the draw reaches, chosen
-                                # with selects (cmov), not branches, since where a uniform draw lands is a
-                                # coin toss; off is the list's start in freel less the counts before it
+                                # by masks, not branches, since where a uniform draw lands is a coin toss
+                                # (the sign of upto - 1 - r, all ones where r >= upto: arithmetic a
+                                # compiler keeps, where it may turn a select into a branch once the tile's
+                                # kind is a constant); off is the list's start in freel less the counts
+                                # before it
                                 e.line(f"int upto = 0, off = FOFF[{c_int(fks[0])}];")
                                 for prev, fk in zip(fks, fks[1:], strict=False):
                                     e.line(f"upto += s->freen[{c_int(prev)}];")
-                                    e.line(f"off = r >= upto ? FOFF[{c_int(fk)}] - upto : off;")
+                                    e.line(f"off += (FOFF[{c_int(fk)}] - upto - off) & -(int)((u32)(upto - 1 - r) >> 31);")
                                 e.line("*slot = off + r;")
                                 e.line("return s->freel[off + r];")
                     e.line("return -1;")
@@ -528,10 +539,10 @@ class _Gen:
         e.declare("s", "p", "k", "v", "h")
         with e.block("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h, "
                      "int slot) {", "}"):
-            e.line("occupy(s, h, slot, p, k, v);")
-            e.line("(void)v;")
+            e.line("int root = occupy(s, h, slot, p, k, v);")
+            e.line("(void)v; (void)root;")
             if self.incremental:
-                e.line("pub_tile(s, p, k, h);")
+                e.line("pub_tile(s, p, k, h, root);")
             e.extend(touch.c_prologue(e.locals))
             e.declare(*touch.C_FIRST)
             for ri, (r, kind) in enumerate(zip(rs.reactions, self.kinds, strict=True)):
@@ -619,8 +630,15 @@ class _Gen:
                 e.line("if (CARD_HOLDS[c] >= 0 && s->lm_owner[CARD_HOLDS[c]] != q) continue;  /* false unless q holds it */")
                 with e.block("if ((RD_BOUNDED[w] >> (c & 63)) & 1) {  /* `E >= N`: keep how far E is from N "
                              "(pub_tile) */"):
-                    e.line("i64 left = TH_LIMIT[s->n * NCARDX + c] - card_measure(s, c, q);")
-                    e.line("if (left > 0) { s->pslack[q][c] = left < SLACK_CAP ? (slack_t)left : SLACK_CAP; continue; }")
+                    e.line("/* known exactly: met where nothing is lacking, not read (RD_EXACT) */")
+                    with e.block("if ((s->pknown[q][w] >> (c & 63)) & 1) {"):
+                        e.line("if (s->pslack[q][c]) continue;")
+                    with e.block("} else {", "}"):
+                        e.line("i64 left = TH_LIMIT[s->n * NCARDX + c] - card_measure(s, c, q);")
+                        with e.block("if (left > 0) {", "}"):
+                            e.line("s->pslack[q][c] = left < SLACK_CAP ? (slack_t)left : SLACK_CAP;")
+                            e.line("if (left <= SLACK_CAP) s->pknown[q][w] |= RD_EXACT[w] & (1ULL << (c & 63));")
+                            e.line("continue;")
                 e.line("} else if (!card_cond(s, c, q)) continue;")
                 e.line("pub_pay(s, c, q, cat);")
         e.declare("p", "placer_first")
@@ -657,10 +675,11 @@ class _Gen:
         defs = static(self.rs).cards
         mine, anyone = [0] * (nk * nh * ncw), [0] * (nk * nh * ncw)
         masks = {"lm_mine": [0] * ncw, "lm_any": [0] * ncw, "won_mine": [0] * ncw, "won_any": [0] * ncw,
-                 "always": [0] * ncw, "bounded": [0] * ncw, "taken_only": [0] * ncw}
+                 "always": [0] * ncw, "bounded": [0] * ncw, "taken_only": [0] * ncw, "exact": [0] * ncw}
         holds = [-1] * ncx  # per card, a landmark it is false without its reader holding (Reads.holds)
         np1 = max(self.rs.players[1], 1) + 1  # TH_LIMIT's rows: a row per count to NP (s->n indexes it)
         limit, reach, won, touchk, base = [0] * (np1 * ncx), [0] * ncx, [0] * ncx, [0] * ncx, [0] * ncx
+        areak = [0] * ncx
         lm_adj = static(self.rs).lm_adj
         grow, lm_grow = [0] * (nk * nh * ncx), [0] * (nl * ncx)
         measures: list[tuple[int, str]] = []
@@ -686,22 +705,38 @@ class _Gen:
             reach[c], won[c], base[c] = int(th.reach), int(th.won_grow), int(th.base)
             for n in range(np1):
                 limit[n * ncx + c] = int(th.limits[n])
+            # compiled first: the tile kinds it reads as hexes are then kept (tile sets, cexpr.py), which
+            # GROW_AREA reads
+            measures.append((c, self.expr(th.measure, f"the measure of mission card {c + 1}")))
+            special = 0
+            exact = _exact(t, th.measure)
             match th.measure:
                 case A.Call(fn="count" | "size", args=(A.Call(fn="touched", args=(
                         A.Name(id="me"), A.Name(id=kind))),)) if kind in t.landmark_kinds:
                     near = [sum(t.landmark_kind[lm] == kind for lm in lm_adj[h]) for h in range(t.n)]
                     # the growth reads.py gives it: the landmarks of the kind around each hex (else left as is)
-                    touched = all(list(row) == near for row in th.grow)
-                case _:
-                    touched = False
-            touchk[c] = t.landmark_kinds.index(kind) if touched else 0
+                    if all(list(row) == near for row in th.grow):
+                        special = GROW_TOUCH
+                        touchk[c] = t.landmark_kinds.index(kind)
+                case A.Call(fn="count" | "size", args=(A.Call(fn="areas", args=(
+                        A.Call(fn="tiles", args=(A.Name(id="me"), *sel)),)),)) if all(
+                        isinstance(x, A.Name) for x in sel):
+                    kinds = selected_kinds(t, tuple(sel))
+                    # the growth reads.py gives it (one on every hex for a tile of the kinds), and the kinds'
+                    # tiles kept as hexes per seat (else left as is)
+                    if (all(list(th.grow[k]) == [int(k in kinds)] * t.n for k in range(nk))
+                            and all(self.ex.tile_sets >> k & 1 for k in kinds)):
+                        special = GROW_AREA
+                        areak[c] = _mask(frozenset(kinds), nk)
+            # a count of landmarks touched or of areas rises by exactly what is kept only in its own form
+            if exact or special:
+                masks["exact"][w] |= b
             for k in range(nk):
                 for h in range(t.n):
                     up = int(th.grow[k][h])
-                    grow[(k * nh + h) * ncx + c] = GROW_TOUCH if touched and up > 0 else up
+                    grow[(k * nh + h) * ncx + c] = special if special and up > 0 else up
             for lm, up in enumerate(th.lm_grow):
                 lm_grow[lm * ncx + c] = int(up)
-            measures.append((c, self.expr(th.measure, f"the measure of mission card {c + 1}")))
         if any(not -(1 << 31) < v < 1 << 31 for v in (*limit, *reach, *won, *grow, *lm_grow, *base)):
             self.problems.append("a mission card's number or growth past 32 bits")
         out = self.tables
@@ -709,12 +744,21 @@ class _Gen:
         out.append(f"#define GROW_GROUP {c_int(GROUP)}")
         out.append(f"#define GROW_REACH {c_int(REACH)}")
         out.append(f"#define GROW_TOUCH {c_int(GROW_TOUCH)}")
+        out.append(f"#define GROW_AREA {c_int(GROW_AREA)}")
+        self.area_tables()
         out.append(f"#define RD_HAS_ANY {c_int(int(any(anyone)))}")
         out.append(f"#define RD_HAS_LM_ANY {c_int(int(any(masks['lm_any'])))}")
         out.append(f"#define RD_HAS_WON_ANY {c_int(int(any(masks['won_any'])))}")
         out.append(f"#define RD_HAS_ALWAYS {c_int(int(any(masks['always'])))}")
         out.append(f"static const u64 RD_MINE[{c_int(len(mine))}] = {c_ints(mine, words=True)};")
         out.append(f"static const u64 RD_ANY[{c_int(len(anyone))}] = {c_ints(anyone, words=True)};")
+        # the most a bounded card can lack: E is its numbers (TH_BASE) and counts, sizes and values of its holder's,
+        # never below the numbers, so N less those (state_types: pslack's type; a loaded position's E the same)
+        bounded = [c for c in range(len(self.cards)) if masks["bounded"][c >> 6] >> (c & 63) & 1]
+        self.slack_cap = _slack_cap(max([limit[n * ncx + c] - base[c] for n in range(np1) for c in bounded] + [1]))
+        for c in bounded:  # what a card lacks is exact only where its slack is never capped
+            if any(limit[n * ncx + c] - base[c] > self.slack_cap for n in range(np1)):
+                masks["exact"][c >> 6] &= ~(1 << (c & 63))
         for key, m in masks.items():
             out.append(f"static const u64 RD_{key.upper()}[NCW] = {c_ints(m, words=True)};")
         out.append(f"static const i32 CARD_HOLDS[NCARDX] = {c_ints(holds)};")
@@ -722,12 +766,8 @@ class _Gen:
         out.append(f"#define NHOLD {c_int(len(held))}")
         out.append(f"static const i32 HOLD_CARD[{c_int(max(len(held), 1))}] = {c_ints(held)};")
         out.append(f"static const i32 TH_LIMIT[(NP + 1) * NCARDX] = {c_ints(limit)};")
-        # the most a bounded card can lack: E is its numbers (TH_BASE) and counts, sizes and values of its holder's,
-        # never below the numbers, so N less those (state_types: pslack's type; a loaded position's E the same)
-        bounded = [c for c in range(len(self.cards)) if masks["bounded"][c >> 6] >> (c & 63) & 1]
-        self.slack_cap = _slack_cap(max([limit[n * ncx + c] - base[c] for n in range(np1) for c in bounded] + [1]))
         # a new deal of n players (pub_fresh): what a bounded card lacks where its holder has nothing (capped as
-        # public_read caps it; 0: met there, read at the first check), and the cards not read then
+        # public_read caps it; 0: met there, paid at the first check), and the cards not read then
         lack0 = [0] * (np1 * ncx)
         short0 = [0] * (np1 * ncw)
         for n in range(np1):
@@ -739,11 +779,12 @@ class _Gen:
         out.append(f"static const u64 PUB_SHORT0[(NP + 1) * NCW] = {c_ints(short0, words=True)};")
         out.append(f"static const i32 TH_REACH[NCARDX] = {c_ints(reach)};")
         out.append(f"static const i32 TH_TOUCHK[NCARDX] = {c_ints(touchk)};")
+        out.append(f"static const u32 TH_AREAK[NCARDX] = {c_ints(areak)};")
         out.append(f"static const i32 TH_BASE[NCARDX] = {c_ints(base)};")  # E where its holder has nothing
         out.append(f"static const i32 TH_WON[NCARDX] = {c_ints(won)};")
         out.append(f"static const i32 TH_GROW[{c_int(len(grow))}] = {c_ints(grow)};")
         out.append(f"static const i32 TH_LM[{c_int(len(lm_grow))}] = {c_ints(lm_grow)};")
-        self.pub_tile_function(mine, grow, masks["bounded"], reach, touchk)
+        self.pub_tile_function(mine, grow, masks["bounded"], reach, touchk, areak)
         e = Emitter()
         with e.block("static i64 card_measure(const S *s, int c, int me) {", "}"):
             e.line("switch (c) {")
@@ -754,27 +795,52 @@ class _Gen:
             e.line("return 0;")
         self.rules.append("\n".join(e.lines))
 
+    def area_tables(self) -> None:
+        """PUB_AREAX[h][AXW]: the other hexes of h's area (none off every area), in AXW words of a hex set from
+        word PUB_AW0[h]: two words where no area spans more (areas are a few neighbouring hexes), else all W,
+        so pub_new_area reads a seat's tiles there without a loop over the area."""
+        t = self.t
+        spans = [(min(a) >> 6, max(a) >> 6) for a in t.area_hexes if a]
+        axw = min(self.words, 2) if all(hi - lo <= 1 for lo, hi in spans) else self.words
+        rows, w0s = [], []
+        for h in range(t.n):
+            a = int(t.area_of[h])
+            others = [m for m in t.area_hexes[a] if m != h] if a >= 0 else []
+            w0 = min(min(others or [0]) >> 6, self.words - axw) if axw < self.words else 0
+            row = [0] * axw
+            for m in others:
+                row[(m >> 6) - w0] |= 1 << (m & 63)
+            rows.append(c_ints(row, words=True))
+            w0s.append(w0)
+        self.tables.append(f"#define AXW {c_int(axw)}")
+        self.tables.append(f"static const u8 PUB_AW0[{c_int(max(t.n, 1))}] = {c_ints(w0s or [0])};")
+        self.tables.append(f"static const u64 PUB_AREAX[{c_int(max(t.n, 1))}][AXW] = "
+                           f"{{{', '.join(rows) or c_ints([0] * axw, words=True)}}};")
+
     def pub_tile_function(self, mine: list[int], grow: list[int], bounded: list[int], reach: list[int],
-                          touchk: list[int]) -> None:
-        """pub_tile(s, p, k, h): after seat p's tile of kind k on hex h (its groups merged), p's face-up cards it
-        may change (RD_MINE) marked to be read, but a bounded card (`E >= N`) only once E may have reached N.
+                          touchk: list[int], areak: list[int]) -> None:
+        """pub_tile(s, p, k, h, root): after seat p's tile of kind k on hex h (its groups merged into the group
+        of `root`, as occupy leaves it: its size is read there, not found again), p's face-up cards it may
+        change (RD_MINE) marked to be read, but a bounded card (`E >= N`) only once E may have reached N.
         Per kind, each bounded card a tile of the kind may bring closer is a test of its own, its growth written
         out where it has one form over the hexes (a number, by a table where it differs from hex to hex; the
-        tile's value; its group's size; the landmarks of a kind next to h not touched yet), decided here instead
-        of decoding TH_GROW card by card on every placement; pub_grown decodes it where the forms differ."""
+        tile's value; its group's size; the landmarks of a kind next to h not touched yet; an area new to p),
+        decided here instead of decoding TH_GROW card by card on every placement; pub_grown decodes it where the
+        forms differ."""
         t, nk, ncw = self.t, self.nk, len(bounded)
         nh, ncx = max(t.n, 1), max(len(self.cards), 1)
         e = Emitter()
-        e.declare("s", "p", "k", "h")
+        e.declare("s", "p", "k", "h", "root")
         words = [f"b{w}" for w in range(ncw)]
-        with e.block("static inline __attribute__((always_inline)) void pub_tile(S *s, int p, int k, int h) {", "}"):
+        with e.block("static inline __attribute__((always_inline)) void pub_tile(S *s, int p, int k, int h, int root) "
+                     "{", "}"):
+            e.line("(void)root;")
             e.line("const u64 *mine = &RD_MINE[(k * NH + h) * NCW];")
             for w, b in enumerate(words):
                 e.line(f"u64 {b} = mine[{c_int(w)}] & s->plive[p][{c_int(w)}];")
             e.line("switch (k) {")
             for k in range(nk):
                 cards: list[tuple[int, str]] = []  # (card, its growth's test)
-                group_uses = 0
                 for c in range(len(self.cards)):
                     w, bit = c >> 6, 1 << (c & 63)
                     if not bounded[w] & bit:
@@ -796,25 +862,20 @@ class _Gen:
                     elif forms == {VALUE}:  # by the tile's value
                         test = f"pub_short(s, p, {c_int(c)}, s->tval[h], 0)"
                     elif forms == {GROUP}:  # the largest group is now at least the tile's own
-                        group_uses += 1
-                        test = f"pub_short(s, p, {c_int(c)}, 0, {{gs}})"
+                        test = f"pub_short(s, p, {c_int(c)}, 0, s->uf[root])"
                     elif forms == {REACH}:  # one more group of the size only if the tile's own now is one
-                        group_uses += 1
-                        test = f"pub_short(s, p, {c_int(c)}, {{gs}} >= {c_int(reach[c])}, 0)"
+                        test = f"pub_short(s, p, {c_int(c)}, s->uf[root] >= {c_int(reach[c])}, 0)"
+                    elif forms == {GROW_AREA}:  # an area more only where h's area held none of its holder's
+                        test = f"pub_short(s, p, {c_int(c)}, pub_new_area(s, p, h, {c_int(areak[c])}u), 0)"
                     else:  # GROW_TOUCH: the landmarks of the card's kind next to h its holder had not touched
                         test = f"pub_short(s, p, {c_int(c)}, pub_untouched(s, p, h, {c_int(touchk[c])}), 0)"
                     cards.append((c, test))
                 if not cards:
                     continue
                 with e.block(f"case {c_int(k)}: {{", "}"):
-                    # the size of the tile's group, found once when two cards read it (a size is at least 1)
-                    gs = "rb_gsize(s, h)"
-                    if group_uses > 1:
-                        e.line("i64 gs = 0;")
-                        gs = f"(gs ? gs : (gs = {gs}))"
                     for c, test in cards:
                         word, one = words[c >> 6], c_u64(1 << (c & 63))
-                        e.line(f"if (({word} & {one}) && {test.format(gs=gs)}) {word} &= ~{one};")
+                        e.line(f"if (({word} & {one}) && {test}) {word} &= ~{one};")
                     e.line("break;")
             e.line("}")
             for w, b in enumerate(words):
@@ -891,6 +952,38 @@ class _Gen:
         e.locals.require("totals", "bd", "with_bd", "q", "pts")
         ci = self.category(category)
         e.line(f"totals[q] += pts; if (with_bd && {ci} >= 0) bd[q * NC + {ci}] += pts;")
+
+
+def _additive(t: Any, x: A.Expr) -> bool:
+    """A hex set that only `me`'s tiles join, one hex per tile, never leaving it: the seat's tiles, or those of
+    them at or near something (reads.py's `additive`)."""
+    match x:
+        case A.Call(fn="tiles", args=(A.Name(id="me"), *_)):
+            return True
+        case A.Call(fn="at" | "near", args=(y, _)):
+            return _additive(t, y)
+    return False
+
+
+def _exact(t: Any, e: A.Expr) -> bool:
+    """Whether a bounded card's measure E rises by exactly the growth reads.py bounds it by (public_tables'
+    tables and pub_won take off exactly what it gains) and never falls, so what is kept of how far it is short
+    is exact: numbers, counts of a hex set of the seat's tiles, sums of their values, its largest group and
+    the areas it won, and these added; not the landmarks it holds (they can be taken) nor its groups of a size
+    (merged groups go). A count of landmarks touched or of areas is exact in its own growth form (cgen's
+    GROW_TOUCH, GROW_AREA), decided where that is."""
+    match e:
+        case A.Num():
+            return True
+        case A.BinOp(op="+", left=a, right=b):
+            return _exact(t, a) and _exact(t, b)
+        case A.Call(fn="count" | "size", args=(A.Call(fn="won", args=(A.Name(id="me"),)),)):
+            return True
+        case A.Call(fn="largest", args=(A.Call(fn="groups", args=(A.Name(id="me"), *_)),)):
+            return True
+        case A.Call(fn=fn, args=(x,)) if fn in ("count", "size") or fn in t.attributes:
+            return _additive(t, x)
+    return False
 
 
 def _ctype(lo: int, hi: int) -> str:

@@ -109,8 +109,9 @@ typedef struct {
     /* ----- below, each field is written before it is read in a game, so a new game copies the template only
        up to here (DEALT): the generator, the union-find of the tiles' groups, which occupy starts for each tile
        it places (only placed tiles are ever found: a group is of a seat's tiles), a pending draw's numbers (read
-       only while its pend_on is set), what the seats' bounded cards lack (pslack: every card of every seat in the
-       game written by pub_fresh at a deal, zeroed by load; read only where the cards are read incrementally),
+       only while its pend_on is set), what the seats' bounded cards lack and which of that is exact (pslack,
+       and pknown last: every card of every seat in the game written by pub_fresh at a deal, zeroed by load;
+       read only where the cards are read incrementally),
        and the holdings' contents, each read only below its count (above), which a new game deals ----- */
     u64 rng[4];  /* seeded by each game: new_game deals from a copy of its own, then stores it here */
     /* the union-find of the tiles' groups: at a group's root its size (a group is at most GMAX tiles, cgen.py
@@ -130,6 +131,11 @@ typedef struct {
     cid_t pub[PUBMAX];
     seat_t pub_order[NPCX][NP];  /* the order of each face-up card's fulfillers, below its pub_cnt */
     dbl_t dbl_f[NP][NDCX];  /* a doubled card's factor, read only where its dbl_on is set */
+    /* per seat, by card id bits, the cards whose pslack is exactly what E lacks (cgen.py RD_EXACT: E rises
+       by exactly what pub_tile and pub_won take off and never falls), known since the deal (pub_fresh) or
+       the card's last reading: such a card is met when its pslack reaches 0, and is not read then. The last
+       field, of no size where no card lies face up (NPC), so such a ruleset's state is as it was without it */
+    u64 pknown[NPC ? NP : 0][NCW];
 } S;
 #define DEALT __builtin_offsetof(S, rng)
 /* the factor of seat q's doubling marker on face-up card c (1: none; never one where no card can carry one) */
@@ -318,7 +324,8 @@ static void occupy_neutral(S *s, int h) {
     int a = AREA_OF[h];
     if (a >= 0) { s->area_free[a]--; if (s->area_free[a] == 0) s->area_done[a] = 1; }
 }
-static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, int p, int k, int v) {
+/* returns the root of the placed tile's group (its size the group's, s->uf[root]) */
+static inline __attribute__((always_inline)) int occupy(S *s, int h, int slot, int p, int k, int v) {
     s->hk[h] = HK(p, k); if (TILE_VALUES) s->tval[h] = v;
     s->tbits[p][TBS(k)][h >> 6] |= TBON(k) << (h & 63);  /* nothing where no expression reads them */
     if (TILE_COUNTS) s->tcount[p][k]++;  /* only count(tiles(...)) reads them (cgen.py) */
@@ -343,6 +350,7 @@ static inline __attribute__((always_inline)) void occupy(S *s, int h, int slot, 
     if (a >= 0) { s->area_free[a]--; s->area_inf[a][p] += v; }
     /* the tile's majority counts next to landmarks (placement.occupy) are added by each majority statement
        just before it challenges the landmark's holder (rules/majority.py c_place): nothing else reads them */
+    return root;
 }
 
 /* a new position (its marks all zero: a copy of a template, or loaded into a cleared state): every face-up
@@ -387,13 +395,16 @@ static inline void hand_add(S *s, int p, int code) {
     if (s->nhand[p] < HMAX) s->hand[p][s->nhand[p]++] = code; else s->lost = 1;
 }
 
-/* ability questions answered at random, as fast._answer_per_seat: the distinct tiles, uniformly */
+/* ability questions answered at random, as fast._answer_per_seat: the distinct tiles, uniformly. A tile is
+   kept where none before it is the same: compared with every one before it, without a branch on the tiles
+   (which are dealt at random), and written in the next place whether kept or not */
 static int distinct_pick(S *s, const tile_t *tiles, int n) {
     i32 seen[TMAX]; int m = 0;
     for (int i = 0; i < n; i++) {
         int dup = 0;
-        for (int j = 0; j < m; j++) if (seen[j] == tiles[i]) { dup = 1; break; }
-        if (!dup) seen[m++] = tiles[i];
+        for (int j = 0; j < i; j++) dup |= tiles[j] == tiles[i];
+        seen[m] = tiles[i];
+        m += !dup;
     }
     return m ? seen[rb_below(s, m)] : -1;
 }
@@ -766,13 +777,15 @@ EXPORT int rb_search(const int32_t *flat, const int32_t *offs, int ndet, const i
 }
 """
 
-def play_out() -> str:
+def play_out(kinds: int) -> str:
     """play_out(s): uniformly random moves to the end of the game, as fast.run_random; play_points(s, tmp, m):
     the same with each hex the best by immediate points of m drawn as pick_hex draws (the search's playout
     policy); move_at(s, ti, h): one given move, tile ti of the hand on hex h (-1: a pass). The end of each
     turn is rules/turn.py's (c_leaving, c_end_of_turn), the same text in all three. play_out's loop is written
     twice by the compiler (play_loop inlined with `rec` a constant), so a game that writes no record tests
-    for none on every move."""
+    for none on every move; and its move once per tile kind (of `kinds`), the kind a constant in each, so
+    what the kind decides (the hexes it may take, the groups it forms, the face-up cards it may bring closer,
+    the reactions naming it) is decided once, where the tile is known, not again in each of them."""
     e = Emitter()
     e.line("static void place(S *s, int p, int k, int v, int h, int slot);")
     e.line("static inline __attribute__((always_inline)) void place_tile(S *s, int p, int k, int v, int h, int slot);")
@@ -793,10 +806,18 @@ def play_out() -> str:
             e.line("if (!nh) break;")
             e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
             e.line("int code = s->hand[p][ti];")
-            e.declare("ti", "code")
+            e.declare("nh", "ti", "code")
             e.extend(turn.c_leaving(e.locals))
-            e.line("int slot = -1, k = code >> VBITS, h = pick_hex(s, k, &slot);")
-            _move(e, "rec", "place_tile", "if (rec) s->nmoves++;")
+            e.line("switch (code >> VBITS) {")  # the cases at the switch's own indentation
+            for kind in range(kinds):
+                # a tile code's kind is below NK (new_game deals them, load checks them): the last is the default
+                with e.block(f"case {kind}: {{" if kind < kinds - 1 else "default: {", "}"), e.scope():
+                    e.line(f"const int k = {kind};")
+                    e.line("int slot = -1, h = pick_hex(s, k, &slot);")
+                    e.declare("k", "slot", "h")
+                    _move(e, "rec", "place_tile", "if (rec) s->nmoves++;")
+                    e.line("break;")
+            e.line("}")
             e.extend(turn.c_end_of_turn(e.locals, stop="break;", count="moved++;", to="p = q;"))
         e.line("s->turn = p;")
         e.line("s->move_index += moved;")
@@ -811,9 +832,9 @@ def play_out() -> str:
     e.line("/* one given move of the seat to move: tile ti of its hand on hex h (-1: a pass, when no hex can take it) */")
     with e.scope(), e.block("static void move_at(S *s, int ti, int h) {", "}"):
         e.declare("ti", "h")
-        e.line("int p = s->turn;")
+        e.line("int p = s->turn, nh = s->nhand[p];")
         e.line("int code = s->hand[p][ti];")
-        e.declare("p", "code")
+        e.declare("p", "nh", "code")
         e.extend(turn.c_leaving(e.locals))
         e.line("int k = code >> VBITS, slot = h >= 0 ? free_slot(s, h) : -1;")
         _move(e, "s->rec_moves")
@@ -828,7 +849,7 @@ def _turn(e: Emitter, pick: str, rec: str, place: str = "place") -> None:
     e.line("if (!nh) return;")
     e.line("int ti = nh > 1 ? rb_below(s, nh) : 0;")
     e.line("int code = s->hand[p][ti];")
-    e.declare("p", "ti", "code")
+    e.declare("p", "nh", "ti", "code")
     e.extend(turn.c_leaving(e.locals))
     e.line(f"int slot = -1, k = code >> VBITS, h = {pick};")
     _move(e, rec, place)
@@ -874,15 +895,27 @@ static void pub_fresh(S *s) {
     const u64 *shy = &PUB_SHORT0[s->n * NCW];
     for (int q = 0; q < s->n; q++) {
         memcpy(s->pslack[q], lack, sizeof s->pslack[q]);
-        for (int w = 0; w < NCW; w++) s->pdirty[q][w] &= ~(shy[w] & s->plive[q][w]);
+        for (int w = 0; w < NCW; w++) { s->pdirty[q][w] &= ~(shy[w] & s->plive[q][w]); s->pknown[q][w] = RD_EXACT[w]; }
     }
 }
 /* `count(touched(me, K))` after p's tile on h: the landmarks of kind K next to h that p had not touched yet
-   (touched is marked after the placement's reactions); counted bit by bit, a few at most */
+   (touched is marked after the placement's reactions); counted bit by bit, NFIRST times (a hex has at most
+   that many landmarks next to it), so the count's loop ends where the board says, not where the bits do */
 static inline i64 pub_untouched(const S *s, int p, int h, int kind) {
     i64 n = 0;
-    for (int x = 0; x < NLW; x++) for (u64 b = LMADJM[h][x] & LMKINDM[kind][x] & ~s->touched[p][x]; b; b &= b - 1) n++;
+    for (int x = 0; x < NLW; x++) {
+        u64 b = LMADJM[h][x] & LMKINDM[kind][x] & ~s->touched[p][x];
+        for (int i = 0; i < NFIRST; i++) { n += b != 0; b &= b - 1; }
+    }
     return n;
+}
+/* `count(areas(tiles(me, K)))` after p's tile on h (K the kinds km): one more only where h lies in an area none
+   of whose other hexes holds p's tile of those kinds (cgen.py area_tables: those hexes in AXW words) */
+static inline i64 pub_new_area(const S *s, int p, int h, u32 km) {
+    u64 any = 0;
+    for (int k = 0; k < NK; k++) if ((km >> k) & 1)
+        for (int i = 0; i < AXW; i++) any |= s->tbits[p][TBS(k)][PUB_AW0[h] + i] & PUB_AREAX[h][i];
+    return (AREA_OF[h] >= 0) & !any;
 }
 /* a bounded card c of seat p after p's tile of kind k on hex h (its groups merged), E risen there by the
    growth TH_GROW gives it, of whatever form: whether it is still short of N (pub_tile, cgen.py, writes out the
@@ -894,6 +927,7 @@ static inline int pub_grown(S *s, int p, int k, int h, int c) {
     else if (up == GROW_REACH) by = rb_gsize(s, h) >= TH_REACH[c];
     else if (up == GROW_GROUP) { by = 0; most = rb_gsize(s, h); }
     else if (up == GROW_TOUCH) by = pub_untouched(s, p, h, TH_TOUCHK[c]);
+    else if (up == GROW_AREA) by = pub_new_area(s, p, h, TH_AREAK[c]);
     return pub_short(s, p, c, by, most);
 }
 /* the cards of word w false without their reader holding a landmark seat q does not hold (Reads.holds): not

@@ -198,22 +198,26 @@ def c_leaving(loc: Locals) -> list[str]:
     `code` at index `ti` of p's hand: the first tile equal to it is the one to leave the hand, as
     `end_turn` takes it (an equal tile may come before the one picked), so the order left is the reference
     engine's and the same draws pick the same tiles. Found before the move, while the move can only append
-    to the hand (an ability's tile)."""
-    loc.require("s", "p", "ti", "code")
-    return ["for (int j = 0; j < ti; j++) if (s->hand[p][j] == code) { ti = j; break; }"]
+    to the hand (an ability's tile). In a hand of two (`nh` tiles before the move) the tiles are next to
+    each other, and taking either of two equal neighbours leaves the same hand: only a longer hand is
+    searched, so the usual hand tests its size, not the tile drawn (a coin toss in a hand of two)."""
+    loc.require("s", "p", "nh", "ti", "code")
+    return ["if (nh > 2) for (int j = 0; j < ti; j++) if (s->hand[p][j] == code) { ti = j; break; }"]
 
 
 def c_end_of_turn(loc: Locals, stop: str = "return;", count: str = "s->move_index++;",
                   to: str = "s->turn = q;") -> list[str]:
     """`end_turn` in the native playout loop after the move: the tile at `ti` (c_leaving) leaves the hand,
     the draw step (C_DRAW), the move counted (`count`), `next_seat` (the turn passed by `to`, q the seat);
-    the playout ends (`stop`) when nobody holds a tile. The usual turn, the hand's last tile played and the
-    top of the supply drawn with no draw pending, puts the drawn tile where the played one was: the same
-    hand, with nothing shifted or counted twice."""
+    the playout ends (`stop`) when nobody holds a tile. The usual turn, the top of the supply drawn with no
+    draw pending, puts the drawn tile last without a count changed: where a hand holds one tile
+    (HAND_GROWS 0, cgen.py), the played one's place; where it may hold two, the tile not played goes first
+    and the drawn one second, whichever of the two was played (a coin toss, so not a test)."""
     loc.require("s", "p", "ti")
     return [
         "int left = s->nhand[p] - 1;",
-        "if (ti == left && !(PENDING_DRAWS && s->pend_on[p]) && s->nsupply[p]) {",
+        "if ((HAND_GROWS ? left <= 1 : ti == left) && !(PENDING_DRAWS && s->pend_on[p]) && s->nsupply[p]) {",
+        "    if (HAND_GROWS) s->hand[p][0] = s->hand[p][!ti];  /* left 1: the tile not played (left 0: none) */",
         "    s->hand[p][left] = s->supply[p][--s->nsupply[p]];",
         "} else {",
         "    for (int i = ti + 1; i <= left; i++) s->hand[p][i - 1] = s->hand[p][i];  /* hands are short */",
