@@ -11,7 +11,7 @@ untyped value: the runtime's Game, with the fields listed where they are read.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from itertools import compress
@@ -208,19 +208,26 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     in the generated code, `bind(name, value)` names there a per-hex tuple or one of these (passed by reference,
     never as text). None: the caller emits the call. The source reads the locals `loc` declares (the enclosing
     loop's g, p, v, h, n (the player count), groot, gsize, lm_owner, touched_by and the names PUBLIC_LOCALS
-    binds; asked for, an undeclared one is an error) and assigns lq, m, d, base, i, left, x, lm, same, xw, lx, dx of
-    its own. `placer_first`: the rule reads the placer's cards first (else in seat order)."""
+    binds; asked for, an undeclared one is an error) and assigns lq, m, d, i, left, x, lm, same, xw, lx, dx of
+    its own. `placer_first`: the rule reads the placer's cards first (else in seat order).
+
+    In the playout loop the tile on h is always one the last check has not seen (the hex was free, and that check
+    saw the position before), so the source takes it without asking (public_missions asks). Most placements
+    bring no card to its number and move no holder: that case is kept to a few tests, and everything a card
+    read or a holder moved needs (the placer's live cards, their offset in `lack`) is found only there."""
     ws = _watches(rs)
     w = ws[rs.players[0]]  # what a tile may change is the same at every count; only the numbers N follow it
     if not hexes:
         return None
     loc.require("g", "p", "v", "h", "n", "gsize", "lm_owner", "touched_by", *assigned(PUBLIC_LOCALS))
-    loc = loc.declare("lq", "m", "d", "base", "i", "left", "x", "lm", "same", "xw", "lx", "dx")
+    loc = loc.declare("lq", "m", "d", "i", "left", "x", "lm", "same", "xw", "lx", "dx")
     at = w.at[kid]
+    base = f"p * {literal(w.ncards)}"  # the placer's cards' offset in `lack`
 
-    def at_hex(name: str, values: tuple[int, ...]) -> str | None:
-        """A per-hex table's value at h: a literal when it is the same on every possible hex, None when 0."""
-        seen = {values[h] for h in hexes}
+    def at_hex(name: str, values: tuple[int, ...], where: Iterable[int] = hexes) -> str | None:
+        """A per-hex table's value at h: a literal when it is the same on every hex of `where` (those of the list,
+        or those of them where the line runs), None when 0."""
+        seen = {values[h] for h in where}
         if seen == {0}:
             return None
         return literal(seen.pop()) if len(seen) == 1 else f"{bind(f'PUB{kid}{name}', values)}[h]"
@@ -229,15 +236,18 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
     if anyone is not None and not anyone.endswith("[h]"):
         return None  # a tile on any of these hexes changes cards for every player: the call reads them
     plain = at_hex("PLAIN", tuple(a[0] for a in at))
-    tests = ["ps", f"so[h] == {literal(EMPTY)}"]
-    body = ["so[h] = p", "lq = live[p]", f"d = {plain} & lq" if plain else "d = 0"]
+    tests = ["ps"]
+    body = ["so[h] = p", f"d = {plain} & live[p]" if plain else "d = 0"]
     if anyone is not None:
         tests.append(f"not {anyone}")
-    cards: list[str] = []
+    cards: list[str] = []  # the tests of the cards in m
+    grown = 0  # their bits
+    after: list[str] = []  # the tests of the cards a tile on every hex of the list may bring to their number
     # m: the placer's live cards among the bounded ones a tile on h brings closer (at[h][1]: those with a growth
     # there, of the one form each has over these hexes), tested once per card instead of the card's liveness
-    # and then its growth on h. The table is the kind's, on every hex: bound by name once per kind, it must be
-    # the same for every list of hexes.
+    # and then its growth on h. A card read by the size of the tile's group (GROUP, REACH), which grows on every
+    # hex of the list, is left out of m: the size is compared first, and only when it is reached is the card's
+    # liveness asked (a group seldom reaches the size, while most placements have such a card live).
     for b, i in sorted({st[:2] for a in at for st in a[2]}):
         grow = [next((st[2:] for st in a[2] if st[0] == b), (0, 0)) for a in at]  # per hex: (how much, N)
         forms = {_FORMS.get(up, "by") for up, _ in (grow[h] for h in hexes)} - {None}
@@ -246,13 +256,15 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
         if len(forms) > 1 or len({grow[h][1] for h in hexes if grow[h][0] < 0}) > 1:
             return None  # growths of different forms over these hexes: the call takes them
         form = forms.pop()
-        lower = [f"i = base + {literal(i)}", "left = lack[i] = lack[i] - {}", "if left <= 0:", f"    d |= {literal(b)}"]
+        lower = [f"i = {base} + {literal(i)}", "left = lack[i] = lack[i] - {}", "if left <= 0:",
+                 f"    d |= {literal(b)}"]
         if form == "by":  # a number of its own per hex
-            by = at_hex(f"UP{i}", tuple(max(up, 0) for up, _ in grow))
+            ups = tuple(max(up, 0) for up, _ in grow)
+            by = at_hex(f"UP{i}", ups, [h for h in hexes if ups[h]])  # read only where the card is in m
             assert by is not None
-            block = [ln.format(by) for ln in lower]  # not 0 where the card is in m
-            near = _touches(rs, w, b, tuple(max(up, 0) for up, _ in grow))
-            if near is not None and by.endswith("[h]"):
+            block = [ln.format(by) for ln in lower]
+            near = _touches(rs, w, b, ups)
+            if near is not None and str(at_hex(f"UP{i}", ups)).endswith("[h]"):
                 # the landmarks it counts that the tile is next to and the placer had not touched (the game marks
                 # them touched after every reaction): what the count grows by, where the table has at most that
                 block = [f"x = len({bind(f'PUBNEAR{i}', near)}[h].difference(touched_by[p]))",
@@ -268,17 +280,24 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
             n = literal(per[0]) if len(set(per)) == 1 else f"{bind(f'PUBN{i}', tuple(per))}[{loc('n')}]"
             if form == "value":  # by the tile's value
                 block = [ln.format("v") for ln in lower]
-            elif form == "group":  # the largest group is now at least the tile's own
-                block = [f"if gsize[{loc('groot')}] >= {n}:", f"    d |= {literal(b)}"]
-            else:  # reach: one more group of the size if the tile's own now is one
-                block = [f"if gsize[{loc('groot')}] >= {n}:", *("    " + ln.format("1") for ln in lower)]
+            else:
+                reached = f"gsize[{loc('groot')}] >= {n}"
+                # group: the largest group is now at least the tile's own; reach: one more group of the size if
+                # the tile's own now is one
+                then = [f"d |= {literal(b)}"] if form == "group" else [ln.format("1") for ln in lower]
+                if all(grow[h][0] < 0 for h in hexes):
+                    after += [f"if {reached} and live[p] & {literal(b)}:", *("    " + ln for ln in then)]
+                    continue
+                block = [f"if {reached}:", *("    " + ln for ln in then)]
         cards += [f"if m & {literal(b)}:", *("    " + ln for ln in block)]
-    taken, won = _taken_source(w, bind), _won_source(w, "lq", "d", "base")
-    if cards or any("lack[i]" in ln for ln in taken + won):
-        body.append(f"base = p * {literal(w.ncards)}")
+        grown |= b
     if cards:
-        body.append(f"m = lq & {at_hex('M', tuple(a[1] for a in at))}")
-        body += cards
+        ms = at_hex(f"M{grown}", tuple(a[1] & grown for a in at))
+        if ms is not None:
+            body += [f"m = live[p] & {ms}", "if m:", *("    " + ln for ln in cards)]
+    body += after
+    taken = _taken_source(w, bind, base)
+    won = _won_source(w, "lq", "d", base)
     read, moved, watch = bind("PUBREAD", _read_for), bind("PUBMOVED", _after), f"{bind('PUBW', ws)}[{loc('n')}]"
     # _read_for's first step (a card needing its reader to hold a landmark is false without it), made here:
     # taking a landmark often makes such a card worth reading for nothing
@@ -292,59 +311,84 @@ def public_source(rs: Ruleset, rule: str, kid: int, hexes: tuple[int, ...], bind
             with e.block(f"if {dv}:") if w.holds else nullcontext():
                 e.line(f"{read}(g, {seat}, {dv}, {rule}, None, {watch})")
 
+    def compared(e: Emitter) -> None:
+        """Whatever else changed since the last check, compared in full (_after)."""
+        e.line(f"{moved}(g, {watch}, h, p, d, 0, {rule}, None)")
+        e.extend(PUBLIC_LOCALS)
+
     # Where no statement may change a landmark's holder or win an area by the time the check runs (a placement
     # on these hexes, the statements after the check on any), the holders and the areas won are those of the
-    # last check, which brought its own up to date: they are not compared.
-    holders, areas = _unsettled(rs, hexes)
+    # last check, which brought its own up to date: they are not compared. Where only some of the hexes may
+    # move a holder, the holders are compared only on those (a table of the board's hexes).
+    holders_at = _holders_at(rs)
+    holders, areas = any(holders_at[h] for h in hexes), _unsettled(rs, hexes)[1]
+    moving = "" if all(holders_at[h] for h in hexes) else f"{bind('PUBHOLD', holders_at)}[h] and "
     e = Emitter()
     with e.block(f"if {' and '.join(tests)}:"):
         e.extend(body)
-        if not holders:
-            taken = []
-        elif taken:  # the holders compared once where nothing changed (`same`), again only after taking some
-            with e.block("if sl != lm_owner:"):
-                e.extend(taken)
-                e.line("same = sl == lm_owner")
-            with e.block("else:"):
-                e.line("same = True")
-        else:
-            e.line("same = sl == lm_owner")
-        same = ["same"] if holders else []
         if not holders and not areas:  # nothing but the tile changed since the last check
             reading(e, "p", "d")
-            won = []
-        else:
-            with e.block(f"if {' and '.join([*same, *(['sw[0] == len(won)'] if areas else [])])}:"):
-                reading(e, "p", "d")
-        if won and areas:
-            # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
-            # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
-            last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
-            if placer_first:
-                with e.block(f"elif {' and '.join([*same, 'sw[0] + 1 == len(won)'])}:"):
-                    e.line("sw[0] += 1")
-                    e.line(f"xw = {last}")
-                    with e.block("if xw == p:"):
-                        e.extend(won)
+        elif not areas:
+            with e.block(f"if {moving}sl != lm_owner:"):
+                if taken:  # the holders compared again only after taking those the placer took next to h
+                    e.extend(["lq = live[p]", *taken])
+                    with e.block("if sl == lm_owner:"):
                         reading(e, "p", "d")
                     with e.block("else:"):
-                        reading(e, "p", "d")
-                        with e.block("if xw >= 0:"):
-                            e.extend(["lx = live[xw]", "dx = 0", *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}")])
-                            reading(e, "xw", "dx")
-            else:  # in seat order: only the placer's own area here (another seat may read before the placer)
-                with e.block(f"elif {' and '.join([*same, 'sw[0] + 1 == len(won)', f'{last} == p'])}:"):
-                    e.line("sw[0] += 1")
-                    e.extend(won)
-                    reading(e, "p", "d")
-        if holders or areas:
+                        compared(e)
+                else:
+                    compared(e)
             with e.block("else:"):
-                e.line(f"{moved}(g, {watch}, h, p, d, 0, {rule}, None)")
-                e.extend(PUBLIC_LOCALS)
+                reading(e, "p", "d")
+        else:
+            if holders and taken:
+                with e.block(f"if {moving}sl != lm_owner:"):
+                    e.extend(["lq = live[p]", *taken])
+                    e.line("same = sl == lm_owner")
+                with e.block("else:"):
+                    e.line("same = True")
+            elif holders:
+                e.line(f"same = {'not ' + moving[:-5] + ' or ' if moving else ''}sl == lm_owner")
+            same = ["same"] if holders else []
+            with e.block(f"if {' and '.join([*same, 'sw[0] == len(won)'])}:"):
+                reading(e, "p", "d")
+            if won:
+                # the winner of the area won last (areas are only ever won, in order: the dict's last entry); another
+                # seat's cards are read after the placer's, as _read_cards reads them when the placer reads first
+                last = f"{bind('NEXT', next)}({bind('REVERSED', reversed)}(won.values()))"
+                if placer_first:
+                    with e.block(f"elif {' and '.join([*same, 'sw[0] + 1 == len(won)'])}:"):
+                        e.line("sw[0] += 1")
+                        e.line(f"xw = {last}")
+                        with e.block("if xw == p:"):
+                            e.extend(["lq = live[p]", *won])
+                            reading(e, "p", "d")
+                        with e.block("else:"):
+                            reading(e, "p", "d")
+                            with e.block("if xw >= 0:"):
+                                e.extend(["lx = live[xw]", "dx = 0",
+                                          *_won_source(w, "lx", "dx", f"xw * {literal(w.ncards)}")])
+                                reading(e, "xw", "dx")
+                else:  # in seat order: only the placer's own area here (another seat may read before the placer)
+                    with e.block(f"elif {' and '.join([*same, 'sw[0] + 1 == len(won)', f'{last} == p'])}:"):
+                        e.line("sw[0] += 1")
+                        e.extend(["lq = live[p]", *won])
+                        reading(e, "p", "d")
+            with e.block("else:"):
+                compared(e)
     with e.block("else:"):
         e.line(f"PUBLIC(g, p, {rule}, None, h)")
         e.extend(PUBLIC_LOCALS)
     return e.lines
+
+
+def _holders_at(rs: Ruleset) -> tuple[bool, ...]:
+    """Per hex of the board, whether a landmark may have changed hands since the last check when the check after
+    a placement there runs (_unsettled's first answer, for that hex alone)."""
+    kinds = [(kind_of(r), r) for r in rs.reactions]
+    first = next((i for i, (kd, _) in enumerate(kinds) if kd.reads_public), len(kinds))
+    later = any(kd.moves_holder(r, rs, h) for kd, r in kinds[first + 1:] for h in range(rs.t.n))
+    return tuple(later or any(kd.moves_holder(r, rs, h) for kd, r in kinds[:first + 1]) for h in range(rs.t.n))
 
 
 def _unsettled(rs: Ruleset, hexes: tuple[int, ...]) -> tuple[bool, bool]:
@@ -397,9 +441,10 @@ def _touches(rs: Ruleset, w: _Watch, b: int, up: tuple[int, ...]) -> tuple[froze
     return tuple(map(frozenset, near))
 
 
-def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
+def _taken_source(w: _Watch, bind: Callable[[str, Any], str], base: str) -> list[str]:
     """_after's work for the landmarks next to h the placer p has taken since the last check, as source for
-    public_source (run where the last check's holders `sl` differ from `lm_owner`): each is marked seen, and
+    public_source (run where the last check's holders `sl` differ from `lm_owner`, the placer's live cards in
+    `lq`, their offset in `lack` the expression `base`): each is marked seen, and
     the cards it may change for its taker are added to d, bounded ones brought closer by what each landmark
     raises them (a table per card over the landmarks). Whatever else changed (a landmark elsewhere or taken
     by another, an area won) is left for _after, called when `sl` still differs. None of this when a
@@ -412,7 +457,7 @@ def _taken_source(w: _Watch, bind: Callable[[str, Any], str]) -> list[str]:
     for b, i in sorted({st[:2] for steps in w.lm_steps for st in steps}):
         ups = tuple(next((up for b_, _, up in steps if b_ == b), 0) for steps in w.lm_steps)
         block += [f"    if lq & {literal(b)}:", f"        x = {bind(f'PUBLMUP{i}', ups)}[lm]", "        if x:",
-                  f"            i = base + {literal(i)}", "            left = lack[i] = lack[i] - x",
+                  f"            i = {base} + {literal(i)}", "            left = lack[i] = lack[i] - x",
                   "            if left <= 0:", f"                d |= {literal(b)}"]
     return ["for lm in LMADJ[h]:", *("    " + ln for ln in block)]
 

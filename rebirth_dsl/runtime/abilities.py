@@ -234,6 +234,11 @@ def _quick(rs: Ruleset, ab: Ability) -> QuickUse:
     """One ability's quick use (quick_uses)."""
     effect = ab.effect
     match effect:
+        case A.ScoreEffect(expr=A.Num(value=pts), category=category):
+            # a number printed on the landmark scores itself: no context is made to read it in (fn gives the same)
+            def score_number(g: Game, p: int, below: Below) -> None:
+                g.event(None, p, pts, category, (), "")
+            return score_number
         case A.ScoreEffect(category=category):
             fn = ab.fn
             assert fn is not None
