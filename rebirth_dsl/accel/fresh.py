@@ -36,6 +36,8 @@ def derive_fresh(s: _S) -> Callable[[], _S]:
         env[name] = v
         return name
 
+    templates: dict[tuple[tuple[object, object], ...], str] = {}
+
     def leaf(v: object) -> str:
         return literal(v) if type(v) in _ATOMS else share(v)
 
@@ -46,6 +48,11 @@ def derive_fresh(s: _S) -> Callable[[], _S]:
                 return f"[*{share(tuple(v))}]"  # a long flat list: extended from one tuple
             return "[" + "".join(build(x) + ", " for x in v) + "]"
         if type(v) is dict:
+            if v and all(type(k) in _ATOMS and type(x) in _ATOMS for k, x in v.items()):
+                items = tuple(v.items())  # equal dicts (one per seat) copy one template, read once a game
+                if items not in templates:
+                    templates[items] = share(dict(v))
+                return f"{{**{templates[items]}}}"  # a flat dict: its table copied whole, no key looked up
             return "{" + "".join(f"{leaf(k)}: {build(x)}, " for k, x in v.items()) + "}"
         if type(v) is set:
             return "{" + "".join(leaf(x) + ", " for x in v) + "}" if v else "set()"

@@ -64,9 +64,13 @@ WRITE_OUT_AFTER = 512
 def seeded(seed: int) -> random.Random:
     """`random.Random(seed)` for an int seed, the same generator in the same state: seeded by the C
     method random.Random.seed itself calls, without the two Python frames and type checks around it."""
-    import random  # the seats' generators, for the agents: a deal alone needs only `draws`
+    global _RANDOM
+    cls = _RANDOM
+    if cls is None:  # the seats' generators, for the agents: a deal alone needs only `draws`
+        import random
 
-    rng = random.Random.__new__(random.Random)
+        cls = _RANDOM = random.Random
+    rng = cls.__new__(cls)
     _SEED(rng, seed)
     rng.gauss_next = None  # type: ignore[attr-defined] # not in the stubs; what Random.__init__ and Random.seed set after seeding
     return rng
@@ -80,3 +84,4 @@ def draws(seed: int) -> Callable[[], float]:
 
 
 _SEED = _random.Random.seed
+_RANDOM: type[random.Random] | None = None  # random.Random, imported at the first seeded generator

@@ -28,7 +28,7 @@ from rebirth_dsl.rules.table import kind_of
 from rebirth_dsl.rules.turn import PYTHON_SEATS, draw, fixed_turns, python_end_of_turn
 from rebirth_dsl.runtime.abilities import quick_uses, use
 from rebirth_dsl.runtime.game import Game, static
-from rebirth_dsl.runtime.setup import deal, seat_rng
+from rebirth_dsl.runtime.setup import seat_rng
 from rebirth_dsl.runtime.state import Answer, AutoChoose
 
 
@@ -466,7 +466,7 @@ def compiled(rs: Ruleset) -> Compiled:
 def random_game(rs: Ruleset, names: list[str], seed: int, record: bool = False
                 ) -> tuple[Game, list[tuple[int, int, int, int]] | None]:
     """A whole game of uniformly random moves, as `rebirth play --agents random` plays it."""
-    g = Game(rs, names, deal(rs, len(names), seed))
+    g = Game.dealt(rs, names, seed)  # Game(rs, names, deal(rs, len(names), seed)), without the Setup between
     g.quiet = True
     moves: list[tuple[int, int, int, int]] | None = [] if record else None  # (seat, tile kind, value, hex)
     compiled(rs).run_random(g, [seat_rng(seed, i) for i in range(len(names))], moves)

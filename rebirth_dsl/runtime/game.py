@@ -18,7 +18,7 @@ from rebirth_dsl.rules.turn import end_turn
 from rebirth_dsl.runtime import abilities, endgame, placement, reactions
 from rebirth_dsl.runtime.decks import draw_card as _draw_card
 from rebirth_dsl.runtime.placement import cite
-from rebirth_dsl.runtime.setup import Setup
+from rebirth_dsl.runtime.setup import Setup, deal_into
 from rebirth_dsl.runtime.state import EMPTY, NEUTRAL, Answer, Event, State, copy_state
 from rebirth_dsl.shared_methods import Node, node
 
@@ -30,6 +30,7 @@ __all__ = ["EMPTY", "NEUTRAL", "Event", "Game", "first_choice"]
 
 if TYPE_CHECKING:
     _G = TypeVar("_G", bound="Game")  # Game, or a subclass of it (a blank position is made of the class asked for)
+_NO_SETUP = Setup([], [])  # what Game.dealt passes to __new__, which reads no setup
 FRESH_AFTER = 128  # games copied by copy_state before the copy is written out (Game.__new__)
 
 
@@ -169,17 +170,36 @@ class Game(State):
             self.set_aside = [list(s) for s in setup.set_aside]
         if setup.held:
             self.held = [list(h) for h in setup.held]
+        self._start(rs, scenario)
+
+    @classmethod
+    def dealt(cls, rs: Ruleset, players: list[str], seed: int) -> Game:
+        """The game `Game(rs, players, deal(rs, len(players), seed))` makes, dealt straight into the new game's
+        own lists (setup.deal_into, the one order of the deal) instead of through a Setup: random playouts."""
+        self = cls.__new__(cls, rs, players, _NO_SETUP)
+        self.players = tuple(players)
+        deal_into(rs, seed, self.supply, self.set_aside, self.decks)
+        decks = self.decks
+        for name, cards in rs.decks.items():
+            if name not in decks:
+                decks[name] = [c.name for c in cards]
+        self._start(rs, False)
+        return self
+
+    def _start(self, rs: Ruleset, scenario: bool) -> None:
+        """After the deal: the public missions laid out (I-M1) and, unless a scenario, each hand drawn (S-T1)."""
         if rs.public is not None:  # I-M1: public missions laid face up from the top of their deck
-            deck = decks.setdefault(rs.public.deck, [])
+            deck = self.decks.setdefault(rs.public.deck, [])
             self.public, deck[:] = deck[: rs.public.count], deck[rs.public.count:]
             public_by = self.public_by
             for c in self.public:
                 public_by[c] = []
         if not scenario:
-            for p in range(n):
+            supply, hand = self.supply, self.hand
+            for p in range(self.n_players):
                 for _ in range(rs.hand):
-                    if self.supply[p]:
-                        self.hand[p].append(self.supply[p].pop())
+                    if supply[p]:
+                        hand[p].append(supply[p].pop())
 
     # ----- queries ----------------------------------------------------------------------------
     def find(self, h: int) -> int:

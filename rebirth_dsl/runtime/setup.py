@@ -37,29 +37,42 @@ class Setup(Record):
 
 
 def deal(rs: Ruleset, n_players: int, seed: int) -> Setup:
-    """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled.
-    Every shuffle is fisher_yates below from one random.Random(seed), both through their speed devices
+    """A random setup from a seed: each colour's tiles (less returns), shuffled, set aside, decks shuffled
+    (the order deal_into decides)."""
+    supply: list[list[tuple[int, int]]] = [[] for _ in range(n_players)]
+    set_aside: list[list[tuple[int, int]]] = [[] for _ in range(n_players)]
+    decks: dict[str, list[str]] = {}
+    deal_into(rs, seed, supply, set_aside, decks)
+    for s in supply:
+        s.reverse()  # a Setup lists the first tile drawn first
+    return Setup(set_aside, supply, decks)
+
+
+def deal_into(rs: Ruleset, seed: int, supply: list[list[tuple[int, int]]], set_aside: list[list[tuple[int, int]]],
+              decks: dict[str, list[str]]) -> None:
+    """The deal from a seed into empty lists, one supply and one set-aside per seat, and a deck dict: each
+    colour's tiles (less returns) shuffled, its first tiles set aside, the rest its supply, drawn from the end
+    (as a game keeps it: the top of a supply is its end); then each deck shuffled, top card first, in name
+    order. Every shuffle is fisher_yates below from one random.Random(seed), both through their speed devices
     (accel.shuffle: the same swaps from the same draws, proven in tests/engines/test_fast.py)."""
+    n_players = len(supply)
     rnd = draws(seed)
     tiles = rs.derived.colour_tiles.get(n_players)
     if tiles is None:  # the same for every game of this ruleset and player count
         tiles = rs.derived.colour_tiles[n_players] = tuple(colour_tiles(rs, n_players))
-    set_aside: list[list[tuple[int, int]]] = []
-    supply: list[list[tuple[int, int]]] = []
-    for _ in range(n_players):
-        mine = list(tiles)
+    k = rs.set_aside
+    for mine, aside in zip(supply, set_aside):  # noqa: B905 - one of each per seat
+        mine += tiles
         shuffle(mine, rnd, fisher_yates)
-        set_aside.append(mine[:rs.set_aside])
-        supply.append(mine[rs.set_aside:])
+        aside += mine[:k]
+        del mine[:k]
+        mine.reverse()
     names = rs.derived.deck_names
     if names is None:  # the same for every game of this ruleset
         names = rs.derived.deck_names = tuple((name, tuple(c.name for c in rs.decks[name])) for name in sorted(rs.decks))
-    decks: dict[str, list[str]] = {}
     for name, cards_ in names:
-        cards = list(cards_)
+        cards = decks[name] = list(cards_)
         shuffle(cards, rnd, fisher_yates)
-        decks[name] = cards
-    return Setup(set_aside, supply, decks)
 
 
 if TYPE_CHECKING:

@@ -28,8 +28,8 @@ from rebirth_dsl.play.tally import finish
 from rebirth_dsl.pyengine.fast import compiled, random_game
 from rebirth_dsl.records.record import load_ruleset
 from rebirth_dsl.records.resources import bundled, rules_and_board
-from rebirth_dsl.runtime.game import Game, blank
-from rebirth_dsl.runtime.setup import deal, fisher_yates, seat_rng
+from rebirth_dsl.runtime.game import FRESH_AFTER, Game, blank
+from rebirth_dsl.runtime.setup import colour_tiles, deal, fisher_yates, seat_rng
 from rebirth_dsl.runtime.state import State, copy_state
 
 # every bundled ruleset, variants included, each on its own default board
@@ -130,6 +130,42 @@ def test_the_written_out_shuffle_is_fisher_yates() -> None:
             j = int(ref.random() * (i + 1))
             expected[i], expected[j] = expected[j], expected[i]
         assert items == loop == expected and mine.random() == plain.random() == ref.random()
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_deal_is_each_colour_then_each_deck_shuffled_in_turn(name: str) -> None:
+    """setup.deal (through deal_into, cut and turned in place) for every player count and seeds up to 2**70:
+    each seat's colour tiles shuffled from one random.Random(seed), the first set aside, the rest the supply
+    in drawing order; then each deck in name order, shuffled from the same generator."""
+    rs = ruleset(name)
+    for n in range(rs.players[0], rs.players[1] + 1):
+        for seed in (*range(-3, 40), 2**70):
+            ref = random.Random(seed).random
+            colours = [list(colour_tiles(rs, n)) for _ in range(n)]
+            for c in colours:
+                fisher_yates(c, ref)
+            decks = {name: [c.name for c in rs.decks[name]] for name in sorted(rs.decks)}
+            for cards in decks.values():
+                fisher_yates(cards, ref)
+            d = deal(rs, n, seed)
+            assert d.set_aside == [c[:rs.set_aside] for c in colours]
+            assert d.supply == [c[rs.set_aside:] for c in colours]
+            assert d.decks == decks and list(d.decks) == list(decks)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_game_dealt_in_place_is_the_game_of_its_deal(name: str) -> None:
+    """Game.dealt (the deal filled straight into the new game's lists, what random playouts start from) makes
+    field by field the game Game(rs, names, deal(...)) makes, for every player count, from the plain copy of
+    the blank and from the written-out one (after FRESH_AFTER games)."""
+    rs = ruleset(name)
+    for n in range(rs.players[0], rs.players[1] + 1):
+        names = DEFAULT_NAMES[:n]
+        for seed in range(FRESH_AFTER + 20):
+            a, b = Game.dealt(rs, names, seed), Game(rs, names, deal(rs, n, seed))
+            for f in dataclasses.fields(State):
+                x, y = getattr(a, f.name), getattr(b, f.name)
+                assert x == y and (list(x) == list(y) if isinstance(x, dict) else True), f.name  # dicts: in order
 
 
 def test_the_standard_shuffle_deals_other_orders() -> None:
