@@ -43,6 +43,17 @@ def _or_bits(bits: tuple[int, ...], *lists: list[int]) -> int:
     return out
 
 
+def _count_in(bits: tuple[int, ...], *lists: list[int]) -> int:
+    """The bits (0 or 1) of every hex of these lists added up: how many of them lie in a fixed set. A loop
+    that takes no turn on whether a hex is in the set, where intersecting a set with the lists hashes each
+    hex into a table many times the size of the lists and keeps the ones found."""
+    out = 0
+    for hexes in lists:
+        for h in hexes:
+            out += bits[h]
+    return out
+
+
 def _reader(values: tuple[_T, ...]) -> Callable[[int], _T]:
     """A constant table's __getitem__, of a list copy (see _Gen.table)."""
     return list(values).__getitem__
@@ -188,13 +199,18 @@ class _Gen:
     def my_tiles_in(self, node: A.Call, me: str) -> str:
         """`count(at(tiles(me...), X))` / `count(near(...))`: how many of the player's tiles lie in X.
         Over every kind and an X of at most a sixteenth of the board, the owners of X's hexes are read in
-        one call and `me` counted among them; else the player's tiles are intersected with X's hexes (a
-        player's tiles are distinct hexes), each read once in C."""
+        one call and `me` counted among them; else X's mark (1 in X, else 0) is added up over the player's
+        lists (a player's tiles are distinct hexes)."""
         flags = self.hex_flags(node)
         where = tuple(h for h in range(self.t.n) if flags[h])
         if self.all_my_tiles(node.args[0]) and len(where) <= self.t.n // 16:
             return f"{self.reads('g.owner', where)}.count({me})"
-        return f"len({self.derived('frozenset', self.const(where))}.intersection({self.hex_list(node.args[0], me)}))"
+        return f"_count_in({self.const(tuple(int(f) for f in flags))}, {', '.join(self.my_lists(node.args[0], me))})"
+
+    def my_lists(self, node: A.Expr, me: str) -> list[str]:
+        """The player's lists `tiles(me, ...)` reads, one per kind."""
+        assert isinstance(node, A.Call) and self.my_tiles(node)
+        return [f"g.tiles_of[{me}][{literal(k)}]" for k in self.kinds(node.args[1:])]
 
     def hex_flags(self, node: A.Call) -> list[bool]:
         """Per hex: does an `at` or `near` call keep it."""
@@ -241,7 +257,7 @@ def hoist_common(body: str, prefix: str = "x") -> tuple[list[str], str]:
 _BUILTINS = {"all": all, "len": len, "sum": sum, "max": max, "map": map, "range": range, "sorted": sorted,
              "list": list, "frozenset": frozenset, "True": True, "False": False}
 _HELPERS = {"_most_of": most_of, "_fewest_of": fewest_of, "_best_of": best_of, "_reader": _reader,
-            "_or_bits": _or_bits}
+            "_or_bits": _or_bits, "_count_in": _count_in}
 for _entry in FUNCTIONS.values():  # each function's own (compile/functions.py)
     _HELPERS.update(_entry.py_helpers)
 
