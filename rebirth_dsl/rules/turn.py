@@ -12,7 +12,7 @@ the generated loop's end of a turn (`python_end_of_turn`); the native engine's i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, cycle, repeat, zip_longest
+from itertools import chain, repeat, zip_longest
 from math import floor
 
 from rebirth_dsl import TYPE_CHECKING
@@ -91,7 +91,13 @@ def fixed_turns(g: GameView, rnd: Sequence[Callable[[], float]]) -> Iterable[tup
     sizes = list(map(len, seqs))
     longest = max(sizes)
     if min(sizes) == longest:  # as many tiles each (a new game): round after round, every seat in turn
-        moves: Iterable[tuple[int, Tile]] = zip(cycle(order), chain.from_iterable(zip(*seqs, strict=True)))
+        # the tiles in playing order, each seat's every m-th from its place in the round, beside the seats
+        # repeated: the loop then steps two lists, not a chain of iterators over the seats' sequences
+        m = len(order)
+        tiles: list[Tile | None] = [None] * (m * longest)
+        for i, seq in enumerate(seqs):
+            tiles[i::m] = seq
+        moves: Iterable[tuple[int, Tile]] = zip(order * longest, tiles, strict=True)  # type: ignore[arg-type]
         g.turn = order[-1]  # the seat that plays last
     else:  # rounds in which the seats that have run out are left out (zip_longest's None)
         moves = filter(None, chain.from_iterable(zip_longest(*map(zip, map(repeat, order), seqs))))
