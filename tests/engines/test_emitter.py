@@ -95,7 +95,8 @@ def test_public_source_refuses_a_loop_that_does_not_declare_its_locals() -> None
     loop = Locals().declare("g", "p", "v", "h", "n", "groot", "gsize", "lm_owner", "touched_by",
                             *assigned(PUBLIC_LOCALS))
     lines = public_source(rs, "RULE", kid, hexes, e.ref, loop)
-    assert lines is not None and lines[0].startswith("if ps and ")
+    # the check runs only where the game keeps its face-up state (ps), and first records the tile's holder
+    assert lines is not None and lines[0].startswith("if ps") and lines[1].strip() == "so[h] = p"
 
 
 def test_run_source_names_the_code_as_compile_does() -> None:
