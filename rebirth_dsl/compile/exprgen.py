@@ -183,8 +183,7 @@ class _Gen:
         player's tiles of other kinds are left out (the caller knows they add nothing)."""
         if not self.my_tiles(node):
             return self.src(node, me)
-        assert isinstance(node, A.Call)
-        lists = [f"g.tiles_of[{me}][{literal(k)}]" for k in self.kinds(node.args[1:]) if only is None or k in only]
+        lists = self.my_lists(node, me, only)
         return lists[0] if len(lists) == 1 else f"[{', '.join('*' + x for x in lists)}]"
 
     def sums(self, read: str, hexes: A.Expr, me: str, only: frozenset[int] | None = None) -> str:
@@ -207,10 +206,10 @@ class _Gen:
             return f"{self.reads('g.owner', where)}.count({me})"
         return f"_count_in({self.const(tuple(int(f) for f in flags))}, {', '.join(self.my_lists(node.args[0], me))})"
 
-    def my_lists(self, node: A.Expr, me: str) -> list[str]:
-        """The player's lists `tiles(me, ...)` reads, one per kind."""
+    def my_lists(self, node: A.Expr, me: str, only: frozenset[int] | None = None) -> list[str]:
+        """The player's lists `tiles(me, ...)` reads, one per kind (with `only`, of those kinds alone)."""
         assert isinstance(node, A.Call) and self.my_tiles(node)
-        return [f"g.tiles_of[{me}][{literal(k)}]" for k in self.kinds(node.args[1:])]
+        return [f"g.tiles_of[{me}][{literal(k)}]" for k in self.kinds(node.args[1:]) if only is None or k in only]
 
     def hex_flags(self, node: A.Call) -> list[bool]:
         """Per hex: does an `at` or `near` call keep it."""
