@@ -178,11 +178,7 @@ class Game(State):
         own lists (setup.deal_into, the one order of the deal) instead of through a Setup: random playouts."""
         self = cls.__new__(cls, rs, players, _NO_SETUP)
         self.players = tuple(players)
-        deal_into(rs, seed, self.supply, self.set_aside, self.decks)
-        decks = self.decks
-        for name, cards in rs.decks.items():
-            if name not in decks:
-                decks[name] = [c.name for c in cards]
+        deal_into(rs, seed, self.supply, self.set_aside, self.decks)  # every deck of the ruleset, shuffled
         self._start(rs, False)
         return self
 
