@@ -94,10 +94,10 @@ def fixed_turns(g: GameView, rnd: Sequence[Callable[[], float]]) -> Iterable[tup
         # the tiles in playing order, each seat's every m-th from its place in the round, beside the seats
         # repeated: the loop then steps two lists, not a chain of iterators over the seats' sequences
         m = len(order)
-        tiles: list[Tile | None] = [None] * (m * longest)
+        tiles = seqs[0] * m  # as long as the game's moves; every slot is written below
         for i, seq in enumerate(seqs):
             tiles[i::m] = seq
-        moves: Iterable[tuple[int, Tile]] = zip(order * longest, tiles, strict=True)  # type: ignore[arg-type]
+        moves: Iterable[tuple[int, Tile]] = zip(order * longest, tiles, strict=True)
         g.turn = order[-1]  # the seat that plays last
     else:  # rounds in which the seats that have run out are left out (zip_longest's None)
         moves = filter(None, chain.from_iterable(zip_longest(*map(zip, map(repeat, order), seqs))))
