@@ -234,8 +234,10 @@ def _quick(rs: Ruleset, ab: Ability) -> QuickUse:
     """One ability's quick use (quick_uses)."""
     effect = ab.effect
     match effect:
-        case A.ScoreEffect(expr=A.Num(value=pts), category=category):
+        case A.ScoreEffect(expr=A.Num(value=value), category=category):
             # a number printed on the landmark scores itself: no context is made to read it in (fn gives the same)
+            pts = int(value)
+
             def score_number(g: Game, p: int, below: Below) -> None:
                 g.event(None, p, pts, category, (), "")
             return score_number
